@@ -1,0 +1,6 @@
+import { errors } from './errors.ts';
+
+import type { CatalogueShape } from '../catalogues.ts';
+import type { zh } from '../zh/index.ts';
+
+export const es: CatalogueShape<typeof zh> = { error: errors };

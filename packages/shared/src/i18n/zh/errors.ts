@@ -1,0 +1,23 @@
+/** Messages of the server's error catalogue (docs/api.md lists when each is used). */
+export const errors = {
+  badRequest: '请求参数有误',
+  validation: '参数校验失败',
+  unauthorized: '登录已过期，请重新登录',
+  forbidden: '没有执行此操作的权限',
+  areaForbidden: '无权操作该区域',
+  areaRequired: '请先选择区域',
+  notFound: '数据不存在或已被删除',
+  routeNotFound: '接口不存在',
+  conflict: '数据冲突，请刷新后重试',
+  internal: '服务器内部错误，请稍后再试',
+  loginFailed: '用户名或密码错误',
+  loginThrottled: '登录失败次数过多，请 {{minutes}} 分钟后再试',
+  accountDisabled: '账号已被禁用，请联系管理员',
+  oldPasswordWrong: '原密码错误',
+  invalidJson: '不是有效的 JSON',
+  userNameTaken: '用户名已存在',
+  areaNameTaken: '区域名称已存在',
+  areaDisabled: '该区域已被禁用',
+  builtInAdmin: '不能禁用或删除内置管理员',
+  ownAccountOnly: '只能修改自己的账号',
+} as const;

@@ -1,0 +1,3 @@
+import { errors } from './errors.ts';
+
+export const zh = { error: errors } as const;
