@@ -1,1 +1,3 @@
 export * from './i18n/index.ts';
+export * from './constants.ts';
+export * from './validators/index.ts';

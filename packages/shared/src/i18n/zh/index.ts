@@ -1,3 +1,4 @@
 import { errors } from './errors.ts';
+import { validation } from './validation.ts';
 
-export const zh = { error: errors } as const;
+export const zh = { error: errors, validation } as const;

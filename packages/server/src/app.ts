@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
+import { sql } from 'kysely';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { SessionStore } from './platform/auth/sessions.ts';
+import { LoginThrottle } from './platform/auth/throttle.ts';
+import { installErrorHandling } from './platform/http-errors.ts';
+import type { Platform } from './platform/platform.ts';
+import { registerRoute } from './platform/route.ts';
+import { SettingsService } from './modules/system/settings/service.ts';
+import { AreaHub } from './modules/system/hub/hub.ts';
+import { registerHub } from './modules/system/hub/routes.ts';
+import { routeTable } from './routes.ts';
+
+export interface BuildOptions {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  /** Extra routes registered before the app is sealed (benchmarks add their baselines this way). */
+  extend?: (app: FastifyInstance, platform: Platform) => void | Promise<void>;
+}
+
+export interface Built {
+  app: FastifyInstance;
+  platform: Platform;
+  hub: AreaHub;
+}
+
+export const DEFAULT_SETTINGS = {
+  SiteTitle: 'Gatehouse',
+  ImageBaseUrl: '',
+  LoginMaxFailures: 5,
+  LoginLockMinutes: 15,
+};
+
+/** Builds the HTTP application on an open, migrated database. Listening is the caller's business. */
+export async function buildApp({ config, db, clock = systemClock, extend }: BuildOptions): Promise<Built> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    disableRequestLogging: true,
+    bodyLimit: 2 * 1024 * 1024,
+  });
+
+  const settings = new SettingsService(db, clock, { ...DEFAULT_SETTINGS, SessionTtlSeconds: config.sessionTtlSeconds });
+  await settings.load();
+  const platform: Platform = {
+    config,
+    db,
+    clock,
+    settings,
+    sessions: new SessionStore(db, clock, () => settings.get('SessionTtlSeconds') * 1000),
+    throttle: new LoginThrottle(clock, () => ({
+      maxFailures: settings.get('LoginMaxFailures'),
+      lockMinutes: settings.get('LoginLockMinutes'),
+    })),
+    log: app.log,
+    routes: [],
+  };
+  const hub = new AreaHub(config.hubHeartbeatSeconds * 1000, () => clock.now());
+
+  // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
+  // messages), and replies are plain JSON, so Fastify's own compilers stand aside.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  installErrorHandling(app);
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 400) {
+      request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request failed');
+    }
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Gatehouse API',
+        version: '0.1.0',
+        description:
+          'Every response is the envelope { code, msg, data, token? }; HTTP status equals code. ' +
+          'Area-scoped endpoints need the X-Area-Id header. Messages follow Accept-Language (zh, en, es, ja).',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifyWebsocket);
+
+  for (const route of routeTable) registerRoute(app, platform, route);
+  registerHub(app, platform, hub);
+
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    const started = performance.now();
+    try {
+      await sql`select 1`.execute(db.kysely);
+      const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+      return reply.send({ code: 200, msg: '', data: { status: 'ok', database: db.dialect, latencyMs } });
+    } catch (error) {
+      app.log.error({ err: error }, 'health check failed');
+      return reply.status(503).send({ code: 503, msg: 'database unavailable', data: { status: 'down', database: db.dialect } });
+    }
+  });
+
+  if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      setHeaders(reply, filePath) {
+        // Vite fingerprints assets; everything else (index.html) must be revalidated.
+        reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ webDist: config.webDist }, 'web app not built: serving the API only');
+  }
+
+  if (extend) await extend(app, platform);
+  app.addHook('onClose', async () => hub.close());
+  await app.ready();
+  return { app, platform, hub };
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database as Schema } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Schema>;
+  dialect: DialectName;
+  /** The underlying better-sqlite3 handle (SQLite only), for bulk seeding and benchmarks. */
+  sqlite?: SQLite.Database;
+  close(): Promise<void>;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+// pg returns int8 and numeric as strings; our bigint columns hold epoch milliseconds, well inside 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+/**
+ * better-sqlite3 compiles a statement on every prepare() and Kysely prepares per execution;
+ * caching statements by SQL text removes that cost from every request (measured in bench/).
+ */
+function withStatementCache(db: SQLite.Database, limit = 500): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = db.prepare.bind(db);
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') {
+        return (sql: string) => {
+          let stmt = cache.get(sql);
+          if (!stmt) {
+            stmt = prepare(sql);
+            if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+            cache.set(sql, stmt);
+          }
+          return stmt;
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: run everything inside this schema (tests isolate themselves this way). */
+  pgSchema?: string;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Db {
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  }
+  if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+  const sqlite = new SQLite(url);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() };
+}

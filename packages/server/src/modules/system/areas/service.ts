@@ -1,0 +1,195 @@
+import { assertAreaAccess } from '../../../platform/area-guard.ts';
+import { AppError, notFound } from '../../../platform/errors.ts';
+import type { AuthedContext } from '../../../platform/route.ts';
+import type { Page } from '../../../platform/schemas.ts';
+
+export interface AreaDetail {
+  Id: number;
+  Name: string;
+  Custom: string | null;
+}
+
+export interface AreaListItem extends AreaDetail {
+  Disabled: boolean;
+  UserCount: number;
+  CreatedAt: string;
+  UpdatedAt: string;
+}
+
+/**
+ * Area management may touch disabled areas (to enable them again), so it checks links directly;
+ * everyday area-scoped calls go through the shared guard, which admits enabled areas only.
+ */
+async function assertManages(ctx: AuthedContext, areaId: number): Promise<void> {
+  const area = await ctx.db.kysely.selectFrom('AreaInfo').select('Id').where('Id', '=', areaId).executeTakeFirst();
+  if (ctx.user.isAdmin) {
+    if (!area) throw notFound();
+    return;
+  }
+  const link = await ctx.db.kysely
+    .selectFrom('UserArea')
+    .select('AreaId')
+    .where('UserId', '=', ctx.user.userId)
+    .where('AreaId', '=', areaId)
+    .executeTakeFirst();
+  if (!link) throw new AppError(403, 'error.areaForbidden');
+}
+
+export async function areaDetail(ctx: AuthedContext, id: number): Promise<AreaDetail> {
+  assertAreaAccess(ctx.user, id);
+  const area = await ctx.db.kysely
+    .selectFrom('AreaInfo')
+    .select(['Id', 'Name', 'Custom'])
+    .where('Id', '=', id)
+    .executeTakeFirst();
+  if (!area) throw notFound();
+  return area;
+}
+
+export interface AreaListQuery {
+  PageIndex: number;
+  PageSize: number;
+  Name?: string | undefined;
+  Disabled?: boolean | undefined;
+}
+
+/** Areas the caller manages: all for admins, otherwise those linked to them (enabled or not). */
+export async function listAreas(ctx: AuthedContext, q: AreaListQuery): Promise<Page<AreaListItem>> {
+  const k = ctx.db.kysely;
+  let base = k.selectFrom('AreaInfo');
+  if (!ctx.user.isAdmin) {
+    const userId = ctx.user.userId;
+    base = base.where('AreaInfo.Id', 'in', (eb) =>
+      eb.selectFrom('UserArea').select('AreaId').where('UserId', '=', userId),
+    );
+  }
+  if (q.Name) base = base.where('AreaInfo.Name', 'like', `%${q.Name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.Disabled !== undefined) base = base.where('AreaInfo.Disabled', '=', q.Disabled ? 1 : 0);
+  const [rows, total] = await Promise.all([
+    base
+      .select((eb) => [
+        'AreaInfo.Id',
+        'AreaInfo.Name',
+        'AreaInfo.Custom',
+        'AreaInfo.Disabled',
+        'AreaInfo.CreatedAt',
+        'AreaInfo.UpdatedAt',
+        eb
+          .selectFrom('UserArea')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('UserArea.AreaId', '=', 'AreaInfo.Id')
+          .as('UserCount'),
+      ])
+      .orderBy('AreaInfo.Id')
+      .limit(q.PageSize)
+      .offset((q.PageIndex - 1) * q.PageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    Items: rows.map((r) => ({
+      Id: r.Id,
+      Name: r.Name,
+      Custom: r.Custom,
+      Disabled: r.Disabled === 1,
+      UserCount: Number(r.UserCount ?? 0),
+      CreatedAt: new Date(r.CreatedAt).toISOString(),
+      UpdatedAt: new Date(r.UpdatedAt).toISOString(),
+    })),
+    Total: Number(total.n),
+  };
+}
+
+async function assertNameFree(ctx: AuthedContext, name: string, exceptId?: number) {
+  let q = ctx.db.kysely.selectFrom('AreaInfo').select('Id').where('Name', '=', name);
+  if (exceptId !== undefined) q = q.where('Id', '!=', exceptId);
+  if (await q.executeTakeFirst()) throw new AppError(409, 'error.areaNameTaken');
+}
+
+/** Creates an area; a creator who is not admin is linked to it, or they could not manage what they made. */
+export async function createArea(ctx: AuthedContext, input: { Name: string; Custom?: string | null | undefined }): Promise<AreaDetail> {
+  await assertNameFree(ctx, input.Name);
+  const now = ctx.clock.now();
+  const created = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const area = await trx
+      .insertInto('AreaInfo')
+      .values({ Name: input.Name, Custom: input.Custom ?? null, CreatedAt: now, UpdatedAt: now })
+      .returning(['Id', 'Name', 'Custom'])
+      .executeTakeFirstOrThrow();
+    if (!ctx.user.isAdmin) await trx.insertInto('UserArea').values({ UserId: ctx.user.userId, AreaId: area.Id }).execute();
+    return area;
+  });
+  ctx.platform.sessions.invalidate();
+  return created;
+}
+
+export async function updateArea(
+  ctx: AuthedContext,
+  input: { Id: number; Name: string; Custom?: string | null | undefined },
+): Promise<AreaDetail> {
+  await assertManages(ctx, input.Id);
+  await assertNameFree(ctx, input.Name, input.Id);
+  const set = { Name: input.Name, UpdatedAt: ctx.clock.now(), ...(input.Custom !== undefined ? { Custom: input.Custom } : {}) };
+  await ctx.db.kysely.updateTable('AreaInfo').set(set).where('Id', '=', input.Id).execute();
+  ctx.platform.sessions.invalidate();
+  return ctx.db.kysely.selectFrom('AreaInfo').select(['Id', 'Name', 'Custom']).where('Id', '=', input.Id).executeTakeFirstOrThrow();
+}
+
+export async function setAreaDisabled(ctx: AuthedContext, id: number, disabled: boolean): Promise<void> {
+  await assertManages(ctx, id);
+  await ctx.db.kysely
+    .updateTable('AreaInfo')
+    .set({ Disabled: disabled ? 1 : 0, UpdatedAt: ctx.clock.now() })
+    .where('Id', '=', id)
+    .execute();
+  ctx.platform.sessions.invalidate();
+}
+
+/**
+ * Deletes an area and its user links. Modules that keep rows per area (devices, records) register a
+ * dependency check in the areas module's `areaDependents` list, and the delete is refused while any
+ * of them finds rows.
+ */
+export async function deleteArea(ctx: AuthedContext, id: number): Promise<void> {
+  await assertManages(ctx, id);
+  for (const dependent of areaDependents) {
+    if (await dependent.count(ctx, id)) throw new AppError(409, dependent.messageKey);
+  }
+  await ctx.db.kysely.deleteFrom('AreaInfo').where('Id', '=', id).execute();
+  ctx.platform.sessions.invalidate();
+}
+
+export interface AreaDependent {
+  messageKey: string;
+  count(ctx: AuthedContext, areaId: number): Promise<number>;
+}
+
+export const areaDependents: AreaDependent[] = [];
+
+/** Replaces the set of users linked to an area; only existing users may be linked. */
+export async function setAreaUsers(ctx: AuthedContext, id: number, userIds: number[]): Promise<void> {
+  await assertManages(ctx, id);
+  const unique = [...new Set(userIds)];
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    if (unique.length) {
+      const found = await trx.selectFrom('AppUser').select('Id').where('Id', 'in', unique).execute();
+      if (found.length !== unique.length) throw new AppError(404, 'error.notFound');
+    }
+    await trx.deleteFrom('UserArea').where('AreaId', '=', id).execute();
+    if (unique.length) await trx.insertInto('UserArea').values(unique.map((UserId) => ({ UserId, AreaId: id }))).execute();
+  });
+  ctx.platform.sessions.invalidate();
+}
+
+export async function setAreaCustom(ctx: AuthedContext, id: number, custom: string | null): Promise<void> {
+  await assertManages(ctx, id);
+  await ctx.db.kysely.updateTable('AreaInfo').set({ Custom: custom, UpdatedAt: ctx.clock.now() }).where('Id', '=', id).execute();
+  ctx.platform.sessions.invalidate();
+}
+
+/** The WebSocket address of an area's live-event hub; the client appends its token. */
+export function hubUrl(ctx: AuthedContext, id: number): string {
+  assertAreaAccess(ctx.user, id);
+  const wsOrigin = ctx.meta.origin.replace(/^http/, 'ws');
+  return `${wsOrigin}/api/hub?AreaId=${id}`;
+}

@@ -1,0 +1,64 @@
+import type { Db } from '../../../db/database.ts';
+import type { Clock } from '../../../platform/clock.ts';
+
+/** Operator-editable settings with their defaults; stored as text in the Setting table. */
+export interface SettingValues {
+  SiteTitle: string;
+  ImageBaseUrl: string;
+  SessionTtlSeconds: number;
+  LoginMaxFailures: number;
+  LoginLockMinutes: number;
+}
+
+type Key = keyof SettingValues;
+
+/**
+ * Read on every request (session lifetime, throttle), so values are cached in memory and the cache is
+ * replaced on every write through this service: a change is effective without a restart.
+ */
+export class SettingsService {
+  private values: SettingValues;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly defaults: SettingValues,
+  ) {
+    this.values = { ...defaults };
+  }
+
+  async load(): Promise<void> {
+    const rows = await this.db.kysely.selectFrom('Setting').select(['Key', 'Value']).execute();
+    const next: SettingValues = { ...this.defaults };
+    for (const row of rows) {
+      if (!(row.Key in next)) continue;
+      const key = row.Key as Key;
+      const fallback = this.defaults[key];
+      (next as unknown as Record<string, string | number>)[key] =
+        typeof fallback === 'number' ? Number(row.Value) || fallback : row.Value;
+    }
+    this.values = next;
+  }
+
+  get<K extends Key>(key: K): SettingValues[K] {
+    return this.values[key];
+  }
+
+  all(): Readonly<SettingValues> {
+    return this.values;
+  }
+
+  async set(changes: Partial<SettingValues>): Promise<void> {
+    const now = this.clock.now();
+    await this.db.kysely.transaction().execute(async (trx) => {
+      for (const [key, value] of Object.entries(changes)) {
+        await trx
+          .insertInto('Setting')
+          .values({ Key: key, Value: String(value), UpdatedAt: now })
+          .onConflict((oc) => oc.column('Key').doUpdateSet({ Value: String(value), UpdatedAt: now }))
+          .execute();
+      }
+    });
+    await this.load();
+  }
+}

@@ -1,0 +1,135 @@
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../clock.ts';
+import { ADMIN_CODE, type Principal } from '../principal.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+interface CachedPrincipal {
+  principal: Principal;
+  loadedAt: number;
+  lastSeenAt: number;
+  version: number;
+}
+
+/** How long a resolved principal is reused without reading the database. */
+const PRINCIPAL_CACHE_MS = 5_000;
+/** LastSeenAt is written at most this often per session: inactivity is measured to the minute. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Sessions: opaque bearer tokens whose SHA-256 is the row key, ended by inactivity (ttl), logout,
+ * or the user being disabled or deleted. Resolved principals are cached for a few seconds; any change
+ * to users, roles or areas calls invalidate(), so this process sees it on the next request.
+ */
+export class SessionStore {
+  private readonly cache = new Map<string, CachedPrincipal>();
+  private version = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly ttlMs: () => number,
+  ) {}
+
+  async create(userId: number, meta: { ip?: string; userAgent?: string }): Promise<string> {
+    const token = newToken();
+    const now = this.clock.now();
+    await this.db.kysely
+      .insertInto('Session')
+      .values({
+        TokenHash: hashToken(token),
+        UserId: userId,
+        CreatedAt: now,
+        LastSeenAt: now,
+        Ip: meta.ip ?? null,
+        UserAgent: meta.userAgent?.slice(0, 300) ?? null,
+      })
+      .execute();
+    return token;
+  }
+
+  async revoke(tokenHash: string): Promise<void> {
+    this.cache.delete(tokenHash);
+    await this.db.kysely.deleteFrom('Session').where('TokenHash', '=', tokenHash).execute();
+  }
+
+  async revokeUser(userId: number): Promise<void> {
+    await this.db.kysely.deleteFrom('Session').where('UserId', '=', userId).execute();
+    this.invalidate();
+  }
+
+  /** Drops every cached principal: call after changing users, roles, resources or areas. */
+  invalidate(): void {
+    this.version++;
+    this.cache.clear();
+  }
+
+  /** The principal behind a token, or null when it is unknown, expired or its user is disabled. */
+  async resolve(token: string): Promise<Principal | null> {
+    const tokenHash = hashToken(token);
+    const now = this.clock.now();
+    const ttl = this.ttlMs();
+    const cached = this.cache.get(tokenHash);
+    if (cached && cached.version === this.version && now - cached.loadedAt < PRINCIPAL_CACHE_MS) {
+      if (now - cached.lastSeenAt > ttl) {
+        await this.revoke(tokenHash);
+        return null;
+      }
+      await this.touch(cached, now);
+      return cached.principal;
+    }
+
+    const row = await this.db.kysely
+      .selectFrom('Session')
+      .innerJoin('AppUser', 'AppUser.Id', 'Session.UserId')
+      .select(['Session.LastSeenAt', 'AppUser.Id', 'AppUser.UserName', 'AppUser.Name', 'AppUser.Disabled'])
+      .where('Session.TokenHash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!row) return null;
+    if (now - row.LastSeenAt > ttl || row.Disabled) {
+      await this.revoke(tokenHash);
+      return null;
+    }
+    const principal = await this.loadPrincipal(row.Id, row.UserName, row.Name, tokenHash);
+    const entry: CachedPrincipal = { principal, loadedAt: now, lastSeenAt: row.LastSeenAt, version: this.version };
+    this.cache.set(tokenHash, entry);
+    await this.touch(entry, now);
+    return principal;
+  }
+
+  private async touch(entry: CachedPrincipal, now: number): Promise<void> {
+    if (now - entry.lastSeenAt < TOUCH_INTERVAL_MS) return;
+    entry.lastSeenAt = now;
+    await this.db.kysely
+      .updateTable('Session')
+      .set({ LastSeenAt: now })
+      .where('TokenHash', '=', entry.principal.tokenHash)
+      .execute();
+  }
+
+  private async loadPrincipal(userId: number, userName: string, name: string, tokenHash: string): Promise<Principal> {
+    const k = this.db.kysely;
+    const grants = await k
+      .selectFrom('UserRole')
+      .innerJoin('Role', 'Role.Id', 'UserRole.RoleId')
+      .leftJoin('RoleResource', 'RoleResource.RoleId', 'Role.Id')
+      .leftJoin('Resource', 'Resource.Id', 'RoleResource.ResourceId')
+      .select(['Role.Code as RoleCode', 'Resource.Code as ResourceCode'])
+      .where('UserRole.UserId', '=', userId)
+      .execute();
+    const isAdmin = grants.some((g) => g.RoleCode === ADMIN_CODE);
+    const codes = new Set<string>();
+    for (const g of grants) if (g.ResourceCode) codes.add(g.ResourceCode);
+    if (isAdmin) codes.add(ADMIN_CODE);
+
+    const areas = isAdmin
+      ? await k.selectFrom('AreaInfo').select('Id').where('Disabled', '=', 0).execute()
+      : await k
+          .selectFrom('UserArea')
+          .innerJoin('AreaInfo', 'AreaInfo.Id', 'UserArea.AreaId')
+          .select('AreaInfo.Id')
+          .where('UserArea.UserId', '=', userId)
+          .where('AreaInfo.Disabled', '=', 0)
+          .execute();
+    return { userId, userName, name, tokenHash, isAdmin, codes, areaIds: new Set(areas.map((a) => a.Id)) };
+  }
+}

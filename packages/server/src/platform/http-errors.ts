@@ -1,0 +1,51 @@
+import { translate, type Params } from '@gatehouse/shared';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from './errors.ts';
+import { requestLang } from './route.ts';
+
+interface RawFieldError {
+  Field: string;
+  Message?: string;
+  Key?: string;
+  Params?: Params;
+}
+
+/**
+ * Every failure leaves as the envelope with HTTP status = body code and a message in the caller's
+ * language. Unexpected errors are logged with their stack and answered with a generic 500.
+ */
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const lang = requestLang(request);
+    if (error instanceof AppError) {
+      let data = error.data ?? null;
+      const errors = (data as { Errors?: RawFieldError[] } | null)?.Errors;
+      if (errors) {
+        data = {
+          Errors: errors.map((e) => ({
+            Field: e.Field,
+            Message: e.Message ?? translate(lang, e.Key ?? 'validation.invalid', e.Params),
+          })),
+        };
+      }
+      const msg =
+        errors?.length && error.key === 'error.validation'
+          ? `${translate(lang, error.key)}: ${(data as { Errors: { Field: string; Message: string }[] }).Errors.map((e) => `${e.Field} ${e.Message}`).join('; ')}`
+          : translate(lang, error.key, error.params);
+      return reply.status(error.status).send({ code: error.status, msg, data });
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, wrong content type, oversized body: the client's fault, told plainly.
+      request.log.info({ err: error }, 'bad request');
+      return reply.status(400).send({ code: 400, msg: translate(lang, 'error.badRequest'), data: null });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ code: 500, msg: translate(lang, 'error.internal'), data: null });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const lang = requestLang(request);
+    return reply.status(404).send({ code: 404, msg: translate(lang, 'error.routeNotFound'), data: null });
+  });
+}

@@ -1,0 +1,19 @@
+/** Who is calling: resolved from the session once per request (cached briefly, see auth/sessions.ts). */
+export interface Principal {
+  userId: number;
+  userName: string;
+  name: string;
+  tokenHash: string;
+  /** Holder of the built-in admin role: passes every permission and area check. */
+  isAdmin: boolean;
+  /** Flattened resource codes of the user's roles (plus 'admin' for admins). */
+  codes: ReadonlySet<string>;
+  /** Enabled areas the user may operate (every enabled area for admins). */
+  areaIds: ReadonlySet<number>;
+}
+
+export const ADMIN_CODE = 'admin';
+
+export function hasAnyCode(principal: Principal, codes: readonly string[]): boolean {
+  return principal.isAdmin || codes.some((code) => principal.codes.has(code));
+}

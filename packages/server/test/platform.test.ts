@@ -1,0 +1,105 @@
+import { expect, it, describe } from 'vitest';
+import { ConfigError, loadConfig, parseDuration } from '../src/config.ts';
+import { call, login } from './support/client.ts';
+import { DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, sessionTtlSeconds: 8 * 3600, seed: 'demo', adminPassword: undefined });
+    expect(config.databaseUrl).toMatch(/data\/gatehouse\.db$/);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['SESSION_TTL', '0'],
+    ['SESSION_TTL', 'forever'],
+    ['ADMIN_PASSWORD', 'short'],
+    ['SEED', 'lots'],
+    ['LOG_LEVEL', 'loud'],
+  ])('names the bad variable %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrowError(new RegExp(`^Invalid environment variable ${name}:`));
+  });
+
+  it('reads durations', () => {
+    expect(parseDuration('90')).toBe(90);
+    expect(parseDuration('30m')).toBe(1800);
+    expect(parseDuration('8h')).toBe(28800);
+    expect(parseDuration('7d')).toBe(604800);
+    expect(parseDuration('-1')).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe('postgres://u@h/db');
+  });
+});
+
+describeEachDb(
+  'platform endpoints',
+  (h) => {
+    it('reports database health', async () => {
+      const reply = await call<{ status: string; database: string }>(h().app, 'GET', '/healthz');
+      expect(reply.data).toMatchObject({ status: 'ok', database: h().dialect });
+    });
+
+    it('answers unknown API paths with a 404 envelope', async () => {
+      const reply = await call(h().app, 'GET', '/api/Nope', { lang: 'ja' });
+      expect(reply).toMatchObject({ status: 404, msg: 'API が存在しません' });
+    });
+
+    it('answers malformed JSON with a 400 envelope', async () => {
+      const response = await h().app.inject({
+        method: 'POST',
+        url: '/api/Auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"username":',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 400, data: null });
+    });
+
+    it('documents every declared endpoint with its schemas in OpenAPI', async () => {
+      const response = await h().app.inject({ method: 'GET', url: '/api/docs/json' });
+      const doc = response.json() as { paths: Record<string, Record<string, { parameters?: unknown[]; requestBody?: unknown; responses: object }>> };
+      for (const route of h().platform.routes) {
+        const path = route.url.replace(/:(\w+)/g, '{$1}');
+        const op = doc.paths[path]?.[route.method.toLowerCase()];
+        expect(op, `${route.method} ${route.url}`).toBeDefined();
+        if (route.body) expect(op!.requestBody, `${route.url} body`).toBeDefined();
+        if (route.query || route.params) expect(op!.parameters?.length, `${route.url} parameters`).toBeGreaterThan(0);
+        expect(op!.responses).toHaveProperty('200');
+      }
+      expect((await h().app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
+    });
+
+    it('streams heartbeats on an area hub to an authenticated member, and refuses others', async () => {
+      const token = await login(h().app, 'acuser', DEMO_PASSWORD);
+      const messages: { type: string }[] = [];
+      let resolveHeartbeat!: () => void;
+      const heartbeat = new Promise<void>((resolve) => (resolveHeartbeat = resolve));
+      // Listen from the first frame on: the welcome is sent as soon as the server accepts.
+      const socket = await h().app.injectWS(`/api/hub?AreaId=1&access_token=${token}`, {}, {
+        onInit(ws) {
+          ws.on('message', (data: Buffer) => {
+            messages.push(JSON.parse(data.toString()));
+            if (messages.some((m) => m.type === 'heartbeat')) resolveHeartbeat();
+          });
+        },
+      });
+      await heartbeat;
+      expect(messages[0]).toMatchObject({ type: 'welcome', AreaId: 1 });
+      socket.terminate();
+
+      for (const [url, code] of [
+        [`/api/hub?AreaId=2&access_token=${token}`, 4403],
+        ['/api/hub?AreaId=1&access_token=bad', 4401],
+      ] as const) {
+        let resolveClose!: (code: number) => void;
+        const closed = new Promise<number>((resolve) => (resolveClose = resolve));
+        await h().app.injectWS(url, {}, { onInit: (ws) => ws.on('close', (c: number) => resolveClose(c)) });
+        expect(await closed).toBe(code);
+      }
+    });
+  },
+  { HUB_HEARTBEAT: '1s' },
+);
