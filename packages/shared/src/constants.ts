@@ -11,7 +11,16 @@ export const SIDEBAR_WIDTH = 210;
 export const SIDEBAR_COLLAPSED_WIDTH = 54;
 
 export const DEFAULT_THEME = '#1890ff';
-export const THEME_PRESETS = ['#409EFF', '#1890ff', '#304156', '#212121', '#11a983', '#13c2c2', '#6959CD', '#f5222d'] as const;
+export const THEME_PRESETS = [
+  '#409EFF',
+  '#1890ff',
+  '#304156',
+  '#212121',
+  '#11a983',
+  '#13c2c2',
+  '#6959CD',
+  '#f5222d',
+] as const;
 export const MENU_COLORS = { text: '#bfcbd9', active: '#409eff', background: '#304156' } as const;
 
 /** Site title and sidebar title are catalogue keys (translated); these are the Chinese defaults. */

@@ -1,8 +1,10 @@
 /**
  * Form rules of the spec (section 5). Each is a pure function of a value returning null (valid) or a
  * catalogue key under `validation.` that both server (zod) and web (antd) translate.
- * Every rule but `required` and `commaDigits` accepts an empty value: combine with `required` when the
- * field is mandatory. Values are never trimmed here: surrounding spaces are an error the user should see.
+ * Every rule but `required` and `commaDigits` accepts an absent value (undefined, null, '' or []): combine
+ * with `required` when the field is mandatory. Values are never trimmed here: surrounding spaces are an
+ * error the user should see, and a value of spaces only is not "absent" for the format rules (it fails
+ * them), while `required` treats it as empty.
  */
 
 export type ValidationKey =
@@ -24,20 +26,36 @@ export type ValidationKey =
 
 export type Validator = (value: unknown) => ValidationKey | null;
 
+/** What `required` refuses: nothing, an empty list, or text that is empty or only spaces. */
 export function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }
 
+/** What the format rules let through untouched: a field left blank, not one holding spaces. */
+function isAbsent(value: unknown): boolean {
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}
+
+/** The text a rule checks. Numbers beyond 2^53 lose digits, so they are refused rather than checked. */
 function text(value: unknown): string | null {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
+    return String(value);
+  }
   return null;
 }
 
 /** A rule for non-empty values that must match a pattern. */
 function pattern(re: RegExp, key: ValidationKey): Validator {
   return (value) => {
-    if (isEmpty(value)) return null;
+    if (isAbsent(value)) return null;
     const s = text(value);
     return s !== null && re.test(s) ? null : key;
   };
@@ -62,8 +80,14 @@ export const upperAlnum = pattern(/^[A-Z0-9]+$/, 'validation.upperAlnum');
 
 export const phone = pattern(/^1[3-9]\d{9}$/, 'validation.phone');
 
-/** 2 to 6 characters of the CJK unified ideographs (basic block and extension A), including 〇. */
-export const chineseName = pattern(/^[\u3400-\u4dbf\u4e00-\u9fff\u3007]{2,6}$/, 'validation.chineseName');
+/**
+ * 2 to 6 Chinese characters: the CJK unified ideographs (basic block, extension A, and extensions B to G
+ * beyond the BMP, where rare name characters live) plus 〇. Counted in characters, not UTF-16 units.
+ */
+export const chineseName = pattern(
+  /^[\u3007\u3400-\u4dbf\u4e00-\u9fff\u{20000}-\u{3134f}]{2,6}$/u,
+  'validation.chineseName',
+);
 
 /** A real calendar date, Gregorian rules (1900 is not a leap year, 2000 is). */
 export function isValidDate(year: number, month: number, day: number): boolean {
@@ -89,7 +113,7 @@ export function citizenIdCheckChar(first17: string): string {
  * wrong check character is a verification failure.
  */
 export function citizenId(value: unknown, now: Date = new Date()): ValidationKey | null {
-  if (isEmpty(value)) return null;
+  if (isAbsent(value)) return null;
   const s = text(value);
   if (s === null) return 'validation.citizenIdFormat';
   if (/^\d{15}$/.test(s)) {
@@ -112,26 +136,39 @@ export const PLATE_PROVINCES = '京津沪渝冀豫云辽黑湘皖鲁新苏浙赣
 /** Suffix characters of special plates: trailer, coach, police, Hong Kong, Macau, consulate, trial, over-limit. */
 export const PLATE_SUFFIXES = '挂学警港澳领试超';
 
+/**
+ * First character of a small new-energy plate's serial: D, then A B C E for battery-electric cars, F, then
+ * G H J K for the others (letters are taken in that order as a city's combinations run out; I and O never).
+ */
+export const NEW_ENERGY_SMALL_PREFIXES = 'ABCDEFGHJK';
+
 const PLATE = new RegExp(
-  `^[${PLATE_PROVINCES}][A-Z](?:[A-Z0-9]{4}[A-Z0-9${PLATE_SUFFIXES}]|[DF][A-HJ-NP-Z0-9]\\d{4}|\\d{5}[DF])$`,
+  `^[${PLATE_PROVINCES}][A-Z](?:[A-Z0-9]{4}[A-Z0-9${PLATE_SUFFIXES}]|[${NEW_ENERGY_SMALL_PREFIXES}][A-HJ-NP-Z0-9]\\d{4}|\\d{5}[DF])$`,
 );
 
 /**
- * Licence plate: province character, a letter, four letters or digits, then a letter, digit or special
- * suffix (7 characters); or an 8-character new-energy plate (D/F then five characters for small cars,
- * five digits then D/F for large ones).
+ * Licence plate, 7 characters: province character, a letter, four letters or digits, then a letter, digit
+ * or special suffix. Or 8 characters for new-energy vehicles (GA 36-2018): province, a letter, then for
+ * small cars a letter of NEW_ENERGY_SMALL_PREFIXES, a letter (not I or O) or digit and four digits; for
+ * large vehicles five digits then D (battery-electric) or F (other).
  */
 export const plate = pattern(PLATE, 'validation.plate');
 
-export const email = pattern(/^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/, 'validation.email');
+/** A practical address: dot-separated local part (no empty parts), host labels not edged by '-', letter TLD. */
+export const email = pattern(
+  /^[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/,
+  'validation.email',
+);
 
 export const url: Validator = (value) => {
-  if (isEmpty(value)) return null;
+  if (isAbsent(value)) return null;
   const s = text(value);
   if (s === null || /\s/.test(s)) return 'validation.url';
   try {
     const parsed = new URL(s);
-    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname ? null : 'validation.url';
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname
+      ? null
+      : 'validation.url';
   } catch {
     return 'validation.url';
   }

@@ -26,4 +26,8 @@ export const validation: Record<keyof typeof zh, string> = {
   unknownField: 'Unsupported field',
   invalid: 'Invalid format',
   json: 'Not a valid JSON object',
+  endBeforeStart: 'The end cannot be before the start',
+  roleCode: 'Start with a letter; 2 to 50 letters, digits or / _ -; not admin',
+  resourceCode: 'Start with a letter; 2 to 60 letters, digits or / : _ -',
+  userName: 'Only letters, digits and . _ @ -',
 };

@@ -26,4 +26,8 @@ export const validation: Record<keyof typeof zh, string> = {
   unknownField: 'Campo no admitido',
   invalid: 'Formato no válido',
   json: 'No es un objeto JSON válido',
+  endBeforeStart: 'El final no puede ser anterior al inicio',
+  roleCode: 'Empiece por una letra; de 2 a 50 letras, dígitos o / _ -; no admin',
+  resourceCode: 'Empiece por una letra; de 2 a 60 letras, dígitos o / : _ -',
+  userName: 'Solo letras, dígitos y . _ @ -',
 };

@@ -1,7 +1,20 @@
+import { admin } from './admin.ts';
+import { common } from './common.ts';
+import { enums } from './enums.ts';
 import { errors } from './errors.ts';
+import { time } from './time.ts';
+import { units } from './units.ts';
 import { validation } from './validation.ts';
 
 import type { CatalogueShape } from '../catalogues.ts';
 import type { zh } from '../zh/index.ts';
 
-export const ja: CatalogueShape<typeof zh> = { error: errors, validation };
+export const ja: CatalogueShape<typeof zh> = {
+  error: errors,
+  validation,
+  enum: enums,
+  unit: units,
+  time,
+  common,
+  admin,
+};

@@ -1,0 +1,48 @@
+import {
+  accessControlProtocol,
+  accessControlType,
+  cardReaderType,
+  cardType,
+  changeType,
+  doorNumber,
+  doorRecordResult,
+  issueStatus,
+} from './access-control.ts';
+import { disabledFlag, nation, wechatUserType } from './common.ts';
+import type { EnumValueOf } from './define.ts';
+import {
+  chargePortState,
+  chargeType,
+  chargingSystemType,
+  paymentState,
+  temporaryChargeType,
+  timeUnit,
+} from './garage.ts';
+
+/** Every enumeration by name; the catalogues' `enum` namespace must label each value of each one. */
+export const ENUMS = {
+  disabledFlag,
+  accessControlProtocol,
+  accessControlType,
+  doorNumber,
+  cardReaderType,
+  cardType,
+  issueStatus,
+  changeType,
+  doorRecordResult,
+  chargeType,
+  temporaryChargeType,
+  timeUnit,
+  chargingSystemType,
+  wechatUserType,
+  chargePortState,
+  paymentState,
+  nation,
+} as const;
+
+export type EnumName = keyof typeof ENUMS;
+
+/** The shape the Chinese `enum` catalogue must have: one label per value of every enumeration. */
+export type EnumLabels = {
+  readonly [N in EnumName]: { readonly [V in `${EnumValueOf<(typeof ENUMS)[N]>}`]: string };
+};
