@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -11,6 +11,7 @@ import type { Db } from './db/database.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { SessionStore } from './platform/auth/sessions.ts';
 import { LoginThrottle } from './platform/auth/throttle.ts';
+import { ExportQueue } from './platform/exports/queue.ts';
 import { installErrorHandling } from './platform/http-errors.ts';
 import type { Platform } from './platform/platform.ts';
 import { registerRoute } from './platform/route.ts';
@@ -34,21 +35,27 @@ export interface Built {
 }
 
 export const DEFAULT_SETTINGS = {
-  SiteTitle: 'Gatehouse',
+  // Empty: the web app shows its translated default title ('backend management system').
+  SiteTitle: '',
   ImageBaseUrl: '',
   LoginMaxFailures: 5,
   LoginLockMinutes: 15,
+  ExportRetentionDays: 7,
 };
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's business. */
 export async function buildApp({ config, db, clock = systemClock, extend }: BuildOptions): Promise<Built> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    disableRequestLogging: true,
+    // Per-request lines are noise at this volume; failures are logged by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 2 * 1024 * 1024,
   });
 
-  const settings = new SettingsService(db, clock, { ...DEFAULT_SETTINGS, SessionTtlSeconds: config.sessionTtlSeconds });
+  const settings = new SettingsService(db, clock, {
+    ...DEFAULT_SETTINGS,
+    SessionTtlSeconds: config.sessionTtlSeconds,
+  });
   await settings.load();
   const platform: Platform = {
     config,
@@ -60,9 +67,13 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
       maxFailures: settings.get('LoginMaxFailures'),
       lockMinutes: settings.get('LoginLockMinutes'),
     })),
+    exports: new ExportQueue(db, clock, config.exportDir, (error) =>
+      app.log.error({ err: error }, 'export queue'),
+    ),
     log: app.log,
     routes: [],
   };
+  await platform.exports.start();
   const hub = new AreaHub(config.hubHeartbeatSeconds * 1000, () => clock.now());
 
   // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
@@ -73,7 +84,10 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
 
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 400) {
-      request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request failed');
+      request.log.info(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+        'request failed',
+      );
     }
   });
 
@@ -104,7 +118,9 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
       return reply.send({ code: 200, msg: '', data: { status: 'ok', database: db.dialect, latencyMs } });
     } catch (error) {
       app.log.error({ err: error }, 'health check failed');
-      return reply.status(503).send({ code: 503, msg: 'database unavailable', data: { status: 'down', database: db.dialect } });
+      return reply
+        .status(503)
+        .send({ code: 503, msg: 'database unavailable', data: { status: 'down', database: db.dialect } });
     }
   });
 
@@ -113,7 +129,12 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
       root: config.webDist,
       setHeaders(reply, filePath) {
         // Vite fingerprints assets; everything else (index.html) must be revalidated.
-        reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header(
+          'Cache-Control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
       },
     });
   } else {
@@ -121,7 +142,10 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
   }
 
   if (extend) await extend(app, platform);
-  app.addHook('onClose', async () => hub.close());
+  app.addHook('onClose', async () => {
+    hub.close();
+    await platform.exports.close();
+  });
   await app.ready();
   return { app, platform, hub };
 }

@@ -18,6 +18,8 @@ export interface Config {
   logLevel: string;
   /** Seconds between heartbeats on an area's live-event hub. */
   hubHeartbeatSeconds: number;
+  /** Folder of generated export files. */
+  exportDir: string;
 }
 
 export class ConfigError extends Error {
@@ -63,23 +65,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const ttlText = get('SESSION_TTL') ?? '8h';
   const sessionTtlSeconds = parseDuration(ttlText);
   if (sessionTtlSeconds === null) {
-    throw new ConfigError('SESSION_TTL', `expected seconds or a duration such as 30m, 8h, 7d, got "${ttlText}"`);
+    throw new ConfigError(
+      'SESSION_TTL',
+      `expected seconds or a duration such as 30m, 8h, 7d, got "${ttlText}"`,
+    );
   }
 
-  const adminPassword = env.ADMIN_PASSWORD === undefined || env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD;
+  const adminPassword =
+    env.ADMIN_PASSWORD === undefined || env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD;
   if (adminPassword !== undefined && (adminPassword.length < 8 || adminPassword.length > 64)) {
     throw new ConfigError('ADMIN_PASSWORD', 'must be 8 to 64 characters long');
   }
 
   const seed = (get('SEED') ?? 'demo').toLowerCase();
-  if (seed !== 'demo' && seed !== 'none') throw new ConfigError('SEED', `expected "demo" or "none", got "${seed}"`);
+  if (seed !== 'demo' && seed !== 'none')
+    throw new ConfigError('SEED', `expected "demo" or "none", got "${seed}"`);
 
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
 
   const heartbeatText = get('HUB_HEARTBEAT') ?? '15s';
   const hubHeartbeatSeconds = parseDuration(heartbeatText);
-  if (hubHeartbeatSeconds === null) throw new ConfigError('HUB_HEARTBEAT', `expected a duration, got "${heartbeatText}"`);
+  if (hubHeartbeatSeconds === null)
+    throw new ConfigError('HUB_HEARTBEAT', `expected a duration, got "${heartbeatText}"`);
 
   return {
     port,
@@ -91,5 +100,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webDist: path.resolve(cwd, get('WEB_DIST') ?? path.join(REPO_ROOT, 'packages/web/dist')),
     logLevel,
     hubHeartbeatSeconds,
+    // Next to the SQLite file by default, so a temporary database keeps its exports with it.
+    exportDir: path.resolve(
+      cwd,
+      get('EXPORT_DIR') ??
+        (/^postgres(ql)?:\/\//i.test(databaseUrl) || databaseUrl === ':memory:'
+          ? path.join(REPO_ROOT, 'data/exports')
+          : path.join(path.dirname(path.resolve(cwd, databaseUrl)), 'exports')),
+    ),
   };
 }

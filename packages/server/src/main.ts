@@ -18,16 +18,23 @@ try {
 
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);
-const seed = await seedIfEmpty(db, { mode: config.seed, adminPassword: config.adminPassword, now: Date.now() });
+const seed = await seedIfEmpty(db, {
+  mode: config.seed,
+  adminPassword: config.adminPassword,
+  now: Date.now(),
+});
 const { app } = await buildApp({ config, db });
 
 if (seed.seeded) {
   app.log.info({ database: db.dialect, mode: config.seed }, 'empty database seeded');
   if (seed.generatedAdminPassword) {
     // Printed once to the console (not the JSON log), as the only copy of a generated secret.
-    console.log(`\n  Administrator: admin / ${seed.generatedAdminPassword}\n  (generated; set ADMIN_PASSWORD to choose it)\n`);
+    console.log(
+      `\n  Administrator: admin / ${seed.generatedAdminPassword}\n  (generated; set ADMIN_PASSWORD to choose it)\n`,
+    );
   }
-  if (seed.demoUsers.length) console.log(`  Demo users (password ${DEMO_PASSWORD}): ${seed.demoUsers.join(', ')}\n`);
+  if (seed.demoUsers.length)
+    console.log(`  Demo users (password ${DEMO_PASSWORD}): ${seed.demoUsers.join(', ')}\n`);
 }
 
 let closing = false;
@@ -53,4 +60,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
-console.log(`  Gatehouse is running at http://localhost:${(app.server.address() as { port: number }).port}/  (API docs: /api/docs)\n`);
+console.log(
+  `  Gatehouse is running at http://localhost:${(app.server.address() as { port: number }).port}/  (API docs: /api/docs)\n`,
+);

@@ -1,7 +1,29 @@
 import { authRoutes } from './modules/system/auth/routes.ts';
 import { userRoutes } from './modules/system/users/routes.ts';
 import { areaRoutes } from './modules/system/areas/routes.ts';
-import type { RouteSpec } from './platform/route.ts';
+import { roleRoutes } from './modules/system/roles/routes.ts';
+import { resourceRoutes } from './modules/system/resources/routes.ts';
+import { operatorStaffRoutes } from './modules/system/operator-staff/resource.ts';
+import { settingsRoutes } from './modules/system/settings/routes.ts';
+import { auditLogRoutes } from './modules/system/audit-log/routes.ts';
+import { exportRoutes } from './modules/system/exports/routes.ts';
+import { departmentRoutes } from './modules/organization/departments/routes.ts';
+import { peopleGroupRoutes, peopleTypeRoutes } from './modules/organization/people-groups/resources.ts';
+import './modules/organization/area-dependents.ts';
+import type { AnyRoute } from './platform/route.ts';
 
 /** Every declared API route; modules add their lists here. */
-export const routeTable: RouteSpec<any, any, any, any>[] = [...authRoutes, ...userRoutes, ...areaRoutes];
+export const routeTable: AnyRoute[] = [
+  ...authRoutes,
+  ...userRoutes,
+  ...areaRoutes,
+  ...roleRoutes,
+  ...resourceRoutes,
+  ...operatorStaffRoutes,
+  ...settingsRoutes,
+  ...auditLogRoutes,
+  ...exportRoutes,
+  ...departmentRoutes,
+  ...peopleGroupRoutes,
+  ...peopleTypeRoutes,
+];

@@ -11,7 +11,9 @@ describeEachDb('sessions', (h) => {
     expect(reply.status).toBe(200);
     expect(reply.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(reply.token).toBe(reply.data.token);
-    const info = await call<{ roles: string[] }>(h().app, 'GET', '/api/AppUser/Info', { token: reply.data.token });
+    const info = await call<{ roles: string[] }>(h().app, 'GET', '/api/AppUser/Info', {
+      token: reply.data.token,
+    });
     expect(info.data.roles).toContain('admin');
   });
 
@@ -23,8 +25,12 @@ describeEachDb('sessions', (h) => {
   });
 
   it('answers a wrong password and an unknown user with the same message', async () => {
-    const wrong = await call(h().app, 'POST', '/api/Auth/login', { body: { username: 'deptuser', password: 'nope-nope' } });
-    const unknown = await call(h().app, 'POST', '/api/Auth/login', { body: { username: 'ghost', password: 'nope-nope' } });
+    const wrong = await call(h().app, 'POST', '/api/Auth/login', {
+      body: { username: 'deptuser', password: 'nope-nope' },
+    });
+    const unknown = await call(h().app, 'POST', '/api/Auth/login', {
+      body: { username: 'ghost', password: 'nope-nope' },
+    });
     expect(wrong.status).toBe(400);
     expect(unknown.status).toBe(400);
     expect(wrong.msg).toBe(unknown.msg);
@@ -69,42 +75,92 @@ describeEachDb('sessions', (h) => {
     const { app, clock } = h();
     for (const username of ['groupadmin', 'nobody-here']) {
       for (let i = 0; i < 5; i++) {
-        expect((await call(app, 'POST', '/api/Auth/login', { body: { username, password: 'wrong-pass' } })).status).toBe(400);
+        expect(
+          (await call(app, 'POST', '/api/Auth/login', { body: { username, password: 'wrong-pass' } })).status,
+        ).toBe(400);
       }
     }
-    const real = await call(app, 'POST', '/api/Auth/login', { body: { username: 'groupadmin', password: DEMO_PASSWORD } });
-    const ghost = await call(app, 'POST', '/api/Auth/login', { body: { username: 'nobody-here', password: DEMO_PASSWORD }, lang: 'en' });
+    const real = await call(app, 'POST', '/api/Auth/login', {
+      body: { username: 'groupadmin', password: DEMO_PASSWORD },
+    });
+    const ghost = await call(app, 'POST', '/api/Auth/login', {
+      body: { username: 'nobody-here', password: DEMO_PASSWORD },
+      lang: 'en',
+    });
     expect(real.status).toBe(429);
     expect(real.msg).toBe('登录失败次数过多，请 15 分钟后再试');
     expect(ghost.status).toBe(429);
     expect(ghost.msg).toBe('Too many failed logins, please try again in 15 minutes');
     // Another username is not affected, and the lock lifts after its window.
-    expect((await call(app, 'POST', '/api/Auth/login', { body: { username: 'deptuser', password: DEMO_PASSWORD } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'POST', '/api/Auth/login', {
+          body: { username: 'deptuser', password: DEMO_PASSWORD },
+        })
+      ).status,
+    ).toBe(200);
     clock.advance(15 * 60_000 + 1);
-    expect((await call(app, 'POST', '/api/Auth/login', { body: { username: ' GroupAdmin', password: DEMO_PASSWORD } })).status).toBe(400);
-    expect((await call(app, 'POST', '/api/Auth/login', { body: { username: 'groupadmin', password: DEMO_PASSWORD } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'POST', '/api/Auth/login', {
+          body: { username: ' GroupAdmin', password: DEMO_PASSWORD },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(app, 'POST', '/api/Auth/login', {
+          body: { username: 'groupadmin', password: DEMO_PASSWORD },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses a disabled user at login and ends their sessions', async () => {
     const { app } = h();
     const admin = await login(app, 'admin', ADMIN_PASSWORD);
     const victim = await login(app, 'roleadmin', DEMO_PASSWORD);
-    const user = await h().db.kysely.selectFrom('AppUser').select('Id').where('UserName', '=', 'roleadmin').executeTakeFirstOrThrow();
-    const set = await call(app, 'POST', '/api/AppUser/SetStatus', { token: admin, area: 1, query: { Id: user.Id, Disabled: true } });
+    const user = await h()
+      .db.kysely.selectFrom('AppUser')
+      .select('Id')
+      .where('UserName', '=', 'roleadmin')
+      .executeTakeFirstOrThrow();
+    const set = await call(app, 'POST', '/api/AppUser/SetStatus', {
+      token: admin,
+      area: 1,
+      query: { Id: user.Id, Disabled: true },
+    });
     expect(set.status).toBe(200);
     expect((await call(app, 'GET', '/api/AppUser/Info', { token: victim })).status).toBe(401);
-    const again = await call(app, 'POST', '/api/Auth/login', { body: { username: 'roleadmin', password: DEMO_PASSWORD } });
+    const again = await call(app, 'POST', '/api/Auth/login', {
+      body: { username: 'roleadmin', password: DEMO_PASSWORD },
+    });
     expect(again.status).toBe(403);
     expect(again.msg).toBe('账号已被禁用，请联系管理员');
-    await call(app, 'POST', '/api/AppUser/SetStatus', { token: admin, area: 1, query: { Id: user.Id, Disabled: false } });
-    expect((await call(app, 'POST', '/api/Auth/login', { body: { username: 'roleadmin', password: DEMO_PASSWORD } })).status).toBe(200);
+    await call(app, 'POST', '/api/AppUser/SetStatus', {
+      token: admin,
+      area: 1,
+      query: { Id: user.Id, Disabled: false },
+    });
+    expect(
+      (
+        await call(app, 'POST', '/api/Auth/login', {
+          body: { username: 'roleadmin', password: DEMO_PASSWORD },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('validates the login body with per-field messages in the request language', async () => {
-    const reply = await call<{ Errors: { Field: string; Message: string }[] }>(h().app, 'POST', '/api/Auth/login', {
-      body: { username: '   ' },
-      lang: 'en-US,en;q=0.9',
-    });
+    const reply = await call<{ Errors: { Field: string; Message: string }[] }>(
+      h().app,
+      'POST',
+      '/api/Auth/login',
+      {
+        body: { username: '   ' },
+        lang: 'en-US,en;q=0.9',
+      },
+    );
     expect(reply.status).toBe(400);
     expect(reply.data.Errors.map((e) => e.Field).sort()).toEqual(['password', 'username']);
     for (const e of reply.data.Errors) expect(e.Message).toMatch(/[a-z]/i);

@@ -1,42 +1,18 @@
 import { expect, it } from 'vitest';
-import { hashPassword } from '../src/platform/auth/passwords.ts';
 import type { RouteSpec } from '../src/platform/route.ts';
-import { call, login } from './support/client.ts';
-import { describeEachDb, type Harness } from './support/harness.ts';
-
-const PASSWORD = 'Guard#Test2026';
+import { call } from './support/client.ts';
+import { describeEachDb } from './support/harness.ts';
+import { makeUser } from './support/users.ts';
 
 /** A concrete URL and a valid-looking input for a declared route, so only the guard can refuse it. */
 function sample(route: RouteSpec): { url: string; query?: Record<string, string>; body?: unknown } {
   const url = route.url.replace(':Id', '1');
   const query: Record<string, string> = { Id: '1', Disabled: 'false', UserIds: '' };
-  const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : { Id: 1, Name: 'x', NewPassword: 'abcdefgh' };
+  const body =
+    route.method === 'GET' || route.method === 'DELETE'
+      ? undefined
+      : { Id: 1, Name: 'x', NewPassword: 'abcdefgh' };
   return { url, query, ...(body ? { body } : {}) };
-}
-
-/** A user holding exactly these codes (through a fresh role) and operating exactly these areas. */
-async function makeUser(h: Harness, name: string, codes: readonly string[], areaIds: number[]): Promise<string> {
-  const k = h.db.kysely;
-  const now = h.clock.now();
-  const user = await k
-    .insertInto('AppUser')
-    .values({ UserName: name, Name: name, PasswordHash: await hashPassword(PASSWORD), Avatar: null, Phone: null, Email: null, DepartmentId: null, CreatedAt: now, UpdatedAt: now })
-    .returning('Id')
-    .executeTakeFirstOrThrow();
-  const role = await k
-    .insertInto('Role')
-    .values({ Code: `role-${name}`, Name: name, Description: null, CreatedAt: now, UpdatedAt: now })
-    .returning('Id')
-    .executeTakeFirstOrThrow();
-  await k.insertInto('UserRole').values({ UserId: user.Id, RoleId: role.Id }).execute();
-  if (codes.length) {
-    const resources = await k.selectFrom('Resource').select('Id').where('Code', 'in', [...codes]).execute();
-    expect(resources).toHaveLength(codes.length);
-    await k.insertInto('RoleResource').values(resources.map((r) => ({ RoleId: role.Id, ResourceId: r.Id }))).execute();
-  }
-  for (const AreaId of areaIds) await k.insertInto('UserArea').values({ UserId: user.Id, AreaId }).execute();
-  h.platform.sessions.invalidate();
-  return login(h.app, name, PASSWORD);
 }
 
 describeEachDb('every endpoint is guarded on the server', (h) => {
@@ -78,7 +54,12 @@ describeEachDb('every endpoint is guarded on the server', (h) => {
     const token = await makeUser(h(), 'nocodes', [], [1, 2]);
     for (const route of routes) {
       const s = sample(route);
-      const reply = await call(h().app, route.method, s.url, { token, query: s.query, body: s.body, area: 1 });
+      const reply = await call(h().app, route.method, s.url, {
+        token,
+        query: s.query,
+        body: s.body,
+        area: 1,
+      });
       expect(reply.status, `${route.method} ${route.url}`).toBe(403);
       expect(reply.msg).toBe('没有执行此操作的权限');
     }
@@ -89,21 +70,40 @@ describeEachDb('every endpoint is guarded on the server', (h) => {
     expect(routes.length).toBeGreaterThan(0);
     for (const route of routes) {
       const codes = Array.isArray(route.access) ? route.access : [];
-      const token = await makeUser(h(), `area1-${route.method}-${route.url}`.replace(/[^a-z0-9-]/gi, '').slice(0, 60), codes, [1]);
+      const token = await makeUser(
+        h(),
+        `area1-${route.method}-${route.url}`.replace(/[^a-z0-9-]/gi, '').slice(0, 60),
+        codes,
+        [1],
+      );
       const s = sample(route);
-      const foreign = await call(h().app, route.method, s.url, { token, query: s.query, body: s.body, area: 2 });
+      const foreign = await call(h().app, route.method, s.url, {
+        token,
+        query: s.query,
+        body: s.body,
+        area: 2,
+      });
       expect(foreign.status, `${route.method} ${route.url}`).toBe(403);
       expect(foreign.msg).toBe('无权操作该区域');
       const missing = await call(h().app, route.method, s.url, { token, query: s.query, body: s.body });
       expect(missing.status).toBe(400);
-      const unknown = await call(h().app, route.method, s.url, { token, query: s.query, body: s.body, area: 999 });
+      const unknown = await call(h().app, route.method, s.url, {
+        token,
+        query: s.query,
+        body: s.body,
+        area: 999,
+      });
       expect(unknown.status).toBe(403);
     }
   });
 
   it('refuses area management calls on an area the caller does not operate (403) and changes nothing', async () => {
     const token = await makeUser(h(), 'areaadmin1', ['AreaInfo/Admin'], [1]);
-    const before = await h().db.kysely.selectFrom('AreaInfo').selectAll().where('Id', '=', 2).executeTakeFirstOrThrow();
+    const before = await h()
+      .db.kysely.selectFrom('AreaInfo')
+      .selectAll()
+      .where('Id', '=', 2)
+      .executeTakeFirstOrThrow();
     const attempts: [string, string, { query?: Record<string, string>; body?: unknown }][] = [
       ['GET', '/api/AreaInfo/2', {}],
       ['GET', '/api/AreaInfo/GetHubUrl', { query: { Id: '2' } }],
@@ -117,7 +117,11 @@ describeEachDb('every endpoint is guarded on the server', (h) => {
       const reply = await call(h().app, method as 'GET', url, { token, ...options });
       expect(reply.status, `${method} ${url}`).toBe(403);
     }
-    const after = await h().db.kysely.selectFrom('AreaInfo').selectAll().where('Id', '=', 2).executeTakeFirstOrThrow();
+    const after = await h()
+      .db.kysely.selectFrom('AreaInfo')
+      .selectAll()
+      .where('Id', '=', 2)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
     const list = await call<{ Items: { Id: number }[] }>(h().app, 'GET', '/api/AreaInfo', { token });
     expect(list.data.Items.map((a) => a.Id)).toEqual([1]);

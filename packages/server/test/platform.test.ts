@@ -6,7 +6,12 @@ import { DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, sessionTtlSeconds: 8 * 3600, seed: 'demo', adminPassword: undefined });
+    expect(config).toMatchObject({
+      port: 8080,
+      sessionTtlSeconds: 8 * 3600,
+      seed: 'demo',
+      adminPassword: undefined,
+    });
     expect(config.databaseUrl).toMatch(/data\/gatehouse\.db$/);
   });
 
@@ -21,7 +26,9 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
-    expect(() => loadConfig({ [name]: value })).toThrowError(new RegExp(`^Invalid environment variable ${name}:`));
+    expect(() => loadConfig({ [name]: value })).toThrowError(
+      new RegExp(`^Invalid environment variable ${name}:`),
+    );
   });
 
   it('reads durations', () => {
@@ -60,13 +67,19 @@ describeEachDb(
 
     it('documents every declared endpoint with its schemas in OpenAPI', async () => {
       const response = await h().app.inject({ method: 'GET', url: '/api/docs/json' });
-      const doc = response.json() as { paths: Record<string, Record<string, { parameters?: unknown[]; requestBody?: unknown; responses: object }>> };
+      const doc = response.json() as {
+        paths: Record<
+          string,
+          Record<string, { parameters?: unknown[]; requestBody?: unknown; responses: object }>
+        >;
+      };
       for (const route of h().platform.routes) {
         const path = route.url.replace(/:(\w+)/g, '{$1}');
         const op = doc.paths[path]?.[route.method.toLowerCase()];
         expect(op, `${route.method} ${route.url}`).toBeDefined();
         if (route.body) expect(op!.requestBody, `${route.url} body`).toBeDefined();
-        if (route.query || route.params) expect(op!.parameters?.length, `${route.url} parameters`).toBeGreaterThan(0);
+        if (route.query || route.params)
+          expect(op!.parameters?.length, `${route.url} parameters`).toBeGreaterThan(0);
         expect(op!.responses).toHaveProperty('200');
       }
       expect((await h().app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
@@ -78,14 +91,18 @@ describeEachDb(
       let resolveHeartbeat!: () => void;
       const heartbeat = new Promise<void>((resolve) => (resolveHeartbeat = resolve));
       // Listen from the first frame on: the welcome is sent as soon as the server accepts.
-      const socket = await h().app.injectWS(`/api/hub?AreaId=1&access_token=${token}`, {}, {
-        onInit(ws) {
-          ws.on('message', (data: Buffer) => {
-            messages.push(JSON.parse(data.toString()));
-            if (messages.some((m) => m.type === 'heartbeat')) resolveHeartbeat();
-          });
+      const socket = await h().app.injectWS(
+        `/api/hub?AreaId=1&access_token=${token}`,
+        {},
+        {
+          onInit(ws) {
+            ws.on('message', (data: Buffer) => {
+              messages.push(JSON.parse(data.toString()));
+              if (messages.some((m) => m.type === 'heartbeat')) resolveHeartbeat();
+            });
+          },
         },
-      });
+      );
       await heartbeat;
       expect(messages[0]).toMatchObject({ type: 'welcome', AreaId: 1 });
       socket.terminate();

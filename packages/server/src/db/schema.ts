@@ -78,6 +78,78 @@ export interface SettingTable {
   UpdatedAt: number;
 }
 
+export interface DepartmentTable {
+  Id: Generated<number>;
+  AreaId: number;
+  ParentId: number | null;
+  Name: string;
+  Sort: Generated<number>;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** People groups and people types share one shape: named, per area. */
+export interface NamedListTable {
+  Id: Generated<number>;
+  AreaId: number;
+  Name: string;
+  Remark: string | null;
+  Sort: Generated<number>;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+export interface OperatorStaffTable {
+  Id: Generated<number>;
+  AreaId: number;
+  Name: string;
+  /** wechatUserType: 0 operations, 1 management, 2 maintenance. */
+  StaffType: number;
+  Phone: string | null;
+  Email: string | null;
+  WechatOpenId: string | null;
+  Remark: string | null;
+  Disabled: Generated<number>;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+export interface AuditLogTable {
+  Id: Generated<number>;
+  At: number;
+  UserId: number | null;
+  UserName: string | null;
+  AreaId: number | null;
+  Action: string;
+  Entity: string;
+  EntityId: string | null;
+  Before: string | null;
+  After: string | null;
+  Ip: string | null;
+}
+
+export type ExportStatus = 'pending' | 'running' | 'done' | 'failed' | 'expired';
+
+export interface ExportJobTable {
+  Id: Generated<number>;
+  AreaId: number;
+  UserId: number | null;
+  UserName: string;
+  Resource: string;
+  Title: string;
+  Lang: string;
+  Query: string;
+  Status: ExportStatus;
+  Progress: Generated<number>;
+  RowCount: Generated<number>;
+  Size: Generated<number>;
+  FileName: string | null;
+  Error: string | null;
+  CreatedAt: number;
+  FinishedAt: number | null;
+  ExpiresAt: number | null;
+}
+
 export interface Database {
   AreaInfo: AreaInfoTable;
   AppUser: AppUserTable;
@@ -88,4 +160,10 @@ export interface Database {
   UserArea: UserAreaTable;
   Session: SessionTable;
   Setting: SettingTable;
+  Department: DepartmentTable;
+  PeopleGroup: NamedListTable;
+  PeopleType: NamedListTable;
+  OperatorStaff: OperatorStaffTable;
+  AuditLog: AuditLogTable;
+  ExportJob: ExportJobTable;
 }

@@ -24,5 +24,7 @@ export const conflict = (key = 'error.conflict', params?: Params) => new AppErro
 
 /** A single-field validation failure raised by a service, shaped like a schema failure. */
 export function fieldError(field: string, key: string, params?: Params): AppError {
-  return new AppError(400, 'error.validation', undefined, { Errors: [{ Field: field, Key: key, Params: params }] });
+  return new AppError(400, 'error.validation', undefined, {
+    Errors: [{ Field: field, Key: key, Params: params }],
+  });
 }

@@ -10,6 +10,19 @@ interface RawFieldError {
   Params?: Params;
 }
 
+/** Unique and foreign-key violations of SQLite (better-sqlite3 codes) and PostgreSQL (SQLSTATE). */
+function constraintKey(error: unknown): string | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === '23505') return 'error.duplicate';
+  if (code === '23503') return 'error.referenced';
+  // SQLite reports a RESTRICT foreign key as SQLITE_CONSTRAINT_TRIGGER: the message tells the kind.
+  if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT') && typeof message === 'string') {
+    if (message.includes('FOREIGN KEY')) return 'error.referenced';
+    if (message.includes('UNIQUE')) return 'error.duplicate';
+  }
+  return undefined;
+}
+
 /**
  * Every failure leaves as the envelope with HTTP status = body code and a message in the caller's
  * language. Unexpected errors are logged with their stack and answered with a generic 500.
@@ -33,6 +46,12 @@ export function installErrorHandling(app: FastifyInstance) {
           ? `${translate(lang, error.key)}: ${(data as { Errors: { Field: string; Message: string }[] }).Errors.map((e) => `${e.Field} ${e.Message}`).join('; ')}`
           : translate(lang, error.key, error.params);
       return reply.status(error.status).send({ code: error.status, msg, data });
+    }
+    const constraint = constraintKey(error);
+    if (constraint) {
+      // A race past the service's own checks: the database's constraint is the last word.
+      request.log.info({ err: error }, 'constraint violation');
+      return reply.status(409).send({ code: 409, msg: translate(lang, constraint), data: null });
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {

@@ -5,7 +5,8 @@ import type { SettingsService } from '../modules/system/settings/service.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
 import type { Clock } from './clock.ts';
-import type { RouteSpec } from './route.ts';
+import type { ExportQueue } from './exports/queue.ts';
+import type { AnyRoute } from './route.ts';
 
 /** The long-lived pieces a request may need; built once in app.ts. */
 export interface Platform {
@@ -15,7 +16,8 @@ export interface Platform {
   settings: SettingsService;
   sessions: SessionStore;
   throttle: LoginThrottle;
+  exports: ExportQueue;
   log: FastifyBaseLogger;
   /** Every declared route, for OpenAPI checks and the permission test that walks them all. */
-  routes: RouteSpec<any, any, any, any>[];
+  routes: AnyRoute[];
 }

@@ -57,11 +57,24 @@ export interface RouteSpec<
   ): Promise<unknown>;
 }
 
+/** A declared route of any input shape: what registries and the route table hold. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- heterogeneous routes in one list
+export type AnyRoute = RouteSpec<any, any, any, any>;
+
 /** A handler's result that also hands the client a token (the envelope's optional `token`). */
 export class WithToken<T> {
   constructor(
     readonly data: T,
     readonly token: string,
+  ) {}
+}
+
+/** A handler's result sent as a file download instead of the JSON envelope. */
+export class FileReply {
+  constructor(
+    readonly body: Buffer,
+    readonly fileName: string,
+    readonly contentType: string,
   ) {}
 }
 
@@ -94,14 +107,19 @@ function parsePart(schema: z.ZodType | undefined, input: unknown, lang: Lang, pa
 }
 
 export function envelopeSchema(data: z.ZodType | undefined) {
-  return z.object({ code: z.number().int(), msg: z.string(), data: data ?? z.unknown(), token: z.string().optional() });
+  return z.object({
+    code: z.number().int(),
+    msg: z.string(),
+    data: data ?? z.unknown(),
+    token: z.string().optional(),
+  });
 }
 
 /**
  * Registers a declared route: OpenAPI from its zod schemas, then per request
  * authenticate (401) → permission codes (403) → area guard (400/403) → parse input (400) → handler → envelope.
  */
-export function registerRoute(app: FastifyInstance, platform: Platform, spec: RouteSpec<Access, any, any, any>) {
+export function registerRoute(app: FastifyInstance, platform: Platform, spec: AnyRoute) {
   platform.routes.push(spec);
   const isPublic = spec.access === 'public';
   app.route({
@@ -112,7 +130,13 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: Ro
       tags: [spec.tag],
       ...(isPublic ? {} : { security: [{ bearer: [] }] }),
       ...(spec.area
-        ? { headers: { type: 'object', properties: { 'x-area-id': { type: 'integer', minimum: 1 } }, required: ['x-area-id'] } }
+        ? {
+            headers: {
+              type: 'object',
+              properties: { 'x-area-id': { type: 'integer', minimum: 1 } },
+              required: ['x-area-id'],
+            },
+          }
         : {}),
       ...(spec.query ? { querystring: toJsonSchema(spec.query) } : {}),
       ...(spec.body ? { body: toJsonSchema(spec.body) } : {}),
@@ -129,9 +153,12 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: Ro
         const token = bearerToken(request.headers.authorization);
         user = token ? ((await platform.sessions.resolve(token)) ?? undefined) : undefined;
         if (!user) throw new AppError(401, 'error.unauthorized');
-        if (Array.isArray(spec.access) && !hasAnyCode(user, spec.access)) throw new AppError(403, 'error.forbidden');
+        if (Array.isArray(spec.access) && !hasAnyCode(user, spec.access))
+          throw new AppError(403, 'error.forbidden');
       }
-      const areaId = spec.area ? assertAreaAccess(user!, parseAreaHeader(request.headers['x-area-id'])) : undefined;
+      const areaId = spec.area
+        ? assertAreaAccess(user!, parseAreaHeader(request.headers['x-area-id']))
+        : undefined;
       const input = {
         params: parsePart(spec.params, request.params, lang, 'params'),
         query: parsePart(spec.query, request.query, lang, 'query'),
@@ -151,6 +178,17 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: Ro
         },
       };
       const result = await spec.handler(input, ctx as never);
+      if (result instanceof FileReply) {
+        return reply
+          .header('Content-Type', result.contentType)
+          .header(
+            'Content-Disposition',
+            `attachment; filename="${encodeURIComponent(result.fileName)}"; filename*=UTF-8''${encodeURIComponent(result.fileName)}`,
+          )
+          .header('Cache-Control', 'no-store')
+          .serializer((payload: unknown) => payload as string)
+          .send(result.body);
+      }
       if (result instanceof WithToken) {
         return reply.send({ code: 200, msg: '', data: result.data ?? null, token: result.token });
       }

@@ -52,7 +52,8 @@ export function fieldErrors(error: z.ZodError, input: unknown, lang: Lang, prefi
   for (const issue of error.issues) {
     const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ Field: base ? `${base}.${key}` : key, Message: issueMessage(issue, input, lang) });
+      for (const key of issue.keys)
+        out.push({ Field: base ? `${base}.${key}` : key, Message: issueMessage(issue, input, lang) });
     } else {
       out.push({ Field: base, Message: issueMessage(issue, input, lang) });
     }

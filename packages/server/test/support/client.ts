@@ -35,7 +35,9 @@ export async function call<T = unknown>(
     method,
     url,
     headers,
-    ...(options.query ? { query: Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)])) } : {}),
+    ...(options.query
+      ? { query: Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)])) }
+      : {}),
     ...(options.body !== undefined ? { payload: options.body as object } : {}),
   });
   const body = response.json() as Envelope<T>;
@@ -44,7 +46,9 @@ export async function call<T = unknown>(
 }
 
 export async function login(app: FastifyInstance, username: string, password: string): Promise<string> {
-  const reply = await call<{ token: string }>(app, 'POST', '/api/Auth/login', { body: { username, password } });
+  const reply = await call<{ token: string }>(app, 'POST', '/api/Auth/login', {
+    body: { username, password },
+  });
   expect(reply.status, reply.msg).toBe(200);
   return reply.data.token;
 }

@@ -66,7 +66,11 @@ export const targets: Target[] = [
  * Runs a suite once per database target (SQLite always, PostgreSQL with TEST_DATABASE_URL) on a real,
  * migrated, demo-seeded database with a manual clock. Suite names start with [sqlite] / [postgres].
  */
-export function describeEachDb(title: string, body: (h: () => Harness) => void, env: Record<string, string> = {}) {
+export function describeEachDb(
+  title: string,
+  body: (h: () => Harness) => void,
+  env: Record<string, string> = {},
+) {
   for (const target of targets) {
     describe(`[${target.name}] ${title}`, () => {
       let harness: Harness | undefined;
@@ -78,7 +82,11 @@ export function describeEachDb(title: string, body: (h: () => Harness) => void, 
         const config = loadConfig({ LOG_LEVEL: 'silent', SEED: 'demo', ADMIN_PASSWORD, ...env });
         await migrateToLatest(opened.db);
         await seedIfEmpty(opened.db, { mode: 'demo', adminPassword: ADMIN_PASSWORD, now: clock.now() });
-        const built = await buildApp({ config: { ...config, webDist: '/nonexistent' }, db: opened.db, clock });
+        const built = await buildApp({
+          config: { ...config, webDist: '/nonexistent' },
+          db: opened.db,
+          clock,
+        });
         harness = { ...built, db: opened.db, clock, config, dialect: target.name };
       });
       afterAll(async () => {

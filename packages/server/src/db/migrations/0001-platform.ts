@@ -19,7 +19,8 @@ export const platform: PortableMigration = {
         .addColumn('Avatar', 'text')
         .addColumn('Phone', 'text')
         .addColumn('Email', 'text')
-        // The department table arrives with the organisation module, which adds the foreign key.
+        // Departments come later (0002); SQLite cannot add a foreign key afterwards, so the users service
+        // checks the department's area, and deleting a department refuses while users are bound to it.
         .addColumn('DepartmentId', 'integer')
         .addColumn('Disabled', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('BuiltIn', 'integer', (c) => c.notNull().defaultTo(0)),
@@ -64,7 +65,11 @@ export const platform: PortableMigration = {
       .addColumn('AreaId', 'integer', (c) => c.notNull().references('AreaInfo.Id').onDelete('cascade'))
       .addPrimaryKeyConstraint('UserArea_pk', ['UserId', 'AreaId'])
       .execute();
-    await db.schema.createIndex('UserArea_AreaId_UserId').on('UserArea').columns(['AreaId', 'UserId']).execute();
+    await db.schema
+      .createIndex('UserArea_AreaId_UserId')
+      .on('UserArea')
+      .columns(['AreaId', 'UserId'])
+      .execute();
 
     await db.schema
       .createTable('Session')

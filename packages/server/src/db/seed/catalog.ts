@@ -54,7 +54,12 @@ export const PERMISSION_CODES = RESOURCE_TREE.flatMap((group) => group.children.
 export const DEMO_PASSWORD = 'Demo@2026';
 
 /** One demo operator per permission code; area 1 only for the two everyday operators. */
-export const DEMO_USERS: { userName: string; name: string; code: string; areas: 'both' | 'first' | 'none' }[] = [
+export const DEMO_USERS: {
+  userName: string;
+  name: string;
+  code: string;
+  areas: 'both' | 'first' | 'none';
+}[] = [
   { userName: 'superadmin', name: '周明远', code: 'SuperAdmin', areas: 'both' },
   { userName: 'areaadmin', name: '吴晓峰', code: 'AreaInfo/Admin', areas: 'both' },
   { userName: 'acadmin', name: '郑国强', code: 'AccessControl/Admin', areas: 'both' },
@@ -73,6 +78,12 @@ export const DEMO_USERS: { userName: string; name: string; code: string; areas: 
 ];
 
 export const DEMO_AREAS = [
-  { Name: '滨江花园社区', Custom: { address: '杭州市滨江区江南大道 1288 号', contact: '0571-88860001', timezone: 'Asia/Shanghai' } },
-  { Name: '科技园校区', Custom: { address: '深圳市南山区科技园南区 8 栋', contact: '0755-26600002', timezone: 'Asia/Shanghai' } },
+  {
+    Name: '滨江花园社区',
+    Custom: { address: '杭州市滨江区江南大道 1288 号', contact: '0571-88860001', timezone: 'Asia/Shanghai' },
+  },
+  {
+    Name: '科技园校区',
+    Custom: { address: '深圳市南山区科技园南区 8 栋', contact: '0755-26600002', timezone: 'Asia/Shanghai' },
+  },
 ];

@@ -3,6 +3,7 @@ import type { Db } from '../database.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { ADMIN_CODE } from '../../platform/principal.ts';
 import { DEMO_AREAS, DEMO_PASSWORD, DEMO_USERS, RESOURCE_TREE } from './catalog.ts';
+import { demoSeeders } from './demo.ts';
 
 export interface SeedOptions {
   mode: 'demo' | 'none';
@@ -29,19 +30,34 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
   const now = options.now;
   const stamps = { CreatedAt: now, UpdatedAt: now };
 
+  const areaIds: number[] = [];
   await k.transaction().execute(async (trx) => {
     const resourceIds = new Map<string, number>();
     let sort = 0;
     for (const group of RESOURCE_TREE) {
       const parent = await trx
         .insertInto('Resource')
-        .values({ Code: group.code, Name: group.name, ParentId: null, Type: 'menu', Sort: sort++, BuiltIn: 1 })
+        .values({
+          Code: group.code,
+          Name: group.name,
+          ParentId: null,
+          Type: 'menu',
+          Sort: sort++,
+          BuiltIn: 1,
+        })
         .returning('Id')
         .executeTakeFirstOrThrow();
       for (const child of group.children) {
         const row = await trx
           .insertInto('Resource')
-          .values({ Code: child.code, Name: child.name, ParentId: parent.Id, Type: 'permission', Sort: sort++, BuiltIn: 1 })
+          .values({
+            Code: child.code,
+            Name: child.name,
+            ParentId: parent.Id,
+            Type: 'permission',
+            Sort: sort++,
+            BuiltIn: 1,
+          })
           .returning('Id')
           .executeTakeFirstOrThrow();
         resourceIds.set(child.code, row.Id);
@@ -50,7 +66,13 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
 
     const adminRole = await trx
       .insertInto('Role')
-      .values({ Code: ADMIN_CODE, Name: '系统管理员', Description: '内置角色：拥有全部权限与全部区域', BuiltIn: 1, ...stamps })
+      .values({
+        Code: ADMIN_CODE,
+        Name: '系统管理员',
+        Description: '内置角色：拥有全部权限与全部区域',
+        BuiltIn: 1,
+        ...stamps,
+      })
       .returning('Id')
       .executeTakeFirstOrThrow();
     // One ready-made role per permission code, so a new install can grant any single code at once.
@@ -63,19 +85,31 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
           .returning('Id')
           .executeTakeFirstOrThrow();
         roleIds.set(child.code, role.Id);
-        await trx.insertInto('RoleResource').values({ RoleId: role.Id, ResourceId: resourceIds.get(child.code)! }).execute();
+        await trx
+          .insertInto('RoleResource')
+          .values({ RoleId: role.Id, ResourceId: resourceIds.get(child.code)! })
+          .execute();
       }
     }
 
     const admin = await trx
       .insertInto('AppUser')
-      .values({ UserName: 'admin', Name: '系统管理员', PasswordHash: adminHash, Avatar: null, Phone: null, Email: null, DepartmentId: null, BuiltIn: 1, ...stamps })
+      .values({
+        UserName: 'admin',
+        Name: '系统管理员',
+        PasswordHash: adminHash,
+        Avatar: null,
+        Phone: null,
+        Email: null,
+        DepartmentId: null,
+        BuiltIn: 1,
+        ...stamps,
+      })
       .returning('Id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('UserRole').values({ UserId: admin.Id, RoleId: adminRole.Id }).execute();
 
     if (options.mode !== 'demo') return;
-    const areaIds: number[] = [];
     for (const area of DEMO_AREAS) {
       const row = await trx
         .insertInto('AreaInfo')
@@ -87,14 +121,31 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
     for (const demo of DEMO_USERS) {
       const user = await trx
         .insertInto('AppUser')
-        .values({ UserName: demo.userName, Name: demo.name, PasswordHash: demoHash, Avatar: null, Phone: null, Email: null, DepartmentId: null, ...stamps })
+        .values({
+          UserName: demo.userName,
+          Name: demo.name,
+          PasswordHash: demoHash,
+          Avatar: null,
+          Phone: null,
+          Email: null,
+          DepartmentId: null,
+          ...stamps,
+        })
         .returning('Id')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('UserRole').values({ UserId: user.Id, RoleId: roleIds.get(demo.code)! }).execute();
+      await trx
+        .insertInto('UserRole')
+        .values({ UserId: user.Id, RoleId: roleIds.get(demo.code)! })
+        .execute();
       const areas = demo.areas === 'both' ? areaIds : demo.areas === 'first' ? areaIds.slice(0, 1) : [];
-      for (const AreaId of areas) await trx.insertInto('UserArea').values({ UserId: user.Id, AreaId }).execute();
+      for (const AreaId of areas)
+        await trx.insertInto('UserArea').values({ UserId: user.Id, AreaId }).execute();
     }
   });
+
+  if (options.mode === 'demo') {
+    for (const seeder of demoSeeders) await seeder(db, { areaIds, now, passwordHash: demoHash });
+  }
 
   return {
     seeded: true,

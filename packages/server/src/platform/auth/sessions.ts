@@ -90,7 +90,12 @@ export class SessionStore {
       return null;
     }
     const principal = await this.loadPrincipal(row.Id, row.UserName, row.Name, tokenHash);
-    const entry: CachedPrincipal = { principal, loadedAt: now, lastSeenAt: row.LastSeenAt, version: this.version };
+    const entry: CachedPrincipal = {
+      principal,
+      loadedAt: now,
+      lastSeenAt: row.LastSeenAt,
+      version: this.version,
+    };
     this.cache.set(tokenHash, entry);
     await this.touch(entry, now);
     return principal;
@@ -106,7 +111,12 @@ export class SessionStore {
       .execute();
   }
 
-  private async loadPrincipal(userId: number, userName: string, name: string, tokenHash: string): Promise<Principal> {
+  private async loadPrincipal(
+    userId: number,
+    userName: string,
+    name: string,
+    tokenHash: string,
+  ): Promise<Principal> {
     const k = this.db.kysely;
     const grants = await k
       .selectFrom('UserRole')

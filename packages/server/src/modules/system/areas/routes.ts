@@ -1,4 +1,4 @@
-import { commaDigits, zodRule } from '@gatehouse/shared';
+import { commaDigits, parseCustom, zodRule } from '@gatehouse/shared';
 import { z } from 'zod';
 import { defineRoute } from '../../../platform/route.ts';
 import { id, idParams, pageOf, paging, queryBool } from '../../../platform/schemas.ts';
@@ -17,19 +17,14 @@ import {
 const tag = 'AreaInfo';
 const MANAGERS = ['SuperAdmin', 'AreaInfo/Admin'] as const;
 
-/** Custom is kept as text but must be a JSON object (the client parses it). */
+/** Custom is kept as text but must be a JSON object (the client parses it with the same rule). */
 const customJson = z
   .string()
   .max(20_000)
   .nullable()
   .superRefine((value, ctx) => {
-    if (value === null || value.trim() === '') return;
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-    } catch {
+    if (value !== null && value.trim() !== '' && parseCustom(value) === null)
       ctx.addIssue({ code: 'custom', message: 'validation.json' });
-    }
   })
   .transform((value) => (value === null || value.trim() === '' ? null : value));
 
@@ -43,9 +38,18 @@ export const areaRoutes = [
     summary: 'Areas the caller manages (all areas for admins)',
     tag,
     access: MANAGERS,
-    query: z.object({ ...paging, Name: z.string().trim().max(50).optional(), Disabled: queryBool.optional() }),
+    query: z.object({
+      ...paging,
+      Name: z.string().trim().max(50).optional(),
+      Disabled: queryBool.optional(),
+    }),
     response: pageOf(
-      detail.extend({ Disabled: z.boolean(), UserCount: z.number(), CreatedAt: z.string(), UpdatedAt: z.string() }),
+      detail.extend({
+        Disabled: z.boolean(),
+        UserCount: z.number(),
+        CreatedAt: z.string(),
+        UpdatedAt: z.string(),
+      }),
     ),
     handler: ({ query }, ctx) => listAreas(ctx, query),
   }),

@@ -1,4 +1,6 @@
 import { assertAreaAccess } from '../../../platform/area-guard.ts';
+import { audit } from '../../../platform/audit.ts';
+import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import type { AuthedContext } from '../../../platform/route.ts';
 import type { Page } from '../../../platform/schemas.ts';
@@ -21,7 +23,11 @@ export interface AreaListItem extends AreaDetail {
  * everyday area-scoped calls go through the shared guard, which admits enabled areas only.
  */
 async function assertManages(ctx: AuthedContext, areaId: number): Promise<void> {
-  const area = await ctx.db.kysely.selectFrom('AreaInfo').select('Id').where('Id', '=', areaId).executeTakeFirst();
+  const area = await ctx.db.kysely
+    .selectFrom('AreaInfo')
+    .select('Id')
+    .where('Id', '=', areaId)
+    .executeTakeFirst();
   if (ctx.user.isAdmin) {
     if (!area) throw notFound();
     return;
@@ -107,7 +113,10 @@ async function assertNameFree(ctx: AuthedContext, name: string, exceptId?: numbe
 }
 
 /** Creates an area; a creator who is not admin is linked to it, or they could not manage what they made. */
-export async function createArea(ctx: AuthedContext, input: { Name: string; Custom?: string | null | undefined }): Promise<AreaDetail> {
+export async function createArea(
+  ctx: AuthedContext,
+  input: { Name: string; Custom?: string | null | undefined },
+): Promise<AreaDetail> {
   await assertNameFree(ctx, input.Name);
   const now = ctx.clock.now();
   const created = await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -116,11 +125,38 @@ export async function createArea(ctx: AuthedContext, input: { Name: string; Cust
       .values({ Name: input.Name, Custom: input.Custom ?? null, CreatedAt: now, UpdatedAt: now })
       .returning(['Id', 'Name', 'Custom'])
       .executeTakeFirstOrThrow();
-    if (!ctx.user.isAdmin) await trx.insertInto('UserArea').values({ UserId: ctx.user.userId, AreaId: area.Id }).execute();
+    if (!ctx.user.isAdmin)
+      await trx.insertInto('UserArea').values({ UserId: ctx.user.userId, AreaId: area.Id }).execute();
+    await audit(ctx, { action: 'create', entity: 'AreaInfo', entityId: area.Id, after: area }, trx);
     return area;
   });
   ctx.platform.sessions.invalidate();
   return created;
+}
+
+/** Applies a change to one area in a transaction with its audit entry (before and after). */
+async function changeArea(
+  ctx: AuthedContext,
+  id: number,
+  action: string,
+  set: Record<string, unknown>,
+): Promise<void> {
+  await assertManages(ctx, id);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('AreaInfo')
+      .selectAll()
+      .where('Id', '=', id)
+      .executeTakeFirstOrThrow();
+    const values = { ...set, UpdatedAt: ctx.clock.now() };
+    await trx.updateTable('AreaInfo').set(values).where('Id', '=', id).execute();
+    await audit(
+      ctx,
+      { action, entity: 'AreaInfo', entityId: id, before, after: { ...before, ...values } },
+      trx,
+    );
+  });
+  ctx.platform.sessions.invalidate();
 }
 
 export async function updateArea(
@@ -129,62 +165,78 @@ export async function updateArea(
 ): Promise<AreaDetail> {
   await assertManages(ctx, input.Id);
   await assertNameFree(ctx, input.Name, input.Id);
-  const set = { Name: input.Name, UpdatedAt: ctx.clock.now(), ...(input.Custom !== undefined ? { Custom: input.Custom } : {}) };
-  await ctx.db.kysely.updateTable('AreaInfo').set(set).where('Id', '=', input.Id).execute();
-  ctx.platform.sessions.invalidate();
-  return ctx.db.kysely.selectFrom('AreaInfo').select(['Id', 'Name', 'Custom']).where('Id', '=', input.Id).executeTakeFirstOrThrow();
+  await changeArea(ctx, input.Id, 'update', {
+    Name: input.Name,
+    ...(input.Custom !== undefined ? { Custom: input.Custom } : {}),
+  });
+  return ctx.db.kysely
+    .selectFrom('AreaInfo')
+    .select(['Id', 'Name', 'Custom'])
+    .where('Id', '=', input.Id)
+    .executeTakeFirstOrThrow();
 }
 
 export async function setAreaDisabled(ctx: AuthedContext, id: number, disabled: boolean): Promise<void> {
-  await assertManages(ctx, id);
-  await ctx.db.kysely
-    .updateTable('AreaInfo')
-    .set({ Disabled: disabled ? 1 : 0, UpdatedAt: ctx.clock.now() })
-    .where('Id', '=', id)
-    .execute();
-  ctx.platform.sessions.invalidate();
+  await changeArea(ctx, id, 'status', { Disabled: disabled ? 1 : 0 });
 }
 
 /**
- * Deletes an area and its user links. Modules that keep rows per area (devices, records) register a
- * dependency check in the areas module's `areaDependents` list, and the delete is refused while any
- * of them finds rows.
+ * Deletes an area and its user links; refused (409, naming what remains) while any module keeps rows in it
+ * (modules register those counters with `registerDependent('AreaInfo', …)`).
  */
 export async function deleteArea(ctx: AuthedContext, id: number): Promise<void> {
   await assertManages(ctx, id);
-  for (const dependent of areaDependents) {
-    if (await dependent.count(ctx, id)) throw new AppError(409, dependent.messageKey);
-  }
-  await ctx.db.kysely.deleteFrom('AreaInfo').where('Id', '=', id).execute();
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('AreaInfo')
+      .selectAll()
+      .where('Id', '=', id)
+      .executeTakeFirstOrThrow();
+    await assertNoDependents('AreaInfo', trx, id, ctx.lang);
+    await trx.deleteFrom('AreaInfo').where('Id', '=', id).execute();
+    await audit(ctx, { action: 'delete', entity: 'AreaInfo', entityId: id, before }, trx);
+  });
   ctx.platform.sessions.invalidate();
 }
-
-export interface AreaDependent {
-  messageKey: string;
-  count(ctx: AuthedContext, areaId: number): Promise<number>;
-}
-
-export const areaDependents: AreaDependent[] = [];
 
 /** Replaces the set of users linked to an area; only existing users may be linked. */
 export async function setAreaUsers(ctx: AuthedContext, id: number, userIds: number[]): Promise<void> {
   await assertManages(ctx, id);
-  const unique = [...new Set(userIds)];
+  const unique = [...new Set(userIds)].sort((a, b) => a - b);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     if (unique.length) {
       const found = await trx.selectFrom('AppUser').select('Id').where('Id', 'in', unique).execute();
       if (found.length !== unique.length) throw new AppError(404, 'error.notFound');
     }
+    const before = await trx
+      .selectFrom('UserArea')
+      .select('UserId')
+      .where('AreaId', '=', id)
+      .orderBy('UserId')
+      .execute();
     await trx.deleteFrom('UserArea').where('AreaId', '=', id).execute();
-    if (unique.length) await trx.insertInto('UserArea').values(unique.map((UserId) => ({ UserId, AreaId: id }))).execute();
+    if (unique.length)
+      await trx
+        .insertInto('UserArea')
+        .values(unique.map((UserId) => ({ UserId, AreaId: id })))
+        .execute();
+    await audit(
+      ctx,
+      {
+        action: 'setAuth',
+        entity: 'AreaInfo',
+        entityId: id,
+        before: { UserIds: before.map((r) => r.UserId) },
+        after: { UserIds: unique },
+      },
+      trx,
+    );
   });
   ctx.platform.sessions.invalidate();
 }
 
 export async function setAreaCustom(ctx: AuthedContext, id: number, custom: string | null): Promise<void> {
-  await assertManages(ctx, id);
-  await ctx.db.kysely.updateTable('AreaInfo').set({ Custom: custom, UpdatedAt: ctx.clock.now() }).where('Id', '=', id).execute();
-  ctx.platform.sessions.invalidate();
+  await changeArea(ctx, id, 'setCustom', { Custom: custom });
 }
 
 /** The WebSocket address of an area's live-event hub; the client appends its token. */

@@ -53,7 +53,8 @@ export class AreaHub {
   close(): void {
     clearInterval(this.timer);
     this.timer = undefined;
-    for (const set of this.clients.values()) for (const client of set) client.close(1001, 'server shutting down');
+    for (const set of this.clients.values())
+      for (const client of set) client.close(1001, 'server shutting down');
     this.clients.clear();
   }
 }

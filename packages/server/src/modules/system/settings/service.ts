@@ -8,6 +8,8 @@ export interface SettingValues {
   SessionTtlSeconds: number;
   LoginMaxFailures: number;
   LoginLockMinutes: number;
+  /** Days an export file is kept before it expires. */
+  ExportRetentionDays: number;
 }
 
 type Key = keyof SettingValues;

@@ -1,11 +1,113 @@
+import { disabledFlag, enumLabel } from '@gatehouse/shared';
 import { z } from 'zod';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, getResource, rowMapper } from '../../../platform/resource.ts';
 import { defineRoute } from '../../../platform/route.ts';
-import { idParams, pageOf, paging, queryBool, id } from '../../../platform/schemas.ts';
-import { listAreaUsers, modifyPassword, setUserStatus, updateOwnInfo, userInfo } from './service.ts';
-import { passwordSchema, userProfileFields } from './schemas.ts';
+import { id, idParams, queryBool } from '../../../platform/schemas.ts';
+import {
+  bindDepartment,
+  createUser,
+  deleteUsers,
+  enrichUsers,
+  modifyPassword,
+  resetPassword,
+  setUserStatus,
+  updateOwnInfo,
+  updateUser,
+  userInfo,
+} from './service.ts';
+import {
+  createUserBody,
+  passwordSchema,
+  updateUserBody,
+  userItem,
+  userProfileFields,
+  type UserItem,
+} from './schemas.ts';
 
 const tag = 'AppUser';
 const ADMIN = ['AppUser/Admin'] as const;
+
+/** List, detail and export of the current area's users come from the resource helper; writes are custom. */
+const users = {
+  name: 'AppUser',
+  table: 'AppUser',
+  tag,
+  area: true,
+  areaColumn: false,
+  read: ADMIN,
+  write: ADMIN,
+  item: userItem,
+  query: (db, ctx) =>
+    db
+      .selectFrom('AppUser')
+      .innerJoin('UserArea', (join) =>
+        join.onRef('UserArea.UserId', '=', 'AppUser.Id').on('UserArea.AreaId', '=', ctx.areaId!),
+      )
+      .leftJoin('Department', 'Department.Id', 'AppUser.DepartmentId')
+      .select([
+        'AppUser.Id',
+        'AppUser.UserName',
+        'AppUser.Name',
+        'AppUser.Avatar',
+        'AppUser.Phone',
+        'AppUser.Email',
+        'AppUser.DepartmentId',
+        'Department.Name as DepartmentName',
+        'AppUser.Disabled',
+        'AppUser.BuiltIn',
+        'AppUser.CreatedAt',
+        'AppUser.UpdatedAt',
+      ]),
+  toItem: (row) => ({
+    ...rowMapper<UserItem>({ flags: ['Disabled', 'BuiltIn'] })(row),
+    Roles: [],
+    Areas: [],
+  }),
+  enrich: enrichUsers,
+  filters: {
+    Keyword: filter.keyword(['AppUser.UserName', 'AppUser.Name', 'AppUser.Phone']),
+    Disabled: filter.flag('AppUser.Disabled'),
+    DepartmentId: filter.id('AppUser.DepartmentId'),
+    RoleId: {
+      schema: id,
+      where: (eb, roleId: number) =>
+        eb(
+          'AppUser.Id',
+          'in',
+          eb.selectFrom('UserRole').select('UserRole.UserId').where('UserRole.RoleId', '=', roleId),
+        ),
+    },
+  },
+  sorts: {
+    Id: 'AppUser.Id',
+    UserName: 'AppUser.UserName',
+    Name: 'AppUser.Name',
+    CreatedAt: 'AppUser.CreatedAt',
+  },
+  export: {
+    titleKey: 'admin.title.appUser',
+    columns: [
+      { key: 'UserName', labelKey: 'admin.field.UserName' },
+      { key: 'Name', labelKey: 'admin.field.Name' },
+      { key: 'Phone', labelKey: 'admin.field.Phone' },
+      { key: 'Email', labelKey: 'admin.field.Email', width: 26 },
+      { key: 'DepartmentName', labelKey: 'admin.field.Department', width: 20 },
+      {
+        key: 'Roles',
+        labelKey: 'admin.field.Roles',
+        width: 30,
+        label: (roles: UserItem['Roles']) => roles.map((r) => r.Name).join(', '),
+      },
+      {
+        key: 'Disabled',
+        labelKey: 'admin.field.Status',
+        label: (v, lang) => enumLabel(lang, disabledFlag, v),
+      },
+      { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
+    ],
+  },
+} satisfies Parameters<typeof defineResource<UserItem>>[0];
 
 export const userRoutes = [
   defineRoute({
@@ -51,32 +153,58 @@ export const userRoutes = [
       return null;
     },
   }),
+  // Declared before the helper's GET /api/AppUser/:Id so the static paths stay unambiguous in the docs.
+  ...defineResource(users),
   defineRoute({
-    method: 'GET',
+    method: 'POST',
     url: '/api/AppUser',
-    summary: 'Users who operate the current area',
+    summary: 'Create a system user in the current area, with roles and areas',
     tag,
     access: ADMIN,
     area: true,
-    query: z.object({
-      ...paging,
-      Keyword: z.string().trim().max(64).optional(),
-      Disabled: queryBool.optional(),
-    }),
-    response: pageOf(
-      z.object({
-        Id: z.number(),
-        UserName: z.string(),
-        Name: z.string(),
-        Avatar: z.string().nullable(),
-        Phone: z.string().nullable(),
-        Email: z.string().nullable(),
-        DepartmentId: z.number().nullable(),
-        Disabled: z.boolean(),
-        CreatedAt: z.string(),
-      }),
-    ),
-    handler: ({ query }, ctx) => listAreaUsers(ctx, query),
+    body: createUserBody,
+    response: userItem,
+    handler: async ({ body }, ctx) => getResource(users, ctx, await createUser(ctx, body)),
+  }),
+  defineRoute({
+    method: 'PUT',
+    url: '/api/AppUser',
+    summary: "Update a user of the current area (name, contacts, department, roles, the caller's areas)",
+    tag,
+    access: ADMIN,
+    area: true,
+    body: updateUserBody,
+    response: userItem,
+    async handler({ body }, ctx) {
+      await updateUser(ctx, body);
+      return getResource(users, ctx, body.Id);
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    url: '/api/AppUser/:Id',
+    summary: 'Delete a user of the current area',
+    tag,
+    access: ADMIN,
+    area: true,
+    params: idParams,
+    async handler({ params }, ctx) {
+      await deleteUsers(ctx, [params.Id]);
+      return null;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/AppUser/BatchDelete',
+    summary: 'Delete several users of the current area (all or none)',
+    tag,
+    access: ADMIN,
+    area: true,
+    body: z.strictObject({ Ids: z.array(id).min(1).max(500) }),
+    async handler({ body }, ctx) {
+      await deleteUsers(ctx, body.Ids);
+      return null;
+    },
   }),
   defineRoute({
     method: 'POST',
@@ -88,6 +216,32 @@ export const userRoutes = [
     query: z.object({ Id: id, Disabled: queryBool }),
     async handler({ query }, ctx) {
       await setUserStatus(ctx, query.Id, query.Disabled);
+      return null;
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    url: '/api/AppUser/BindDepartment',
+    summary: 'Bind a user of the current area to one of its departments (null unbinds)',
+    tag,
+    access: ADMIN,
+    area: true,
+    body: z.strictObject({ Id: id, DepartmentId: id.nullable() }),
+    async handler({ body }, ctx) {
+      await bindDepartment(ctx, body.Id, body.DepartmentId);
+      return null;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/AppUser/ResetPassword',
+    summary: "Set a user's password (their sessions end)",
+    tag,
+    access: ADMIN,
+    area: true,
+    body: z.strictObject({ Id: id, NewPassword: passwordSchema }),
+    async handler({ body }, ctx) {
+      await resetPassword(ctx, body.Id, body.NewPassword);
       return null;
     },
   }),

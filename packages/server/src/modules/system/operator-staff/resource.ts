@@ -1,0 +1,122 @@
+import { disabledFlag, email, enumLabel, phone, wechatUserType, zodRule } from '@gatehouse/shared';
+import { z } from 'zod';
+import { registerDependent } from '../../../platform/dependents.ts';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, rowMapper } from '../../../platform/resource.ts';
+import { enumNumber } from '../../../platform/schemas.ts';
+
+/**
+ * Operator settings: per area, the staff who handle it (operations, management, maintenance), with
+ * contact details. The access-control module sends fault reports to them.
+ */
+const CODES = ['AppUser/AdminConfig'] as const;
+
+const item = z.object({
+  Id: z.number(),
+  Name: z.string(),
+  StaffType: z.number(),
+  Phone: z.string().nullable(),
+  Email: z.string().nullable(),
+  WechatOpenId: z.string().nullable(),
+  Remark: z.string().nullable(),
+  Disabled: z.boolean(),
+  CreatedAt: z.string(),
+  UpdatedAt: z.string(),
+});
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+
+const fields = {
+  Name: z.string().trim().min(1).max(50),
+  StaffType: enumNumber(wechatUserType),
+  Phone: optionalText(11).superRefine(zodRule(phone)),
+  Email: optionalText(100).superRefine(zodRule(email)),
+  WechatOpenId: optionalText(64),
+  Remark: optionalText(200),
+};
+
+type Input = { [K in keyof typeof fields]: z.output<(typeof fields)[K]> };
+
+const values = (input: Partial<Input>) =>
+  Object.fromEntries(Object.entries(input).filter(([key, v]) => key !== 'Id' && v !== undefined));
+
+registerDependent('AreaInfo', {
+  labelKey: 'admin.entity.OperatorStaff',
+  async count(db, areaId) {
+    const row = await db
+      .selectFrom('OperatorStaff')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('AreaId', '=', areaId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+});
+
+export const operatorStaffRoutes = defineResource({
+  name: 'OperatorStaff',
+  table: 'OperatorStaff',
+  tag: 'AppUser',
+  area: true,
+  read: CODES,
+  write: CODES,
+  item,
+  query: (db) =>
+    db
+      .selectFrom('OperatorStaff')
+      .select([
+        'Id',
+        'Name',
+        'StaffType',
+        'Phone',
+        'Email',
+        'WechatOpenId',
+        'Remark',
+        'Disabled',
+        'CreatedAt',
+        'UpdatedAt',
+      ]),
+  toItem: rowMapper({}),
+  filters: {
+    Keyword: filter.keyword(['OperatorStaff.Name', 'OperatorStaff.Phone', 'OperatorStaff.Email']),
+    StaffType: filter.oneOf('OperatorStaff.StaffType', wechatUserType),
+    Disabled: filter.flag('OperatorStaff.Disabled'),
+  },
+  sorts: {
+    Id: 'OperatorStaff.Id',
+    Name: 'OperatorStaff.Name',
+    StaffType: 'OperatorStaff.StaffType',
+    CreatedAt: 'OperatorStaff.CreatedAt',
+  },
+  timestamps: true,
+  create: {
+    body: z.strictObject(fields),
+    values: (input) => ({ Phone: null, Email: null, WechatOpenId: null, Remark: null, ...values(input) }),
+  },
+  update: {
+    body: z.strictObject({ Id: z.number().int().min(1), ...fields }),
+    values: (input) => values(input),
+  },
+  remove: {},
+  status: {},
+  export: {
+    titleKey: 'admin.title.operatorStaff',
+    columns: [
+      { key: 'Name', labelKey: 'admin.field.Name' },
+      {
+        key: 'StaffType',
+        labelKey: 'admin.field.StaffType',
+        label: (v, lang) => enumLabel(lang, wechatUserType, v),
+      },
+      { key: 'Phone', labelKey: 'admin.field.Phone', width: 16 },
+      { key: 'Email', labelKey: 'admin.field.Email', width: 26 },
+      { key: 'WechatOpenId', labelKey: 'admin.field.WechatOpenId', width: 30 },
+      { key: 'Remark', labelKey: 'admin.field.Remark', width: 30 },
+      {
+        key: 'Disabled',
+        labelKey: 'admin.field.Status',
+        label: (v, lang) => enumLabel(lang, disabledFlag, v),
+      },
+      { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
+    ],
+  },
+});

@@ -1,0 +1,213 @@
+import { z } from 'zod';
+import { audit } from '../../../platform/audit.ts';
+import { assertNoDependents, registerDependent } from '../../../platform/dependents.ts';
+import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
+import { filter } from '../../../platform/filters.ts';
+import { ADMIN_CODE, hasAnyCode } from '../../../platform/principal.ts';
+import { defineResource, rowMapper } from '../../../platform/resource.ts';
+import { defineRoute, type AuthedContext } from '../../../platform/route.ts';
+import { id } from '../../../platform/schemas.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+
+const CODES = ['Role/Admin'] as const;
+/** Only these may put the SuperAdmin code into a role: nobody grants more than they hold. */
+const SUPER = ['SuperAdmin'] as const;
+
+const item = z.object({
+  Id: z.number(),
+  Code: z.string(),
+  Name: z.string(),
+  Description: z.string().nullable(),
+  BuiltIn: z.boolean(),
+  UserCount: z.number(),
+  ResourceIds: z.array(z.number()),
+  CreatedAt: z.string(),
+  UpdatedAt: z.string(),
+});
+type Item = z.infer<typeof item>;
+
+const code = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z][A-Za-z0-9/_-]{1,49}$/, { message: 'validation.roleCode' })
+  .refine((v) => v !== ADMIN_CODE, { message: 'validation.roleCode' });
+const fields = {
+  Name: z.string().trim().min(1).max(50),
+  Description: z.string().trim().max(200).nullable().optional(),
+};
+
+registerDependent('Role', {
+  labelKey: 'admin.entity.AppUser',
+  async count(db, roleId) {
+    const row = await db
+      .selectFrom('UserRole')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('RoleId', '=', roleId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+});
+
+function assertNotBuiltIn(row: { BuiltIn: number }) {
+  if (row.BuiltIn) throw new AppError(409, 'error.builtInRole');
+}
+
+/** Checks a set of resource ids: all exist, and SuperAdmin only from those who hold it. */
+async function checkResources(ctx: AuthedContext, trx: Kysely<Database>, ids: number[]): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const found = await trx.selectFrom('Resource').select(['Id', 'Code']).where('Id', 'in', unique).execute();
+  if (found.length !== unique.length) throw fieldError('ResourceIds', 'error.notFound');
+  if (found.some((r) => r.Code === 'SuperAdmin') && !hasAnyCode(ctx.user, SUPER))
+    throw new AppError(403, 'error.grantBeyondOwn');
+  return unique.sort((a, b) => a - b);
+}
+
+export async function setRoleResources(
+  ctx: AuthedContext,
+  roleId: number,
+  resourceIds: number[],
+): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const role = await trx
+      .selectFrom('Role')
+      .select(['Id', 'BuiltIn'])
+      .where('Id', '=', roleId)
+      .executeTakeFirst();
+    if (!role) throw notFound();
+    assertNotBuiltIn(role);
+    const ids = await checkResources(ctx, trx, resourceIds);
+    const before = await trx
+      .selectFrom('RoleResource')
+      .select('ResourceId')
+      .where('RoleId', '=', roleId)
+      .orderBy('ResourceId')
+      .execute();
+    await trx.deleteFrom('RoleResource').where('RoleId', '=', roleId).execute();
+    if (ids.length)
+      await trx
+        .insertInto('RoleResource')
+        .values(ids.map((ResourceId) => ({ RoleId: roleId, ResourceId })))
+        .execute();
+    await audit(
+      ctx,
+      {
+        action: 'setResources',
+        entity: 'Role',
+        entityId: roleId,
+        before: { ResourceIds: before.map((r) => r.ResourceId) },
+        after: { ResourceIds: ids },
+      },
+      trx,
+    );
+  });
+  ctx.platform.sessions.invalidate();
+}
+
+export const roleRoutes = [
+  ...defineResource({
+    name: 'Role',
+    table: 'Role',
+    area: false,
+    read: CODES,
+    write: CODES,
+    item,
+    query: (db) =>
+      db.selectFrom('Role').select((eb) => [
+        'Role.Id',
+        'Role.Code',
+        'Role.Name',
+        'Role.Description',
+        'Role.BuiltIn',
+        'Role.CreatedAt',
+        'Role.UpdatedAt',
+        eb
+          .selectFrom('UserRole')
+          .select((e) => e.fn.countAll().as('n'))
+          .whereRef('UserRole.RoleId', '=', 'Role.Id')
+          .as('UserCount'),
+      ]),
+    toItem: (row) => ({
+      ...rowMapper<Item>({ flags: ['BuiltIn'] })(row),
+      UserCount: Number(row.UserCount ?? 0),
+      ResourceIds: [],
+    }),
+    async enrich(ctx, items) {
+      const links = await ctx.db.kysely
+        .selectFrom('RoleResource')
+        .select(['RoleId', 'ResourceId'])
+        .where(
+          'RoleId',
+          'in',
+          items.map((i) => i.Id),
+        )
+        .orderBy('ResourceId')
+        .execute();
+      return items.map((i) => ({
+        ...i,
+        ResourceIds: links.filter((l) => l.RoleId === i.Id).map((l) => l.ResourceId),
+      }));
+    },
+    filters: { Keyword: filter.keyword(['Role.Code', 'Role.Name']) },
+    sorts: { Id: 'Role.Id', Code: 'Role.Code', Name: 'Role.Name', CreatedAt: 'Role.CreatedAt' },
+    timestamps: true,
+    unique: [{ fields: ['Code'], key: 'error.roleCodeTaken' }],
+    create: {
+      body: z.strictObject({ Code: code, ...fields, ResourceIds: z.array(id).max(500).optional() }),
+      values: (input) => ({
+        Code: input.Code,
+        Name: input.Name,
+        Description: input.Description ?? null,
+        BuiltIn: 0,
+      }),
+      async after(input, ctx, trx, roleId) {
+        const ids = await checkResources(ctx, trx, input.ResourceIds ?? []);
+        if (ids.length)
+          await trx
+            .insertInto('RoleResource')
+            .values(ids.map((ResourceId) => ({ RoleId: roleId, ResourceId })))
+            .execute();
+      },
+    },
+    update: {
+      body: z.strictObject({ Id: id, ...fields }),
+      values(input, _ctx, _trx, existing) {
+        assertNotBuiltIn(existing as { BuiltIn: number });
+        return {
+          Name: input.Name,
+          ...(input.Description !== undefined ? { Description: input.Description } : {}),
+        };
+      },
+    },
+    remove: {
+      async check(ctx, row, trx) {
+        assertNotBuiltIn(row as { BuiltIn: number });
+        await assertNoDependents('Role', trx, row.Id as number, ctx.lang);
+      },
+    },
+    afterWrite: (ctx) => ctx.platform.sessions.invalidate(),
+    export: {
+      titleKey: 'admin.title.role',
+      columns: [
+        { key: 'Code', labelKey: 'admin.field.Code', width: 24 },
+        { key: 'Name', labelKey: 'admin.field.Name', width: 20 },
+        { key: 'Description', labelKey: 'admin.field.Description', width: 36 },
+        { key: 'UserCount', labelKey: 'admin.field.UserCount', kind: 'number' },
+        { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
+      ],
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    url: '/api/Role/SetResources',
+    summary: "Replace a role's resources (permission codes and menus)",
+    tag: 'Role',
+    access: CODES,
+    body: z.strictObject({ Id: id, ResourceIds: z.array(id).max(500) }),
+    async handler({ body }, ctx) {
+      await setRoleResources(ctx, body.Id, body.ResourceIds);
+      return null;
+    },
+  }),
+];

@@ -1,0 +1,52 @@
+import type { Lang } from '@gatehouse/shared';
+import type { z } from 'zod';
+import type { AuthedContext } from '../route.ts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- rows are whatever the list returns */
+type Row = Record<string, any>;
+
+/** One column of an exported sheet: a field of the list item, its translated header and how to show it. */
+export interface ExportColumn<Item extends Row = Row> {
+  key: keyof Item & string;
+  /** Catalogue key of the header. */
+  labelKey: string;
+  /** instant: an ISO string shown as local date-time; flag: a boolean shown through `label`. */
+  kind?: 'text' | 'number' | 'instant';
+  /** Translates a coded value (an enumeration) into the operator's language. */
+  label?(value: any, lang: Lang): string;
+  width?: number;
+}
+
+/**
+ * Anything a list screen shows can be exported: resources register themselves here (the resource helper
+ * does it for declared resources; custom list services call registerExportable directly).
+ */
+export interface Exportable {
+  name: string;
+  /** Codes that may export it: the same as may read the list. */
+  read: readonly string[];
+  titleKey: string;
+  columns: ExportColumn[];
+  /** The list's query without paging. */
+  query: z.ZodType;
+  /** Query fields that must be present (a record list's time range). */
+  requiresRange?: string[] | undefined;
+  /** Extra checks on the parsed query (the 61-day span); throws AppError. */
+  checkQuery?(q: Row): void;
+  count(ctx: AuthedContext, q: Row): Promise<number>;
+  rows(ctx: AuthedContext, q: Row, limit: number): Promise<Row[]>;
+}
+
+const exportables = new Map<string, Exportable>();
+
+export function registerExportable(exportable: Exportable): void {
+  exportables.set(exportable.name, exportable);
+}
+
+export function findExportable(name: string): Exportable | undefined {
+  return exportables.get(name);
+}
+
+export function exportableNames(): string[] {
+  return [...exportables.keys()].sort();
+}

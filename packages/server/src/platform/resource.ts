@@ -1,0 +1,496 @@
+import { MAX_DAY_SPAN, exceedsMaxDaySpan } from '@gatehouse/shared';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../db/schema.ts';
+import { audit } from './audit.ts';
+import { AppError, notFound } from './errors.ts';
+import { registerExportable, type ExportColumn } from './exports/registry.ts';
+import { instant, type Filters } from './filters.ts';
+import { defineRoute, type AuthedContext, type AnyRoute } from './route.ts';
+import { id, idParams, pageOf, paging, type Page } from './schemas.ts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the helper serves every table; declarations stay typed. */
+type AnyKysely = Kysely<any>;
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+type Row = Record<string, any>;
+type Trx = Kysely<Database>;
+
+export interface UniqueRule {
+  /** Columns that together must be unique (within the area for area-scoped resources). */
+  fields: string[];
+  /** Catalogue key of the 409 message. */
+  key: string;
+}
+
+export interface TimeRange {
+  /** The epoch-ms column the range applies to. */
+  column: string;
+  /** Refuse exports without a range (record lists): an unbounded record export makes no sense. */
+  requiredForExport?: boolean;
+}
+
+export interface ResourceDef<Item extends Row, Create extends z.ZodType, Update extends z.ZodType> {
+  /** URL segment and audit entity: /api/{name}. */
+  name: string;
+  table: keyof Database & string;
+  /** Area-scoped: calls need X-Area-Id (the guard) and every query is limited to the current area. */
+  area: boolean;
+  /**
+   * The column holding the area (default `<table>.AreaId`). `false`: the `query` scopes itself (through a
+   * link table); such a resource must not use the helper's update, delete or status, which look rows up by column.
+   */
+  areaColumn?: string | false;
+  /** Codes that may list, read and export. */
+  read: readonly string[];
+  /** Codes that may create, update, delete and enable/disable. */
+  write: readonly string[];
+  /** What the list and detail return, for OpenAPI and the web app. */
+  item: z.ZodType<Item>;
+  /** The list/detail query (joins and selected columns); the helper adds area, filters, sort and paging. */
+  query(db: AnyKysely, ctx: AuthedContext): AnyQuery;
+  /** A database row of `query` → API item. */
+  toItem(row: Row): Item;
+  /** Adds what one query cannot carry (many-to-many ids, counts) to a page of items, in bulk. */
+  enrich?(ctx: AuthedContext, items: Item[]): Promise<Item[]>;
+  filters?: Filters;
+  /** Sort keys → qualified columns; the first is the default. Id breaks ties. */
+  sorts: Record<string, string>;
+  defaultOrder?: 'asc' | 'desc';
+  timeRange?: TimeRange;
+  create?: {
+    body: Create;
+    /** Parsed body → column values; AreaId and timestamps are added by the helper. Throw AppError to refuse. */
+    values(input: z.output<Create>, ctx: AuthedContext, trx: Trx): Promise<Row> | Row;
+    /** Runs in the same transaction after the insert (link rows, derived records). */
+    after?(input: z.output<Create>, ctx: AuthedContext, trx: Trx, id: number): Promise<void>;
+  };
+  update?: {
+    /** Must contain Id. */
+    body: Update;
+    values(input: z.output<Update>, ctx: AuthedContext, trx: Trx, existing: Row): Promise<Row> | Row;
+  };
+  /** Offer DELETE (and batch delete); `check` refuses (throw 409) while something depends on the row. */
+  remove?: { check?(ctx: AuthedContext, row: Row, trx: Trx): Promise<void> };
+  /** Offer SetStatus for a Disabled column. */
+  status?: { check?(ctx: AuthedContext, row: Row, disabled: boolean, trx: Trx): Promise<void> };
+  unique?: UniqueRule[];
+  /** The table has CreatedAt/UpdatedAt. */
+  timestamps?: boolean;
+  /** After any write commits (e.g. invalidate cached sessions). */
+  afterWrite?(ctx: AuthedContext): void;
+  /** Export columns; without them the resource is not exportable. */
+  export?: { titleKey: string; columns: ExportColumn<Item>[] };
+  tag?: string;
+}
+
+const sortOrder = z.enum(['asc', 'desc']);
+
+/** The list query of a resource: paging, its filters, sort key and order, and the time range if any. */
+export function listQuerySchema(
+  def: Pick<ResourceDef<any, any, any>, 'filters' | 'sorts' | 'timeRange'>,
+  withPaging = true,
+) {
+  const sortKeys = Object.keys(def.sorts) as [string, ...string[]];
+  const shape: Record<string, z.ZodType> = {
+    ...(withPaging ? paging : {}),
+    SortField: z.enum(sortKeys).optional(),
+    SortOrder: sortOrder.optional(),
+  };
+  for (const [name, f] of Object.entries(def.filters ?? {})) shape[name] = f.schema.optional();
+  if (def.timeRange) {
+    shape.StartTime = instant.optional();
+    shape.EndTime = instant.optional();
+  }
+  return z.object(shape).superRefine((q: Row, ctx) => {
+    if (q.StartTime !== undefined && q.EndTime !== undefined && q.EndTime < q.StartTime) {
+      ctx.addIssue({ code: 'custom', path: ['EndTime'], message: 'validation.endBeforeStart' });
+    }
+  });
+}
+
+export function assertDaySpan(q: Row, def: Pick<ResourceDef<any, any, any>, 'timeRange'>) {
+  if (!def.timeRange) return;
+  const { StartTime, EndTime } = q;
+  if (StartTime !== undefined && EndTime !== undefined && exceedsMaxDaySpan(StartTime, EndTime)) {
+    throw new AppError(400, 'error.daySpanTooLong', { days: MAX_DAY_SPAN });
+  }
+}
+
+/** Applies area scope, filters and time range of a parsed list query to a base query. */
+function areaColumn(def: ResourceDef<any, any, any>): string | false {
+  if (!def.area) return false;
+  return def.areaColumn === undefined ? `${def.table}.AreaId` : def.areaColumn;
+}
+
+export function applyListQuery(
+  base: AnyQuery,
+  def: ResourceDef<any, any, any>,
+  ctx: AuthedContext,
+  q: Row,
+): AnyQuery {
+  const column = areaColumn(def);
+  let query = column ? base.where(column, '=', ctx.areaId!) : base;
+  for (const [name, f] of Object.entries(def.filters ?? {})) {
+    const value = q[name];
+    if (value !== undefined) query = query.where((eb) => f.where(eb, value as never));
+  }
+  if (def.timeRange) {
+    if (q.StartTime !== undefined) query = query.where(def.timeRange.column, '>=', q.StartTime);
+    if (q.EndTime !== undefined) query = query.where(def.timeRange.column, '<=', q.EndTime);
+  }
+  return query;
+}
+
+function ordered(query: AnyQuery, def: ResourceDef<any, any, any>, q: Row): AnyQuery {
+  const keys = Object.keys(def.sorts);
+  const key = (q.SortField as string | undefined) ?? keys[0]!;
+  const order = (q.SortOrder as 'asc' | 'desc' | undefined) ?? def.defaultOrder ?? 'asc';
+  let out = query.orderBy(def.sorts[key]!, order);
+  if (def.sorts[key] !== `${def.table}.Id`) out = out.orderBy(`${def.table}.Id`, order);
+  return out;
+}
+
+export async function listResource<Item extends Row>(
+  def: ResourceDef<Item, any, any>,
+  ctx: AuthedContext,
+  q: Row,
+): Promise<Page<Item>> {
+  assertDaySpan(q, def);
+  const k = ctx.db.kysely as AnyKysely;
+  const filtered = applyListQuery(def.query(k, ctx), def, ctx, q);
+  const [rows, total] = await Promise.all([
+    ordered(filtered, def, q)
+      .limit(q.PageSize as number)
+      .offset(((q.PageIndex as number) - 1) * (q.PageSize as number))
+      .execute(),
+    filtered
+      .clearSelect()
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { Items: await itemsOf(def, ctx, rows), Total: Number(total.n) };
+}
+
+async function itemsOf<Item extends Row>(
+  def: ResourceDef<Item, any, any>,
+  ctx: AuthedContext,
+  rows: Row[],
+): Promise<Item[]> {
+  const items = rows.map((r) => def.toItem(r));
+  return def.enrich && items.length ? def.enrich(ctx, items) : items;
+}
+
+async function findRow(
+  def: ResourceDef<any, any, any>,
+  ctx: AuthedContext,
+  rowId: number,
+  trx: AnyKysely,
+): Promise<Row> {
+  let query = def.query(trx, ctx).where(`${def.table}.Id`, '=', rowId);
+  const column = areaColumn(def);
+  if (column) query = query.where(column, '=', ctx.areaId!);
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The raw table row (all columns) of the current area, or 404: what audit "before" records. */
+async function findRaw(
+  def: ResourceDef<any, any, any>,
+  ctx: AuthedContext,
+  rowId: number,
+  trx: AnyKysely,
+): Promise<Row> {
+  let query = trx.selectFrom(def.table).selectAll().where('Id', '=', rowId);
+  if (def.area) query = query.where('AreaId', '=', ctx.areaId!);
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+async function assertUnique(
+  def: ResourceDef<any, any, any>,
+  ctx: AuthedContext,
+  trx: AnyKysely,
+  values: Row,
+  exceptId?: number,
+) {
+  for (const rule of def.unique ?? []) {
+    if (rule.fields.some((f) => values[f] === undefined)) continue;
+    let query = trx.selectFrom(def.table).select('Id');
+    for (const f of rule.fields)
+      query = values[f] === null ? query.where(f, 'is', null) : query.where(f, '=', values[f]);
+    if (def.area) query = query.where('AreaId', '=', ctx.areaId!);
+    if (exceptId !== undefined) query = query.where('Id', '!=', exceptId);
+    if (await query.executeTakeFirst()) throw new AppError(409, rule.key);
+  }
+}
+
+export async function getResource<Item extends Row>(
+  def: ResourceDef<Item, any, any>,
+  ctx: AuthedContext,
+  rowId: number,
+): Promise<Item> {
+  const [item] = await itemsOf(def, ctx, [await findRow(def, ctx, rowId, ctx.db.kysely as AnyKysely)]);
+  return item!;
+}
+
+export async function createResource<Item extends Row>(
+  def: ResourceDef<Item, any, any>,
+  ctx: AuthedContext,
+  input: Row,
+): Promise<Item> {
+  const now = ctx.clock.now();
+  const createdId = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const values: Row = {
+      ...(await def.create!.values(input, ctx, trx)),
+      ...(def.area ? { AreaId: ctx.areaId! } : {}),
+      ...(def.timestamps ? { CreatedAt: now, UpdatedAt: now } : {}),
+    };
+    await assertUnique(def, ctx, trx as AnyKysely, values);
+    const created = await (trx as AnyKysely)
+      .insertInto(def.table)
+      .values(values)
+      .returning('Id')
+      .executeTakeFirstOrThrow();
+    await def.create!.after?.(input, ctx, trx, created.Id as number);
+    await audit(
+      ctx,
+      {
+        action: 'create',
+        entity: def.name,
+        entityId: created.Id,
+        after: { Id: created.Id, ...input, ...values },
+      },
+      trx,
+    );
+    return created.Id as number;
+  });
+  def.afterWrite?.(ctx);
+  return getResource(def, ctx, createdId);
+}
+
+export async function updateResource<Item extends Row>(
+  def: ResourceDef<Item, any, any>,
+  ctx: AuthedContext,
+  input: Row,
+): Promise<Item> {
+  const rowId = input.Id as number;
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const before = await findRaw(def, ctx, rowId, trx as AnyKysely);
+    const values: Row = {
+      ...(await def.update!.values(input, ctx, trx, before)),
+      ...(def.timestamps ? { UpdatedAt: ctx.clock.now() } : {}),
+    };
+    delete values.Id;
+    delete values.AreaId;
+    await assertUnique(def, ctx, trx as AnyKysely, { ...before, ...values }, rowId);
+    await (trx as AnyKysely).updateTable(def.table).set(values).where('Id', '=', rowId).execute();
+    await audit(
+      ctx,
+      { action: 'update', entity: def.name, entityId: rowId, before, after: { ...before, ...values } },
+      trx,
+    );
+  });
+  def.afterWrite?.(ctx);
+  return getResource(def, ctx, rowId);
+}
+
+/** Deletes rows of the current area in one transaction: all or none (the first refusal aborts). */
+export async function deleteResources(
+  def: ResourceDef<any, any, any>,
+  ctx: AuthedContext,
+  ids: number[],
+): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    for (const rowId of new Set(ids)) {
+      const before = await findRaw(def, ctx, rowId, trx as AnyKysely);
+      await def.remove!.check?.(ctx, before, trx);
+      await (trx as AnyKysely).deleteFrom(def.table).where('Id', '=', rowId).execute();
+      await audit(ctx, { action: 'delete', entity: def.name, entityId: rowId, before }, trx);
+    }
+  });
+  def.afterWrite?.(ctx);
+}
+
+export async function setResourceStatus(
+  def: ResourceDef<any, any, any>,
+  ctx: AuthedContext,
+  rowId: number,
+  disabled: boolean,
+): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const before = await findRaw(def, ctx, rowId, trx as AnyKysely);
+    await def.status!.check?.(ctx, before, disabled, trx);
+    const values: Row = {
+      Disabled: disabled ? 1 : 0,
+      ...(def.timestamps ? { UpdatedAt: ctx.clock.now() } : {}),
+    };
+    await (trx as AnyKysely).updateTable(def.table).set(values).where('Id', '=', rowId).execute();
+    await audit(
+      ctx,
+      { action: 'status', entity: def.name, entityId: rowId, before, after: { ...before, ...values } },
+      trx,
+    );
+  });
+  def.afterWrite?.(ctx);
+}
+
+/**
+ * Declares a resource: yields its list/get/create/update/delete/batch-delete/status routes (each only when
+ * the declaration offers it) and registers it for export. Routes are guarded by the read or write codes
+ * and, for area resources, the area guard; rows of another area are not found (404).
+ */
+export function defineResource<
+  Item extends Row,
+  Create extends z.ZodType = z.ZodType,
+  Update extends z.ZodType = z.ZodType,
+>(def: ResourceDef<Item, Create, Update>): AnyRoute[] {
+  const base = `/api/${def.name}`;
+  const tag = def.tag ?? def.name;
+  const area = def.area;
+  const routes: AnyRoute[] = [
+    defineRoute({
+      method: 'GET',
+      url: base,
+      summary: `List ${def.name} (paged, filtered, sorted)`,
+      tag,
+      access: def.read,
+      area,
+      query: listQuerySchema(def),
+      response: pageOf(def.item),
+      handler: ({ query }, ctx) => listResource(def, ctx, query as Row),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: `${base}/:Id`,
+      summary: `One ${def.name}`,
+      tag,
+      access: def.read,
+      area,
+      params: idParams,
+      response: def.item,
+      handler: ({ params }, ctx) => getResource(def, ctx, params.Id),
+    }),
+  ];
+  if (def.create) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        url: base,
+        summary: `Create ${def.name}`,
+        tag,
+        access: def.write,
+        area,
+        body: def.create.body,
+        response: def.item,
+        handler: ({ body }, ctx) => createResource(def, ctx, body as Row),
+      }),
+    );
+  }
+  if (def.update) {
+    routes.push(
+      defineRoute({
+        method: 'PUT',
+        url: base,
+        summary: `Update ${def.name} (Id in the body)`,
+        tag,
+        access: def.write,
+        area,
+        body: def.update.body,
+        response: def.item,
+        handler: ({ body }, ctx) => updateResource(def, ctx, body as Row),
+      }),
+    );
+  }
+  if (def.remove) {
+    routes.push(
+      defineRoute({
+        method: 'DELETE',
+        url: `${base}/:Id`,
+        summary: `Delete ${def.name}`,
+        tag,
+        access: def.write,
+        area,
+        params: idParams,
+        async handler({ params }, ctx) {
+          await deleteResources(def, ctx, [params.Id]);
+          return null;
+        },
+      }),
+      defineRoute({
+        method: 'POST',
+        url: `${base}/BatchDelete`,
+        summary: `Delete several ${def.name} at once (all or none)`,
+        tag,
+        access: def.write,
+        area,
+        body: z.strictObject({ Ids: z.array(id).min(1).max(500) }),
+        async handler({ body }, ctx) {
+          await deleteResources(def, ctx, body.Ids);
+          return null;
+        },
+      }),
+    );
+  }
+  if (def.status) {
+    routes.push(
+      defineRoute({
+        method: 'POST',
+        url: `${base}/SetStatus`,
+        summary: `Enable or disable ${def.name}`,
+        tag,
+        access: def.write,
+        area,
+        query: z.object({
+          Id: id,
+          Disabled: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+        }),
+        async handler({ query }, ctx) {
+          await setResourceStatus(def, ctx, query.Id, query.Disabled);
+          return null;
+        },
+      }),
+    );
+  }
+  if (def.export) {
+    const exportDef = def.export;
+    const querySchema = listQuerySchema(def, false);
+    registerExportable({
+      name: def.name,
+      read: def.read,
+      titleKey: exportDef.titleKey,
+      columns: exportDef.columns as ExportColumn<Row>[],
+      query: querySchema,
+      requiresRange: def.timeRange?.requiredForExport ? ['StartTime', 'EndTime'] : undefined,
+      checkQuery: (q) => assertDaySpan(q, def),
+      async count(ctx, q) {
+        const filtered = applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q);
+        const row = await filtered
+          .clearSelect()
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      },
+      async rows(ctx, q, limit) {
+        const filtered = applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q);
+        return itemsOf(def, ctx, await ordered(filtered, def, q).limit(limit).execute());
+      },
+    });
+  }
+  return routes;
+}
+
+/** Maps 0/1 columns to booleans and epoch-ms columns to ISO strings, leaving the rest as they are. */
+export function rowMapper<Item extends Row>(options: { flags?: string[]; instants?: string[] }) {
+  const flags = options.flags ?? ['Disabled'];
+  const instants = options.instants ?? ['CreatedAt', 'UpdatedAt'];
+  return (row: Row): Item => {
+    const out: Row = { ...row };
+    for (const f of flags) if (f in out) out[f] = out[f] === 1 || out[f] === true;
+    for (const f of instants)
+      if (f in out)
+        out[f] = out[f] === null || out[f] === undefined ? null : new Date(Number(out[f])).toISOString();
+    return out as Item;
+  };
+}
