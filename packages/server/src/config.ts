@@ -14,6 +14,8 @@ export interface Config {
   sessionTtlSeconds: number;
   adminPassword: string | undefined;
   seed: SeedMode;
+  /** Bulk demo volume factor in (0, 1]; 1 is the full demo. */
+  demoScale: number;
   webDist: string;
   logLevel: string;
   /** Seconds between heartbeats on an area's live-event hub. */
@@ -81,6 +83,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (seed !== 'demo' && seed !== 'none')
     throw new ConfigError('SEED', `expected "demo" or "none", got "${seed}"`);
 
+  const scaleText = get('DEMO_SCALE') ?? '1';
+  const demoScale = Number(scaleText);
+  if (!/^\d*\.?\d+$/.test(scaleText) || !(demoScale > 0 && demoScale <= 1)) {
+    throw new ConfigError('DEMO_SCALE', `expected a number in (0, 1], got "${scaleText}"`);
+  }
+
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
@@ -97,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionTtlSeconds,
     adminPassword,
     seed,
+    demoScale,
     webDist: path.resolve(cwd, get('WEB_DIST') ?? path.join(REPO_ROOT, 'packages/web/dist')),
     logLevel,
     hubHeartbeatSeconds,

@@ -22,6 +22,7 @@ const seed = await seedIfEmpty(db, {
   mode: config.seed,
   adminPassword: config.adminPassword,
   now: Date.now(),
+  scale: config.demoScale,
 });
 const { app } = await buildApp({ config, db });
 

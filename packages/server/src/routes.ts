@@ -10,6 +10,8 @@ import { exportRoutes } from './modules/system/exports/routes.ts';
 import { departmentRoutes } from './modules/organization/departments/routes.ts';
 import { peopleGroupRoutes, peopleTypeRoutes } from './modules/organization/people-groups/resources.ts';
 import './modules/organization/area-dependents.ts';
+import { accessControlRoutes } from './modules/access-control/routes.ts';
+import { garageRoutes } from './modules/garage/routes.ts';
 import type { AnyRoute } from './platform/route.ts';
 
 /** Every declared API route; modules add their lists here. */
@@ -26,4 +28,6 @@ export const routeTable: AnyRoute[] = [
   ...departmentRoutes,
   ...peopleGroupRoutes,
   ...peopleTypeRoutes,
+  ...accessControlRoutes,
+  ...garageRoutes,
 ];

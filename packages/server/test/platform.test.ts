@@ -23,6 +23,8 @@ describe('configuration', () => {
     ['SESSION_TTL', 'forever'],
     ['ADMIN_PASSWORD', 'short'],
     ['SEED', 'lots'],
+    ['DEMO_SCALE', '0'],
+    ['DEMO_SCALE', '2'],
     ['LOG_LEVEL', 'loud'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);

@@ -150,7 +150,11 @@ export interface ExportJobTable {
   ExpiresAt: number | null;
 }
 
-export interface Database {
+import type { AccessControlTables } from '../modules/access-control/tables.ts';
+import type { GarageTables } from '../modules/garage/tables.ts';
+
+/** Every table; business modules declare theirs next to their code and join them here. */
+export interface Database extends AccessControlTables, GarageTables {
   AreaInfo: AreaInfoTable;
   AppUser: AppUserTable;
   Role: RoleTable;

@@ -9,6 +9,8 @@ export interface SeedOptions {
   mode: 'demo' | 'none';
   adminPassword: string | undefined;
   now: number;
+  /** Bulk demo volume, 1 = full (see DemoContext.scale). */
+  scale?: number;
 }
 
 export interface SeedResult {
@@ -144,7 +146,15 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
   });
 
   if (options.mode === 'demo') {
-    for (const seeder of demoSeeders) await seeder(db, { areaIds, now, passwordHash: demoHash });
+    for (const seeder of demoSeeders) {
+      await seeder(db, {
+        areaIds,
+        now,
+        passwordHash: demoHash,
+        scale: options.scale ?? 1,
+        ...(db.sqlite ? { sqlite: db.sqlite } : {}),
+      });
+    }
   }
 
   return {

@@ -1,7 +1,9 @@
+import { accessControl } from './accessControl.ts';
 import { admin } from './admin.ts';
 import { common } from './common.ts';
 import { enums } from './enums.ts';
 import { errors } from './errors.ts';
+import { garage } from './garage.ts';
 import { time } from './time.ts';
 import { units } from './units.ts';
 import { validation } from './validation.ts';
@@ -17,4 +19,6 @@ export const es: CatalogueShape<typeof zh> = {
   time,
   common,
   admin,
+  accessControl,
+  garage,
 };

@@ -1,9 +1,21 @@
+import { accessControl } from './accessControl.ts';
 import { admin } from './admin.ts';
 import { common } from './common.ts';
 import { enums } from './enums.ts';
 import { errors } from './errors.ts';
+import { garage } from './garage.ts';
 import { time } from './time.ts';
 import { units } from './units.ts';
 import { validation } from './validation.ts';
 
-export const zh = { error: errors, validation, enum: enums, unit: units, time, common, admin } as const;
+export const zh = {
+  error: errors,
+  validation,
+  enum: enums,
+  unit: units,
+  time,
+  common,
+  admin,
+  accessControl,
+  garage,
+} as const;
