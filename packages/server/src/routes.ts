@@ -7,6 +7,7 @@ import { operatorStaffRoutes } from './modules/system/operator-staff/resource.ts
 import { settingsRoutes } from './modules/system/settings/routes.ts';
 import { auditLogRoutes } from './modules/system/audit-log/routes.ts';
 import { exportRoutes } from './modules/system/exports/routes.ts';
+import { optionRoutes } from './modules/system/options/routes.ts';
 import { departmentRoutes } from './modules/organization/departments/routes.ts';
 import { peopleGroupRoutes, peopleTypeRoutes } from './modules/organization/people-groups/resources.ts';
 import './modules/organization/area-dependents.ts';
@@ -25,6 +26,7 @@ export const routeTable: AnyRoute[] = [
   ...settingsRoutes,
   ...auditLogRoutes,
   ...exportRoutes,
+  ...optionRoutes,
   ...departmentRoutes,
   ...peopleGroupRoutes,
   ...peopleTypeRoutes,

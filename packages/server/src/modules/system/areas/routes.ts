@@ -4,6 +4,7 @@ import { defineRoute } from '../../../platform/route.ts';
 import { id, idParams, pageOf, paging, queryBool } from '../../../platform/schemas.ts';
 import {
   areaDetail,
+  areaUsers,
   createArea,
   deleteArea,
   hubUrl,
@@ -62,6 +63,16 @@ export const areaRoutes = [
     query: z.object({ Id: id }),
     response: z.string(),
     handler: async ({ query }, ctx) => hubUrl(ctx, query.Id),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/AreaInfo/Users',
+    summary: 'The users authorised to operate an area (for SetAuth)',
+    tag,
+    access: MANAGERS,
+    query: z.object({ Id: id }),
+    response: z.array(z.object({ Id: z.number(), UserName: z.string(), Name: z.string() })),
+    handler: ({ query }, ctx) => areaUsers(ctx, query.Id),
   }),
   defineRoute({
     method: 'GET',

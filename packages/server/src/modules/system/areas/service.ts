@@ -199,6 +199,18 @@ export async function deleteArea(ctx: AuthedContext, id: number): Promise<void> 
   ctx.platform.sessions.invalidate();
 }
 
+/** The users linked to an area the caller manages. */
+export async function areaUsers(ctx: AuthedContext, id: number): Promise<{ Id: number; UserName: string; Name: string }[]> {
+  await assertManages(ctx, id);
+  return ctx.db.kysely
+    .selectFrom('AppUser')
+    .innerJoin('UserArea', 'UserArea.UserId', 'AppUser.Id')
+    .select(['AppUser.Id', 'AppUser.UserName', 'AppUser.Name'])
+    .where('UserArea.AreaId', '=', id)
+    .orderBy('AppUser.UserName')
+    .execute();
+}
+
 /** Replaces the set of users linked to an area; only existing users may be linked. */
 export async function setAreaUsers(ctx: AuthedContext, id: number, userIds: number[]): Promise<void> {
   await assertManages(ctx, id);

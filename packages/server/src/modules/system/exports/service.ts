@@ -150,7 +150,7 @@ async function runExportJob(ctx: AuthedContext, jobId: number, q: Record<string,
 }
 
 /** The IANA time zone in an area's Custom JSON, when it names a real one. */
-function areaTimeZone(custom: string | null): string | undefined {
+export function areaTimeZone(custom: string | null): string | undefined {
   const zone = parseCustom(custom)?.timezone;
   if (typeof zone !== 'string') return undefined;
   try {

@@ -1,0 +1,144 @@
+import { expect } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { REPO_ROOT } from './server.ts';
+
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'e2e/screenshots');
+
+/** Opens an app route (hash routing): appPath('/dashboard') → /#/dashboard. */
+export async function goto(page: Page, appPath: string): Promise<void> {
+  await page.goto(`/#${appPath}`);
+}
+
+/** The app route shown now, e.g. '/login?redirect=%2Fdashboard'. */
+export function appPath(page: Page): string {
+  return new URL(page.url()).hash.replace(/^#/, '') || '/';
+}
+
+/** Waits until the app shows the given route (path, optionally with query). */
+export async function waitForPath(page: Page, expected: string | RegExp, timeout = 15_000): Promise<void> {
+  await page.waitForFunction(
+    ([source, flags, text]) => {
+      const current = window.location.hash.replace(/^#/, '') || '/';
+      return source !== null ? new RegExp(source, flags ?? '').test(current) : current === text;
+    },
+    expected instanceof RegExp
+      ? ([expected.source, expected.flags, null] as const)
+      : ([null, null, expected] as const),
+    { timeout },
+  );
+}
+
+/** Logs in through the login form and waits for the layout (the dashboard unless a redirect was given). */
+export async function login(page: Page, user: string, password: string): Promise<void> {
+  if (!appPath(page).startsWith('/login')) await goto(page, '/login');
+  await page.locator('input[name="username"]').fill(user);
+  await page.locator('input[name="password"]').fill(password);
+  const redirect = new URLSearchParams(appPath(page).split('?')[1] ?? '').get('redirect');
+  await page.locator('[data-testid="login-submit"]').click();
+  await page.locator('[data-testid="navbar"]').waitFor({ timeout: 20_000 });
+  // The app lands on / and redirects to the dashboard; a test that navigates before that has settled
+  // would be sent back by the redirect.
+  if (!redirect) await waitForPath(page, '/dashboard', 20_000);
+}
+
+/** The session token the app keeps in its cookie. */
+export async function sessionToken(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'REToken');
+  if (!cookie) throw new Error('No REToken cookie: not logged in');
+  return cookie.value;
+}
+
+/** Writes e2e/screenshots/<name>.png (git-ignored) after fonts and animations settle. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Names (route table `name`) of every sidebar entry, groups and children alike. */
+export async function sidebarEntries(page: Page): Promise<string[]> {
+  await page.locator('[data-testid="sidebar"]').waitFor();
+  return page
+    .locator('[data-testid="sidebar"] [data-route]')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-route') ?? ''));
+}
+
+/** Text of the toasts (antd message) on screen now. */
+export async function toasts(page: Page): Promise<string[]> {
+  return page.locator('.ant-message-notice').allInnerTexts();
+}
+
+/** Clicks a sidebar entry by route name, opening its groups first: clickMenu(page, 'Organization', 'PeopleTypes'). */
+export async function clickMenu(page: Page, ...names: string[]): Promise<void> {
+  for (const [index, name] of names.entries()) {
+    const entry = page.locator(`[data-testid="sidebar"] [data-route="${name}"]`).first();
+    const isLast = index === names.length - 1;
+    // A group that is open already must not be clicked again (that would close it).
+    if (
+      !isLast &&
+      (await page
+        .locator(`[data-testid="sidebar"] [data-route="${names[index + 1]}"]`)
+        .first()
+        .isVisible())
+    )
+      continue;
+    await entry.click();
+  }
+}
+
+/** `expect.poll` with a timeout that suits a browser on a busy machine (vitest's default is 1 s). */
+export function eventually<T>(read: () => T | Promise<T>, timeout = 10_000) {
+  return expect.poll(read, { timeout, interval: 100 });
+}
+
+/** Picks an area in the navbar switcher. */
+export async function chooseArea(page: Page, name: string): Promise<void> {
+  await page.locator('[data-testid="area-switcher"]').click();
+  const option = page.locator('.ant-select-item-option').filter({ hasText: name });
+  await option.waitFor();
+  // The list may still be sliding open; the option is there, so click it without waiting for stillness.
+  await option.click({ force: true });
+}
+
+/** Namespaces of the catalogues (shared and web): a visible `namespace.key` means a missing translation. */
+const KEY_NAMESPACES = [
+  'route',
+  'navbar',
+  'settings',
+  'tagsView',
+  'dashboard',
+  'login',
+  'area',
+  'request',
+  'session',
+  'ui',
+  'message',
+  'size',
+  'errorLog',
+  'pending',
+  'profile',
+  'list',
+  'adminUi',
+  'admin',
+  'enum',
+  'validation',
+  'error',
+  'common',
+  'unit',
+  'time',
+  'accessControl',
+  'garage',
+  'acUi',
+  'garageUi',
+];
+const KEY_PATTERN = new RegExp(`\\b(?:${KEY_NAMESPACES.join('|')})\\.[a-zA-Z][\\w.-]*\\b`, 'g');
+
+/** Catalogue keys shown on screen instead of words (none may be). */
+export async function untranslatedKeys(page: Page): Promise<string[]> {
+  return (await page.locator('body').innerText()).match(KEY_PATTERN) ?? [];
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { contains } from '../../../platform/filters.ts';
+import { defineRoute } from '../../../platform/route.ts';
+import { departmentTree, type DepartmentNode } from '../../organization/departments/tree.ts';
+
+/**
+ * Choices for forms of other screens: a user administrator picks roles and a department, a card-holder
+ * form picks a department, group and type, an area administrator picks users. Each list is readable by
+ * the codes whose screens need it, and carries only ids and names.
+ */
+const option = z.object({ Id: z.number(), Name: z.string() });
+
+interface TreeOption {
+  Id: number;
+  Name: string;
+  Children: TreeOption[];
+}
+
+const treeOption: z.ZodType<TreeOption> = z.object({
+  Id: z.number(),
+  Name: z.string(),
+  get Children() {
+    return z.array(treeOption);
+  },
+});
+
+function strip(nodes: DepartmentNode[]): TreeOption[] {
+  return nodes.map((n) => ({ Id: n.Id, Name: n.Name, Children: strip(n.Children) }));
+}
+
+const DEPARTMENT_USERS = ['Department/Admin', 'Department/User', 'AppUser/Admin', 'AccessControl/Admin', 'AccessControl/User'] as const;
+const GROUP_USERS = ['PeopleGroup/Admin', 'AccessControl/Admin', 'AccessControl/User'] as const;
+
+export const optionRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/Options/Roles',
+    summary: 'Roles to choose from when assigning them to a user',
+    tag: 'Options',
+    access: ['AppUser/Admin', 'Role/Admin'],
+    response: z.array(option.extend({ Code: z.string() })),
+    handler: (_input, ctx) => ctx.db.kysely.selectFrom('Role').select(['Id', 'Code', 'Name']).orderBy('Id').execute(),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/Options/Departments',
+    summary: "The current area's departments as a tree of names",
+    tag: 'Options',
+    access: DEPARTMENT_USERS,
+    area: true,
+    response: z.array(treeOption),
+    handler: async (_input, ctx) => strip(await departmentTree(ctx.db.kysely, ctx.areaId!)),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/Options/PeopleGroups',
+    summary: "The current area's people groups",
+    tag: 'Options',
+    access: GROUP_USERS,
+    area: true,
+    response: z.array(option),
+    handler: (_input, ctx) =>
+      ctx.db.kysely.selectFrom('PeopleGroup').select(['Id', 'Name']).where('AreaId', '=', ctx.areaId!).orderBy('Sort').orderBy('Name').execute(),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/Options/PeopleTypes',
+    summary: "The current area's people types",
+    tag: 'Options',
+    access: GROUP_USERS,
+    area: true,
+    response: z.array(option),
+    handler: (_input, ctx) =>
+      ctx.db.kysely.selectFrom('PeopleType').select(['Id', 'Name']).where('AreaId', '=', ctx.areaId!).orderBy('Sort').orderBy('Name').execute(),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/Options/Users',
+    summary: 'Users to authorise for an area: those of the areas the caller operates (every user for admins)',
+    tag: 'Options',
+    access: ['SuperAdmin', 'AreaInfo/Admin'],
+    query: z.object({ Keyword: z.string().trim().min(1).max(64).optional() }),
+    response: z.array(option.extend({ UserName: z.string() })),
+    handler: ({ query }, ctx) => {
+      let q = ctx.db.kysely.selectFrom('AppUser').select(['AppUser.Id', 'AppUser.UserName', 'AppUser.Name']).where('AppUser.Disabled', '=', 0);
+      if (!ctx.user.isAdmin) {
+        const areas = [...ctx.user.areaIds];
+        if (areas.length === 0) return Promise.resolve([]);
+        q = q.where('AppUser.Id', 'in', (eb) => eb.selectFrom('UserArea').select('UserArea.UserId').where('UserArea.AreaId', 'in', areas));
+      }
+      if (query.Keyword) {
+        const keyword = query.Keyword;
+        q = q.where((eb) => eb.or([contains(eb, 'AppUser.UserName', keyword), contains(eb, 'AppUser.Name', keyword)]));
+      }
+      return q.orderBy('AppUser.UserName').limit(500).execute();
+    },
+  }),
+];

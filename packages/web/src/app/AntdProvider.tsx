@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { ConfigProvider, theme } from 'antd';
+import { useAppStore } from '../stores/app.ts';
+import { useSettingsStore } from '../stores/settings.ts';
+import { DIALOG_MASK } from './feedback.tsx';
+import { ANTD_SIZES } from './sizes.ts';
+
+/**
+ * antd configured from the stores at runtime: the theme colour as a token (no downloaded stylesheet),
+ * the UI size, the language's locale, and dialogs that ignore backdrop clicks. Every antd subtree (the
+ * layout, the public error pages, the feedback host) sits under one, so none of it is in the first
+ * download: the login page is plain HTML.
+ */
+export function AntdProvider({ children }: { children: ReactNode }) {
+  const colorPrimary = useSettingsStore((s) => s.theme);
+  const size = useAppStore((s) => s.size);
+  const locale = useAppStore((s) => s.antdLocale);
+  const { componentSize, compact } = ANTD_SIZES[size];
+  return (
+    <ConfigProvider
+      locale={locale}
+      componentSize={componentSize}
+      theme={{
+        token: { colorPrimary, colorInfo: colorPrimary },
+        algorithm: compact ? theme.compactAlgorithm : undefined,
+      }}
+      modal={{ mask: DIALOG_MASK }}
+    >
+      {children}
+    </ConfigProvider>
+  );
+}

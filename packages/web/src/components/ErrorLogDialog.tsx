@@ -1,0 +1,87 @@
+import { Button, Modal, Table, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '@gatehouse/shared';
+import { DIALOG_MASK } from '../app/feedback.tsx';
+import { useErrorLogStore, type ErrorLogEntry } from '../stores/error-log.ts';
+
+/** The collected runtime errors with message, component, info, URL and stack; Clear All empties the log. */
+export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const logs = useErrorLogStore((s) => s.logs);
+  const clear = useErrorLogStore((s) => s.clear);
+  return (
+    <Modal
+      open={open}
+      onCancel={onClose}
+      mask={DIALOG_MASK}
+      width="min(1000px, 96vw)"
+      title={
+        <span>
+          {t('errorLog.title')}
+          <Button
+            size="small"
+            danger
+            style={{ marginLeft: 16 }}
+            onClick={() => {
+              clear();
+              onClose();
+            }}
+          >
+            {t('errorLog.clearAll')}
+          </Button>
+        </span>
+      }
+      footer={null}
+      className="error-log-dialog"
+    >
+      <Table<ErrorLogEntry>
+        rowKey="id"
+        size="small"
+        dataSource={logs}
+        pagination={false}
+        scroll={{ y: '60vh' }}
+        locale={{ emptyText: t('errorLog.empty') }}
+        columns={[
+          {
+            title: t('errorLog.message'),
+            key: 'message',
+            width: 260,
+            render: (_, log) => (
+              <div>
+                <Typography.Text type="danger" strong>
+                  {log.error}
+                </Typography.Text>
+                <div>
+                  <Typography.Text type="secondary">
+                    {t('errorLog.component')}: {log.component || '-'}
+                  </Typography.Text>
+                </div>
+                <div>
+                  <Typography.Text type="secondary">
+                    {t('errorLog.time')}: {formatDate(log.time)}
+                  </Typography.Text>
+                </div>
+              </div>
+            ),
+          },
+          {
+            title: t('errorLog.info'),
+            key: 'info',
+            render: (_, log) => <pre className="error-log-pre">{log.info}</pre>,
+          },
+          {
+            title: t('errorLog.url'),
+            dataIndex: 'url',
+            width: 200,
+            render: (url: string) => <span className="error-log-url">{url}</span>,
+          },
+          {
+            title: t('errorLog.stack'),
+            key: 'stack',
+            render: (_, log) => <pre className="error-log-pre">{log.stack}</pre>,
+          },
+        ]}
+      />
+    </Modal>
+  );
+}

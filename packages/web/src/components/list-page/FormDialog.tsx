@@ -1,0 +1,289 @@
+import { useEffect, useState } from 'react';
+import { Col, DatePicker, Form, Input, InputNumber, Modal, Row as GridRow, Switch } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { antdRule, parseCustom, required as requiredRule, type ValidationKey } from '@gatehouse/shared';
+import { DIALOG_MASK } from '../../app/feedback.tsx';
+import { RequestError } from '../../app/request.ts';
+import { feedback } from '../../app/feedback.tsx';
+import { OptionSelect } from './OptionSelect.tsx';
+import type { FieldDef, FormDef, Row, TKey } from './types.ts';
+
+interface Props<T extends Row> {
+  open: boolean;
+  title: string;
+  form: FormDef<T>;
+  /** The row being edited, or null to create. */
+  item: T | null;
+  /** Preset values when creating (the parent of a new child). */
+  defaults?: Record<string, unknown>;
+  onClose(): void;
+  onSubmit(body: Record<string, unknown>): Promise<unknown>;
+}
+
+type Values = Record<string, unknown>;
+
+/** Item value → form value: dates become dayjs, JSON objects text. */
+function toFormValue(field: FieldDef, value: unknown): unknown {
+  if (value === null || value === undefined) return field.kind === 'switch' ? false : undefined;
+  if (field.kind === 'date' || field.kind === 'datetime') return dayjs(value as string);
+  return value;
+}
+
+/** Form value → body value: dayjs becomes 'YYYY-MM-DD' (date) or ISO (date-time), blank text null. */
+function toBodyValue(field: FieldDef, value: unknown): unknown {
+  if (value === undefined) return undefined;
+  if (dayjs.isDayjs(value))
+    return field.kind === 'date' ? (value as Dayjs).format('YYYY-MM-DD') : (value as Dayjs).toISOString();
+  if (typeof value === 'string' && value.trim() === '' && field.kind !== 'password') return null;
+  if (typeof value === 'string' && field.kind !== 'password' && field.kind !== 'json') return value.trim();
+  return value;
+}
+
+export function initialValues<T extends Row>(def: FormDef<T>, item: T | null): Values {
+  const values: Values = {};
+  for (const field of def.fields) {
+    const raw = item ? (field.fromItem ? field.fromItem(item) : item[field.name]) : undefined;
+    values[field.name] = toFormValue(field, raw);
+  }
+  return values;
+}
+
+export function formBody<T extends Row>(
+  def: FormDef<T>,
+  values: Values,
+  item: T | null,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of def.fields) {
+    if (field.only === 'create' && item) continue;
+    if (field.only === 'edit' && !item) continue;
+    if (field.lockedOnEdit && item) continue;
+    if (field.visible && !field.visible(values)) continue;
+    const value = toBodyValue(field, values[field.name]);
+    if (value !== undefined) body[field.name] = value;
+  }
+  const shaped = def.toBody ? def.toBody(body, item) : body;
+  return item ? { Id: item.Id, ...shaped } : shaped;
+}
+
+/**
+ * One control of the dialog. Form.Item injects `value`, `onChange` (and `checked` for switches) into its
+ * direct child, so they arrive here and are handed on to the antd control.
+ */
+function FieldControl({
+  field,
+  editing,
+  ...control
+}: {
+  field: FieldDef;
+  editing: boolean;
+  [prop: string]: unknown;
+}) {
+  const { t } = useTranslation();
+  const disabled = Boolean(field.lockedOnEdit && editing);
+  const placeholder = field.placeholder ? t(field.placeholder) : undefined;
+  const testId = `field-${field.name}`;
+  switch (field.kind) {
+    case 'password':
+      return (
+        <Input.Password
+          {...control}
+          autoComplete="new-password"
+          maxLength={field.maxLength}
+          data-testid={testId}
+        />
+      );
+    case 'textarea':
+      return (
+        <Input.TextArea
+          {...control}
+          rows={3}
+          maxLength={field.maxLength}
+          showCount={Boolean(field.maxLength)}
+          placeholder={placeholder}
+          data-testid={testId}
+        />
+      );
+    case 'json':
+      return (
+        <Input.TextArea
+          {...control}
+          rows={8}
+          className="list-page-json"
+          placeholder='{ "address": "…" }'
+          data-testid={testId}
+        />
+      );
+    case 'number':
+      return (
+        <InputNumber
+          {...control}
+          min={field.min}
+          max={field.max}
+          style={{ width: '100%' }}
+          disabled={disabled}
+          data-testid={testId}
+        />
+      );
+    case 'switch':
+      return <Switch {...control} data-testid={testId} />;
+    case 'date':
+      return <DatePicker {...control} style={{ width: '100%' }} disabled={disabled} data-testid={testId} />;
+    case 'datetime':
+      return (
+        <DatePicker
+          {...control}
+          showTime
+          style={{ width: '100%' }}
+          disabled={disabled}
+          data-testid={testId}
+        />
+      );
+    case 'select':
+    case 'multiSelect':
+    case 'treeSelect':
+      return (
+        <OptionSelect
+          {...control}
+          source={field.options}
+          multiple={field.kind === 'multiSelect'}
+          tree={field.kind === 'treeSelect'}
+          disabled={disabled}
+          placeholder={field.placeholder}
+          testId={testId}
+        />
+      );
+    default:
+      return (
+        <Input
+          {...control}
+          maxLength={field.maxLength}
+          disabled={disabled}
+          placeholder={placeholder}
+          data-testid={testId}
+        />
+      );
+  }
+}
+
+/**
+ * The create/edit dialog of a list: fields from the declaration, the shared validators in the browser,
+ * and the server's per-field messages on the fields when it still refuses. A backdrop click never
+ * closes it; the form is kept when a save fails.
+ */
+export function FormDialog<T extends Row>({
+  open,
+  title,
+  form: def,
+  item,
+  defaults,
+  onClose,
+  onSubmit,
+}: Props<T>) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const values = Form.useWatch([], form) as Values | undefined;
+  const wide = (def.width ?? 560) >= 720;
+  const translate = (key: ValidationKey) => t(key);
+
+  useEffect(() => {
+    if (open) {
+      form.resetFields();
+      form.setFieldsValue({ ...initialValues(def, item), ...(item ? {} : defaults) });
+    }
+  }, [open, item, def, form, defaults]);
+
+  async function submit() {
+    const current = await form.validateFields();
+    setSaving(true);
+    try {
+      await onSubmit(formBody(def, current, item));
+      onClose();
+    } catch (error) {
+      const errors =
+        error instanceof RequestError
+          ? (error.data as { Errors?: { Field: string; Message: string }[] } | null)?.Errors
+          : undefined;
+      if (errors?.length) {
+        const known = new Set(def.fields.map((f) => f.name));
+        form.setFields(
+          errors.filter((e) => known.has(e.Field)).map((e) => ({ name: e.Field, errors: [e.Message] })),
+        );
+        const unknown = errors.filter((e) => !known.has(e.Field));
+        if (unknown.length) feedback.error(unknown.map((e) => `${e.Field}: ${e.Message}`).join('; '), 3);
+      } else if (error instanceof RequestError) {
+        feedback.error(error.message, 3);
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const fields = def.fields.filter(
+    (f) =>
+      !(f.only === 'create' && item) &&
+      !(f.only === 'edit' && !item) &&
+      (!f.visible || f.visible(values ?? {})),
+  );
+  return (
+    <Modal
+      open={open}
+      title={title}
+      width={def.width ?? 560}
+      mask={DIALOG_MASK}
+      keyboard={false}
+      destroyOnHidden
+      okText={t('list.save')}
+      cancelText={t('list.cancel')}
+      confirmLoading={saving}
+      onOk={() => void submit().catch(() => undefined)}
+      onCancel={onClose}
+      okButtonProps={{ 'data-testid': 'dialog-ok' } as never}
+    >
+      <Form form={form} layout="vertical" data-testid="record-form" preserve={false}>
+        <GridRow gutter={16}>
+          {fields.map((field) => {
+            const rules = [
+              ...(field.required ? [antdRule(translate, requiredRule)] : []),
+              ...(field.rules?.length ? [antdRule(translate, ...field.rules)] : []),
+              ...(field.maxLength
+                ? [{ max: field.maxLength, message: t('validation.tooLong', { max: field.maxLength }) }]
+                : []),
+              ...(field.minLength
+                ? [{ min: field.minLength, message: t('validation.tooShort', { min: field.minLength }) }]
+                : []),
+              ...(field.kind === 'json'
+                ? [
+                    {
+                      validator: (_: unknown, value: unknown) =>
+                        typeof value !== 'string' || value.trim() === '' || parseCustom(value) !== null
+                          ? Promise.resolve()
+                          : Promise.reject(new Error(t('validation.json'))),
+                    },
+                  ]
+                : []),
+            ];
+            return (
+              <Col
+                key={field.name}
+                span={wide && !field.wide && field.kind !== 'json' && field.kind !== 'textarea' ? 12 : 24}
+              >
+                <Form.Item
+                  name={field.name}
+                  label={t(field.label)}
+                  rules={rules}
+                  valuePropName={field.kind === 'switch' ? 'checked' : 'value'}
+                  extra={field.extra ? t(field.extra as TKey) : undefined}
+                >
+                  {field.render ? field.render(form) : <FieldControl field={field} editing={item !== null} />}
+                </Form.Item>
+              </Col>
+            );
+          })}
+        </GridRow>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,29 @@
+import type { CatalogueShape } from '@gatehouse/shared';
+import type { list as zh } from '../zh/list.ts';
+
+export const list: CatalogueShape<typeof zh> = {
+  choose: 'Seleccione',
+  enter: 'Introduzca',
+  search: 'Buscar',
+  reset: 'Restablecer',
+  create: 'Añadir',
+  edit: 'Editar',
+  delete: 'Eliminar',
+  batchDelete: 'Eliminar seleccionados',
+  confirmDelete: '¿Eliminar este registro?',
+  confirmBatchDelete: '¿Eliminar los {{count}} registros seleccionados?',
+  confirm: 'Aceptar',
+  cancel: 'Cancelar',
+  save: 'Guardar',
+  saved: 'Guardado',
+  created: 'Añadido',
+  deleted: '{{count}} eliminados',
+  actions: 'Acciones',
+  export: 'Exportar',
+  exportDone: 'Exportación terminada: {{rows}} filas',
+  exportFailed: 'La exportación ha fallado',
+  exportContinues:
+    'La exportación sigue en curso; descárguela desde el registro de exportaciones al terminar',
+  total: '{{total}} en total',
+  loadFailed: 'No se pudo cargar; inténtelo de nuevo',
+};

@@ -1,0 +1,44 @@
+import type { CatalogueShape } from '@gatehouse/shared';
+import type { WebCatalogue } from '../zh/index.ts';
+import { app, area, message, request, session, ui } from './app.ts';
+import { errorLog, navbar, settings, size, tagsView } from './layout.ts';
+import {
+  authRedirect,
+  dashboard,
+  errorLogPage,
+  errorPage,
+  i18nDemo,
+  icons,
+  login,
+  pending,
+  profile,
+} from './pages.ts';
+import { route } from './route.ts';
+import { list } from './list.ts';
+import { adminUi } from './adminUi.ts';
+
+export const ja: CatalogueShape<WebCatalogue> = {
+  app,
+  ui,
+  request,
+  session,
+  area,
+  message,
+  route,
+  navbar,
+  size,
+  tagsView,
+  settings,
+  errorLog,
+  login,
+  authRedirect,
+  dashboard,
+  profile,
+  errorPage,
+  pending,
+  errorLogPage,
+  i18nDemo,
+  icons,
+  list,
+  adminUi,
+};

@@ -1,0 +1,103 @@
+import { useEffect } from 'react';
+import { App, Drawer } from 'antd';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useLocation } from 'react-router';
+import { MOBILE_BREAKPOINT, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from '@gatehouse/shared';
+import { AntdProvider } from '../app/AntdProvider.tsx';
+import { queryClient } from '../app/query-client.ts';
+import { useAppStore } from '../stores/app.ts';
+import { useSettingsStore } from '../stores/settings.ts';
+import { AppMain } from './AppMain.tsx';
+import { Navbar } from './navbar/Navbar.tsx';
+import { SettingsPanel } from './SettingsPanel.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { TagsView } from './TagsView.tsx';
+import './layout.css';
+
+function isMobileWidth(): boolean {
+  return document.body.getBoundingClientRect().width - 1 < MOBILE_BREAKPOINT;
+}
+
+/** Desktop or mobile from the window width; on mobile the drawer closes on every resize and navigation. */
+function useResponsiveDevice() {
+  const setDevice = useAppStore((s) => s.setDevice);
+  const setDrawer = useAppStore((s) => s.setDrawer);
+  const { pathname, search } = useLocation();
+
+  useEffect(() => {
+    const onResize = () => {
+      if (document.hidden) return;
+      const mobile = isMobileWidth();
+      setDevice(mobile ? 'mobile' : 'desktop');
+      if (mobile) setDrawer(false);
+    };
+    onResize();
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [setDevice, setDrawer]);
+
+  useEffect(() => {
+    setDrawer(false);
+  }, [pathname, search, setDrawer]);
+}
+
+/**
+ * The frame of every signed-in page. Server state (TanStack Query) and antd's <App> (for `App.useApp()`
+ * in pages) are provided here, not at the root, so the login page loads neither; leaving the layout
+ * (logout) drops the cached server data.
+ */
+export default function Layout() {
+  useEffect(() => () => queryClient.clear(), []);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AntdProvider>
+        <App>
+          <Frame />
+        </App>
+      </AntdProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Sidebar (drawer on mobile), navbar, tabs, content, settings. */
+function Frame() {
+  useResponsiveDevice();
+  const device = useAppStore((s) => s.device);
+  const sidebarOpened = useAppStore((s) => s.sidebarOpened);
+  const drawerOpened = useAppStore((s) => s.drawerOpened);
+  const setDrawer = useAppStore((s) => s.setDrawer);
+  const fixedHeader = useSettingsStore((s) => s.fixedHeader);
+  const tagsView = useSettingsStore((s) => s.tagsView);
+  const mobile = device === 'mobile';
+  const sidebarWidth = mobile ? 0 : sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
+
+  return (
+    <div className={`app-wrapper ${mobile ? 'mobile' : 'desktop'}`}>
+      {mobile ? (
+        <Drawer
+          placement="left"
+          open={drawerOpened}
+          onClose={() => setDrawer(false)}
+          size={SIDEBAR_WIDTH}
+          closable={false}
+          className="sidebar-drawer"
+          styles={{ body: { padding: 0 } }}
+        >
+          <Sidebar collapsed={false} />
+        </Drawer>
+      ) : (
+        <aside className="sidebar-container" style={{ width: sidebarWidth }} data-collapsed={!sidebarOpened}>
+          <Sidebar collapsed={!sidebarOpened} />
+        </aside>
+      )}
+      <div className="main-container" style={{ marginLeft: sidebarWidth }}>
+        <header className={fixedHeader ? 'app-header fixed' : 'app-header'}>
+          <Navbar />
+          {tagsView && <TagsView />}
+        </header>
+        <AppMain />
+      </div>
+      <SettingsPanel />
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { Dropdown, theme, type MenuProps } from 'antd';
+import { CloseOutlined } from '@ant-design/icons';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { TAB_MENU_WIDTH } from '@gatehouse/shared';
+import { flattenRoutes } from '../app/route-utils.ts';
+import { useRouteChain } from '../app/use-current-route.ts';
+import { useSessionStore } from '../stores/session.ts';
+import { fallbackPath, useTabsStore, type TabView } from '../stores/tabs.ts';
+import { aliveRef } from './keep-alive.ts';
+
+type Action = 'refresh' | 'close' | 'closeOthers' | 'closeAll';
+
+/** Pinned tabs (affix routes, the dashboard) open with the layout. */
+function useAffixTabs() {
+  const permitted = useSessionStore((s) => s.permitted);
+  const add = useTabsStore((s) => s.add);
+  useEffect(() => {
+    for (const chain of flattenRoutes(permitted)) {
+      const route = chain[chain.length - 1]!;
+      if (route.affix && route.page) {
+        add({
+          name: route.name,
+          path: route.path,
+          fullPath: route.path,
+          titleKey: route.titleKey,
+          affix: true,
+          noCache: route.noCache === true,
+        });
+      }
+    }
+  }, [permitted, add]);
+}
+
+/** Visited pages as tabs, with the right-click menu of spec section 2 (refresh, close, close others, close all). */
+export function TagsView() {
+  useAffixTabs();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const views = useTabsStore((s) => s.views);
+  const store = useTabsStore;
+  const active = useRouteChain().at(-1)?.name;
+  const activeRef = useRef<HTMLAnchorElement>(null);
+  const { token } = theme.useToken();
+
+  useEffect(() => {
+    activeRef.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [active]);
+
+  const ordered = useMemo(() => [...views.filter((v) => v.affix), ...views.filter((v) => !v.affix)], [views]);
+
+  function dropCaches(before: readonly TabView[], after: readonly TabView[]) {
+    const gone = before.filter((v) => !after.includes(v)).map((v) => v.name);
+    if (gone.length) void aliveRef.current?.destroy(gone);
+  }
+
+  function run(action: Action, view: TabView) {
+    const before = store.getState().views;
+    switch (action) {
+      case 'refresh':
+        if (view.name !== active) navigate(view.fullPath);
+        aliveRef.current?.refresh(view.name);
+        return;
+      case 'close': {
+        if (view.affix) return;
+        const after = store.getState().close(view.name);
+        dropCaches(before, after);
+        if (view.name === active) navigate(fallbackPath(after));
+        return;
+      }
+      case 'closeOthers': {
+        const after = store.getState().closeOthers(view.name);
+        dropCaches(before, after);
+        if (view.name !== active) navigate(view.fullPath);
+        return;
+      }
+      case 'closeAll': {
+        const after = store.getState().closeAll();
+        dropCaches(before, after);
+        if (!after.some((v) => v.name === active)) navigate(fallbackPath(after));
+        return;
+      }
+    }
+  }
+
+  function menu(view: TabView): MenuProps {
+    const items: { key: Action; label: string; disabled?: boolean }[] = [
+      { key: 'refresh', label: t('tagsView.refresh') },
+      { key: 'close', label: t('tagsView.close'), disabled: view.affix },
+      { key: 'closeOthers', label: t('tagsView.closeOthers') },
+      { key: 'closeAll', label: t('tagsView.closeAll') },
+    ];
+    return {
+      items,
+      style: { width: TAB_MENU_WIDTH },
+      onClick: ({ key }) => run(key as Action, view),
+      className: 'tags-view-menu',
+    };
+  }
+
+  return (
+    <nav className="tags-view" data-testid="tags-view">
+      <div className="tags-view-scroll">
+        {ordered.map((view) => {
+          const isActive = view.name === active;
+          return (
+            <Dropdown key={view.name} trigger={['contextMenu']} menu={menu(view)}>
+              <Link
+                to={view.fullPath}
+                ref={isActive ? activeRef : undefined}
+                className={isActive ? 'tags-view-item active' : 'tags-view-item'}
+                data-tab={view.name}
+                data-affix={view.affix}
+                style={
+                  isActive ? { background: token.colorPrimary, borderColor: token.colorPrimary } : undefined
+                }
+              >
+                {t(view.titleKey)}
+                {!view.affix && (
+                  <CloseOutlined
+                    className="tags-view-close"
+                    aria-label={t('tagsView.close')}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      event.stopPropagation();
+                      run('close', view);
+                    }}
+                  />
+                )}
+              </Link>
+            </Dropdown>
+          );
+        })}
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,96 @@
+import {
+  ApartmentOutlined,
+  ApiOutlined,
+  BankOutlined,
+  BranchesOutlined,
+  BugOutlined,
+  CarOutlined,
+  CloudServerOutlined,
+  ClusterOutlined,
+  ControlOutlined,
+  DashboardOutlined,
+  DollarOutlined,
+  EnvironmentOutlined,
+  ExportOutlined,
+  FieldTimeOutlined,
+  FileDoneOutlined,
+  GlobalOutlined,
+  HddOutlined,
+  HistoryOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  LinkOutlined,
+  PartitionOutlined,
+  PoweroffOutlined,
+  ProfileOutlined,
+  SafetyCertificateOutlined,
+  SafetyOutlined,
+  SettingOutlined,
+  SmileOutlined,
+  SwapOutlined,
+  TagsOutlined,
+  TeamOutlined,
+  ThunderboltOutlined,
+  ToolOutlined,
+  TranslationOutlined,
+  UnlockOutlined,
+  UserOutlined,
+  UsergroupAddOutlined,
+  UserSwitchOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
+import type { ComponentType } from 'react';
+
+/**
+ * The icons the route table may name. The table holds names, not components, so the login page (which
+ * imports the table through the router) does not carry the icon set; the layout chunk does.
+ */
+export const ROUTE_ICONS = {
+  dashboard: DashboardOutlined,
+  user: UserOutlined,
+  smile: SmileOutlined,
+  warning: WarningOutlined,
+  'access-control': SafetyCertificateOutlined,
+  cluster: ClusterOutlined,
+  idcard: IdcardOutlined,
+  hdd: HddOutlined,
+  branches: BranchesOutlined,
+  team: TeamOutlined,
+  unlock: UnlockOutlined,
+  swap: SwapOutlined,
+  history: HistoryOutlined,
+  'field-time': FieldTimeOutlined,
+  tool: ToolOutlined,
+  car: CarOutlined,
+  dollar: DollarOutlined,
+  environment: EnvironmentOutlined,
+  api: ApiOutlined,
+  thunderbolt: ThunderboltOutlined,
+  poweroff: PoweroffOutlined,
+  profile: ProfileOutlined,
+  'file-done': FileDoneOutlined,
+  'cloud-server': CloudServerOutlined,
+  apartment: ApartmentOutlined,
+  partition: PartitionOutlined,
+  'usergroup-add': UsergroupAddOutlined,
+  tags: TagsOutlined,
+  'user-switch': UserSwitchOutlined,
+  safety: SafetyOutlined,
+  control: ControlOutlined,
+  global: GlobalOutlined,
+  bank: BankOutlined,
+  setting: SettingOutlined,
+  key: KeyOutlined,
+  export: ExportOutlined,
+  bug: BugOutlined,
+  translation: TranslationOutlined,
+  link: LinkOutlined,
+} satisfies Record<string, ComponentType>;
+
+export type IconName = keyof typeof ROUTE_ICONS;
+
+export function RouteIcon({ name }: { name: IconName | undefined }) {
+  if (!name) return null;
+  const Icon = ROUTE_ICONS[name];
+  return <Icon />;
+}

@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next';
+import { TreePage, type TreePageConfig, type TreeRow } from '../../../components/list-page/TreePage.tsx';
+import { departmentOptions } from '../../options.ts';
+
+interface DepartmentNode extends TreeRow {
+  Name: string;
+  ParentId: number | null;
+  Sort: number;
+  MemberCount: number;
+  TotalMemberCount: number;
+  Children: DepartmentNode[];
+}
+
+/** The area's department tree with member counts: add, rename, move (change the parent), delete when empty. */
+const config: TreePageConfig<DepartmentNode> = {
+  resource: 'Department',
+  treeUrl: '/api/Department/Tree',
+  read: ['Department/Admin', 'Department/User'],
+  write: ['Department/Admin'],
+  parentField: 'ParentId',
+  exportable: true,
+  columns: [
+    { key: 'Name', title: 'admin.field.Name' },
+    { key: 'MemberCount', title: 'adminUi.ownMembers', width: 120 },
+    { key: 'TotalMemberCount', title: 'adminUi.totalMembers', width: 140 },
+    { key: 'Sort', title: 'admin.field.Sort', width: 90 },
+  ],
+  form: {
+    fields: [
+      { name: 'Name', label: 'admin.field.Name', kind: 'text', required: true, maxLength: 50 },
+      {
+        name: 'ParentId',
+        label: 'admin.field.ParentDepartment',
+        kind: 'treeSelect',
+        options: departmentOptions,
+        placeholder: 'adminUi.topLevel',
+      },
+      { name: 'Sort', label: 'admin.field.Sort', kind: 'number', min: 0, max: 9999 },
+    ],
+    toBody: (values) => ({ ...values, ParentId: values.ParentId ?? null }),
+  },
+};
+
+export default function DepartmentsPage() {
+  const { t } = useTranslation();
+  return <TreePage config={config} title={t('route.departments')} />;
+}

@@ -1,0 +1,153 @@
+import { App, Avatar, Button, Card, Col, Form, Input, Row } from 'antd';
+import { UserOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { antdRule, required } from '@gatehouse/shared';
+import { http } from '../../app/http.ts';
+import { avatarUrl, useSessionStore } from '../../stores/session.ts';
+
+interface ProfileForm {
+  Name: string;
+  Avatar: string;
+}
+
+interface PasswordForm {
+  OldPassword: string;
+  NewPassword: string;
+  Confirm: string;
+}
+
+/** Password length accepted by the server (ModifyPassword: 8 to 64 characters). */
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 64;
+
+/** Edit one's own name and avatar, change one's password (not cached: it always opens fresh). */
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const info = useSessionStore((s) => s.info);
+  const permitted = useSessionStore((s) => s.permitted);
+  const setInfo = useSessionStore((s) => s.setInfo);
+  const [profileForm] = Form.useForm<ProfileForm>();
+  const [passwordForm] = Form.useForm<PasswordForm>();
+  const avatarPreview = Form.useWatch('Avatar', profileForm);
+  const requiredRule = antdRule((key) => t(key), required);
+
+  const saveProfile = useMutation({
+    mutationFn: (values: ProfileForm) =>
+      http.patch(`/api/AppUser/UserUpdateInfo/${info!.Id}`, {
+        Name: values.Name.trim(),
+        Avatar: values.Avatar.trim() || null,
+      }),
+    onSuccess: (_data, values) => {
+      setInfo({ ...info!, Name: values.Name.trim(), Avatar: values.Avatar.trim() || null }, permitted);
+      void message.success(t('profile.saved'));
+    },
+  });
+
+  const changePassword = useMutation({
+    mutationFn: (values: PasswordForm) =>
+      http.patch(`/api/AppUser/ModifyPassword/${info!.Id}`, {
+        OldPassword: values.OldPassword,
+        NewPassword: values.NewPassword,
+      }),
+    onSuccess: () => {
+      passwordForm.resetFields();
+      void message.success(t('profile.passwordChanged'));
+    },
+  });
+
+  if (!info) return null;
+  return (
+    <Row gutter={[16, 16]} data-testid="profile">
+      <Col xs={24} lg={12}>
+        <Card title={t('profile.account')}>
+          <Form<ProfileForm>
+            form={profileForm}
+            layout="vertical"
+            initialValues={{ Name: info.Name, Avatar: info.Avatar ?? '' }}
+            onFinish={(values) => saveProfile.mutate(values)}
+          >
+            <Form.Item label={t('profile.userName')}>
+              <Input value={info.UserName} disabled />
+            </Form.Item>
+            <Form.Item
+              label={t('profile.name')}
+              name="Name"
+              rules={[requiredRule, { max: 50, message: t('validation.tooLong', { max: 50 }) }]}
+            >
+              <Input data-testid="profile-name" />
+            </Form.Item>
+            <Form.Item
+              label={t('profile.avatar')}
+              name="Avatar"
+              extra={info.ImageBaseUrl ? t('profile.avatarHint', { base: info.ImageBaseUrl }) : undefined}
+              rules={[{ max: 500, message: t('validation.tooLong', { max: 500 }) }]}
+            >
+              <Input
+                addonAfter={
+                  <Avatar
+                    size={24}
+                    shape="square"
+                    src={
+                      avatarPreview
+                        ? avatarUrl({ Avatar: avatarPreview, ImageBaseUrl: info.ImageBaseUrl })
+                        : undefined
+                    }
+                    icon={<UserOutlined />}
+                  />
+                }
+              />
+            </Form.Item>
+            <Button type="primary" htmlType="submit" loading={saveProfile.isPending}>
+              {t('profile.save')}
+            </Button>
+          </Form>
+        </Card>
+      </Col>
+      <Col xs={24} lg={12}>
+        <Card title={t('profile.password')}>
+          <Form<PasswordForm>
+            form={passwordForm}
+            layout="vertical"
+            onFinish={(values) => changePassword.mutate(values)}
+          >
+            <Form.Item label={t('profile.oldPassword')} name="OldPassword" rules={[requiredRule]}>
+              <Input.Password autoComplete="current-password" />
+            </Form.Item>
+            <Form.Item
+              label={t('profile.newPassword')}
+              name="NewPassword"
+              rules={[
+                requiredRule,
+                { min: PASSWORD_MIN, message: t('validation.tooShort', { min: PASSWORD_MIN }) },
+                { max: PASSWORD_MAX, message: t('validation.tooLong', { max: PASSWORD_MAX }) },
+              ]}
+            >
+              <Input.Password autoComplete="new-password" />
+            </Form.Item>
+            <Form.Item
+              label={t('profile.confirmPassword')}
+              name="Confirm"
+              dependencies={['NewPassword']}
+              rules={[
+                requiredRule,
+                ({ getFieldValue }) => ({
+                  validator: (_rule, value) =>
+                    !value || value === getFieldValue('NewPassword')
+                      ? Promise.resolve()
+                      : Promise.reject(new Error(t('profile.passwordMismatch'))),
+                }),
+              ]}
+            >
+              <Input.Password autoComplete="new-password" />
+            </Form.Item>
+            <Button type="primary" htmlType="submit" loading={changePassword.isPending}>
+              {t('profile.changePassword')}
+            </Button>
+          </Form>
+        </Card>
+      </Col>
+    </Row>
+  );
+}

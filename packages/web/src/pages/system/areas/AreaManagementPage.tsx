@@ -1,0 +1,90 @@
+import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../../app/http.ts';
+import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import { AreaUsersDialog } from './AreaUsersDialog.tsx';
+
+interface AreaRow {
+  Id: number;
+  Name: string;
+  Custom: string | null;
+  Disabled: boolean;
+  UserCount: number;
+  CreatedAt: string;
+  [key: string]: unknown;
+}
+
+const CODES = ['SuperAdmin', 'AreaInfo/Admin'] as const;
+
+/** Custom JSON shown indented in the editor. */
+function prettyJson(text: string | null): string {
+  if (!text) return '';
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Areas: create, rename, edit Custom as JSON, disable, authorise users, delete when nothing depends on it. */
+export default function AreaManagementPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [authorising, setAuthorising] = useState<AreaRow | null>(null);
+  const config = useMemo<ListPageConfig<AreaRow>>(
+    () => ({
+      resource: 'AreaInfo',
+      read: CODES,
+      write: CODES,
+      actions: { create: true, edit: true, remove: true, status: true },
+      endpoints: {
+        update: (body) => http.post('/api/AreaInfo/UpdateAreaInfo', body, { quiet: true }),
+        remove: (ids) => Promise.all(ids.map((Id) => http.del('/api/AreaInfo', { query: { Id } }))),
+        setStatus: (Id, Disabled) =>
+          http.post('/api/AreaInfo/DisableAreaInfo', undefined, { query: { Id, Disabled } }),
+      },
+      filters: [
+        { name: 'Name', label: 'admin.field.Name', kind: 'text' },
+        { name: 'Disabled', label: 'admin.field.Status', kind: 'bool' },
+      ],
+      columns: [
+        { key: 'Id', title: 'admin.field.Id', width: 80 },
+        { key: 'Name', title: 'admin.field.Name', width: 200 },
+        { key: 'Custom', title: 'admin.field.Custom', ellipsis: true },
+        { key: 'UserCount', title: 'admin.field.UserCount', width: 100 },
+        { key: 'Disabled', title: 'admin.field.Status', kind: 'status', width: 100 },
+        { key: 'CreatedAt', title: 'admin.field.CreatedAt', kind: 'instant', width: 170 },
+      ],
+      form: {
+        width: 640,
+        fields: [
+          { name: 'Name', label: 'admin.field.Name', kind: 'text', required: true, maxLength: 50 },
+          {
+            name: 'Custom',
+            label: 'admin.field.Custom',
+            kind: 'json',
+            fromItem: (a) => prettyJson(a.Custom),
+            extra: 'adminUi.customHint',
+          },
+        ],
+        toBody: (values) => ({
+          ...values,
+          Custom: typeof values.Custom === 'string' && values.Custom.trim() ? values.Custom : null,
+        }),
+      },
+      rowActions: [{ key: 'users', label: 'adminUi.areaUsers', run: (row) => setAuthorising(row) }],
+    }),
+    [],
+  );
+  return (
+    <>
+      <ListPage config={config} title={t('route.areaManagement')} />
+      <AreaUsersDialog
+        area={authorising}
+        onClose={() => setAuthorising(null)}
+        onSaved={() => void queryClient.invalidateQueries({ queryKey: ['list', 'AreaInfo'] })}
+      />
+    </>
+  );
+}

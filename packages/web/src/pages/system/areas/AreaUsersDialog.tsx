@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { Modal, Select, Spin } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../../app/http.ts';
+import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+
+interface UserOption {
+  Id: number;
+  UserName: string;
+  Name: string;
+}
+
+/** Sets the users authorised to operate an area: its current users, chosen among those the caller may see. */
+export function AreaUsersDialog({
+  area,
+  onClose,
+  onSaved,
+}: {
+  area: { Id: number; Name: string } | null;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const { t } = useTranslation();
+  const [selected, setSelected] = useState<number[]>([]);
+  const [saving, setSaving] = useState(false);
+  const current = useQuery({
+    queryKey: ['area-users', area?.Id],
+    queryFn: () => http.get<UserOption[]>('/api/AreaInfo/Users', { query: { Id: area!.Id } }),
+    enabled: area !== null,
+  });
+  const candidates = useQuery({
+    queryKey: ['user-options'],
+    queryFn: () => http.get<UserOption[]>('/api/Options/Users'),
+    enabled: area !== null,
+  });
+  useEffect(() => setSelected((current.data ?? []).map((u) => u.Id)), [current.data]);
+
+  // Current users stay choosable even when the caller could not otherwise see them.
+  const byId = new Map<number, UserOption>();
+  for (const u of [...(candidates.data ?? []), ...(current.data ?? [])]) byId.set(u.Id, u);
+
+  async function save() {
+    setSaving(true);
+    try {
+      await http.post('/api/AreaInfo/SetAuth', undefined, {
+        query: { Id: area!.Id, UserIds: selected.join(',') },
+      });
+      feedback.success(t('list.saved'));
+      onSaved();
+      onClose();
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open={area !== null}
+      title={`${t('adminUi.areaUsers')} · ${area?.Name ?? ''}`}
+      mask={DIALOG_MASK}
+      destroyOnHidden
+      width={640}
+      confirmLoading={saving}
+      okText={t('list.save')}
+      cancelText={t('list.cancel')}
+      onCancel={onClose}
+      onOk={() => void save()}
+    >
+      {current.isLoading || candidates.isLoading ? (
+        <Spin />
+      ) : (
+        <Select
+          mode="multiple"
+          style={{ width: '100%' }}
+          value={selected}
+          onChange={setSelected}
+          showSearch={{ optionFilterProp: 'label' }}
+          options={[...byId.values()].map((u) => ({ value: u.Id, label: `${u.Name} (${u.UserName})` }))}
+          data-testid="area-users"
+        />
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,103 @@
+import { Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../../app/http.ts';
+import type { Option } from '../../../components/list-page/index.ts';
+import { TreePage, type TreePageConfig, type TreeRow } from '../../../components/list-page/TreePage.tsx';
+
+interface ResourceNode extends TreeRow {
+  Code: string;
+  Name: string;
+  Type: 'menu' | 'permission';
+  ParentId: number | null;
+  Sort: number;
+  BuiltIn: boolean;
+  RoleCount: number;
+  Children: ResourceNode[];
+}
+
+/** Menus that can hold other resources, as a tree of choices. */
+function menus(nodes: ResourceNode[]): Option[] {
+  return nodes
+    .filter((n) => n.Type === 'menu')
+    .map((n) => ({
+      value: n.Id,
+      label: n.Name,
+      ...(n.Children.some((c) => c.Type === 'menu') ? { children: menus(n.Children) } : {}),
+    }));
+}
+
+/** Resources: the tree of menus and permission codes; built-in ones cannot be deleted. */
+const config: TreePageConfig<ResourceNode> = {
+  resource: 'Resource',
+  treeUrl: '/api/Resource/Tree',
+  read: ['SuperAdmin', 'Resource'],
+  write: ['SuperAdmin', 'Resource'],
+  parentField: 'ParentId',
+  canAddChild: (row) => row.Type === 'menu',
+  canDelete: (row) => !row.BuiltIn,
+  columns: [
+    { key: 'Name', title: 'admin.field.Name' },
+    { key: 'Code', title: 'admin.field.Code', width: 220 },
+    {
+      key: 'Type',
+      title: 'admin.field.Type',
+      width: 110,
+      render: (row, tr) => (
+        <Tag color={row.Type === 'menu' ? 'blue' : 'green'}>{tr(`admin.resourceType.${row.Type}`)}</Tag>
+      ),
+    },
+    { key: 'RoleCount', title: 'admin.field.RoleCount', width: 90 },
+    {
+      key: 'BuiltIn',
+      title: 'adminUi.builtIn',
+      width: 90,
+      render: (row, tr) => (row.BuiltIn ? <Tag color="gold">{tr('adminUi.builtIn')}</Tag> : ''),
+    },
+    { key: 'Sort', title: 'admin.field.Sort', width: 80 },
+  ],
+  form: {
+    fields: [
+      {
+        name: 'Code',
+        label: 'admin.field.Code',
+        kind: 'text',
+        required: true,
+        maxLength: 60,
+        lockedOnEdit: true,
+      },
+      { name: 'Name', label: 'admin.field.Name', kind: 'text', required: true, maxLength: 50 },
+      {
+        name: 'Type',
+        label: 'admin.field.Type',
+        kind: 'select',
+        required: true,
+        lockedOnEdit: true,
+        options: {
+          kind: 'static',
+          options: (t) => [
+            { value: 'menu', label: t('admin.resourceType.menu') },
+            { value: 'permission', label: t('admin.resourceType.permission') },
+          ],
+        },
+      },
+      {
+        name: 'ParentId',
+        label: 'admin.field.Parent',
+        kind: 'treeSelect',
+        placeholder: 'adminUi.topLevel',
+        options: {
+          kind: 'remote',
+          key: 'resource-menus',
+          load: async () => menus(await http.get<ResourceNode[]>('/api/Resource/Tree')),
+        },
+      },
+      { name: 'Sort', label: 'admin.field.Sort', kind: 'number', min: 0, max: 9999 },
+    ],
+    toBody: (values) => ({ ...values, ParentId: values.ParentId ?? null }),
+  },
+};
+
+export default function ResourcesPage() {
+  const { t } = useTranslation();
+  return <TreePage config={config} title={t('route.resources')} />;
+}

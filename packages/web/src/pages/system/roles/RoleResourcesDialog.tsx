@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import { Modal, Spin, Tree } from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../../app/http.ts';
+import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+
+export interface ResourceNode {
+  Id: number;
+  Code: string;
+  Name: string;
+  Type: 'menu' | 'permission';
+  BuiltIn: boolean;
+  RoleCount: number;
+  ParentId: number | null;
+  Sort: number;
+  Children: ResourceNode[];
+}
+
+export function resourceTreeData(nodes: ResourceNode[]): DataNode[] {
+  return nodes.map((n) => ({
+    key: n.Id,
+    title: `${n.Name} (${n.Code})`,
+    children: resourceTreeData(n.Children),
+  }));
+}
+
+/** Checked ids minus menus whose children are not all checked (antd reports half-checked parents apart). */
+interface Props {
+  role: { Id: number; Name: string; ResourceIds: number[] } | null;
+  onClose(): void;
+  onSaved(): void;
+}
+
+/** Assigns resources to a role as a tree: checking a menu checks its codes. */
+export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
+  const { t } = useTranslation();
+  const [checked, setChecked] = useState<number[]>([]);
+  const [saving, setSaving] = useState(false);
+  const tree = useQuery({
+    queryKey: ['resource-tree'],
+    queryFn: () => http.get<ResourceNode[]>('/api/Resource/Tree'),
+    enabled: role !== null,
+  });
+  useEffect(() => setChecked(role?.ResourceIds ?? []), [role]);
+
+  async function save() {
+    setSaving(true);
+    try {
+      await http.put('/api/Role/SetResources', { Id: role!.Id, ResourceIds: checked });
+      feedback.success(t('list.saved'));
+      onSaved();
+      onClose();
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open={role !== null}
+      title={`${t('adminUi.assignResources')} · ${role?.Name ?? ''}`}
+      mask={DIALOG_MASK}
+      destroyOnHidden
+      confirmLoading={saving}
+      okText={t('list.save')}
+      cancelText={t('list.cancel')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okButtonProps={{ 'data-testid': 'resources-ok' } as never}
+    >
+      {tree.isLoading ? (
+        <Spin />
+      ) : (
+        <Tree
+          checkable
+          defaultExpandAll
+          checkStrictly
+          checkedKeys={checked}
+          onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(Number))}
+          // Clicking a name ticks it, as the checkbox beside it does.
+          selectedKeys={[]}
+          onSelect={(_keys, info) => {
+            const id = Number(info.node.key);
+            setChecked((current) =>
+              current.includes(id) ? current.filter((k) => k !== id) : [...current, id],
+            );
+          }}
+          treeData={resourceTreeData(tree.data ?? [])}
+          data-testid="resource-tree"
+        />
+      )}
+    </Modal>
+  );
+}

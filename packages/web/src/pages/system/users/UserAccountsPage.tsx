@@ -1,0 +1,168 @@
+import { useMemo, useState } from 'react';
+import { Form, Input, Modal, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { antdRule, email, phone, required } from '@gatehouse/shared';
+import { http } from '../../../app/http.ts';
+import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import { useAreaStore } from '../../../stores/area.ts';
+import { areaOptions, departmentOptions, roleOptions } from '../../options.ts';
+
+interface UserRow {
+  Id: number;
+  UserName: string;
+  Name: string;
+  Phone: string | null;
+  Email: string | null;
+  DepartmentId: number | null;
+  DepartmentName: string | null;
+  Disabled: boolean;
+  BuiltIn: boolean;
+  Roles: { Id: number; Code: string; Name: string }[];
+  Areas: { Id: number; Name: string }[];
+  CreatedAt: string;
+  [key: string]: unknown;
+}
+
+const CODES = ['AppUser/Admin'] as const;
+
+/** System users of the current area: accounts, roles, areas, department, status and password reset. */
+export default function UserAccountsPage() {
+  const { t } = useTranslation();
+  const areas = useAreaStore((s) => s.areas);
+  const [resetting, setResetting] = useState<UserRow | null>(null);
+
+  const config = useMemo<ListPageConfig<UserRow>>(
+    () => ({
+      resource: 'AppUser',
+      read: CODES,
+      write: CODES,
+      actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
+      filters: [
+        { name: 'Keyword', label: 'adminUi.keyword', kind: 'text', placeholder: 'adminUi.userKeyword' },
+        { name: 'RoleId', label: 'admin.field.Roles', kind: 'select', options: roleOptions },
+        { name: 'Disabled', label: 'admin.field.Status', kind: 'bool' },
+      ],
+      columns: [
+        { key: 'UserName', title: 'admin.field.UserName', sort: 'UserName', width: 140 },
+        { key: 'Name', title: 'admin.field.PersonName', sort: 'Name', width: 120 },
+        { key: 'Phone', title: 'admin.field.Phone', width: 130 },
+        { key: 'DepartmentName', title: 'admin.field.Department', width: 140 },
+        {
+          key: 'Roles',
+          title: 'admin.field.Roles',
+          render: (row) => row.Roles.map((r) => <Tag key={r.Id}>{r.Name}</Tag>),
+        },
+        {
+          key: 'Areas',
+          title: 'admin.field.Areas',
+          render: (row) => row.Areas.map((a) => a.Name).join('、'),
+        },
+        { key: 'Disabled', title: 'admin.field.Status', kind: 'status', width: 100 },
+        { key: 'CreatedAt', title: 'admin.field.CreatedAt', kind: 'instant', sort: 'CreatedAt', width: 170 },
+      ],
+      form: {
+        width: 760,
+        fields: [
+          {
+            name: 'UserName',
+            label: 'admin.field.UserName',
+            kind: 'text',
+            required: true,
+            maxLength: 64,
+            lockedOnEdit: true,
+          },
+          {
+            name: 'Password',
+            label: 'admin.field.Password',
+            kind: 'password',
+            required: true,
+            minLength: 8,
+            maxLength: 64,
+            only: 'create',
+            extra: 'adminUi.passwordRule',
+          },
+          { name: 'Name', label: 'admin.field.PersonName', kind: 'text', required: true, maxLength: 50 },
+          { name: 'Phone', label: 'admin.field.Phone', kind: 'text', rules: [phone], maxLength: 11 },
+          { name: 'Email', label: 'admin.field.Email', kind: 'text', rules: [email], maxLength: 100 },
+          {
+            name: 'DepartmentId',
+            label: 'admin.field.Department',
+            kind: 'treeSelect',
+            options: departmentOptions,
+          },
+          {
+            name: 'RoleIds',
+            label: 'admin.field.Roles',
+            kind: 'multiSelect',
+            options: roleOptions,
+            fromItem: (u) => u.Roles.map((r) => r.Id),
+            wide: true,
+          },
+          {
+            name: 'AreaIds',
+            label: 'admin.field.Areas',
+            kind: 'multiSelect',
+            options: areaOptions(areas),
+            fromItem: (u) => u.Areas.map((a) => a.Id),
+            wide: true,
+            extra: 'adminUi.areasHint',
+          },
+        ],
+        toBody: (values) => ({ ...values, RoleIds: values.RoleIds ?? [], AreaIds: values.AreaIds ?? [] }),
+      },
+      rowActions: [
+        { key: 'reset-password', label: 'adminUi.resetPassword', run: (row) => setResetting(row) },
+      ],
+    }),
+    [areas],
+  );
+
+  return (
+    <>
+      <ListPage config={config} title={t('route.userAccounts')} />
+      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
+    </>
+  );
+}
+
+function ResetPasswordDialog({ user, onClose }: { user: UserRow | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ NewPassword: string }>();
+  const [saving, setSaving] = useState(false);
+  return (
+    <Modal
+      open={user !== null}
+      title={`${t('adminUi.resetPassword')} · ${user?.Name ?? ''}`}
+      mask={DIALOG_MASK}
+      destroyOnHidden
+      confirmLoading={saving}
+      okText={t('list.save')}
+      cancelText={t('list.cancel')}
+      onCancel={onClose}
+      onOk={() =>
+        void form.validateFields().then(async ({ NewPassword }) => {
+          setSaving(true);
+          try {
+            await http.post('/api/AppUser/ResetPassword', { Id: user!.Id, NewPassword });
+            feedback.success(t('adminUi.passwordReset'));
+            onClose();
+          } finally {
+            setSaving(false);
+          }
+        })
+      }
+    >
+      <Form form={form} layout="vertical" preserve={false}>
+        <Form.Item
+          name="NewPassword"
+          label={t('admin.field.Password')}
+          extra={t('adminUi.passwordRule')}
+          rules={[antdRule((k) => t(k), required), { min: 8, max: 64, message: t('adminUi.passwordRule') }]}
+        >
+          <Input.Password autoComplete="new-password" data-testid="reset-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
