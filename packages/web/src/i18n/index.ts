@@ -3,14 +3,28 @@ import { initReactI18next } from 'react-i18next';
 import Cookies from 'js-cookie';
 import dayjs from 'dayjs';
 import type { Locale } from 'antd/es/locale';
-import { catalogues, isLang, LANGUAGE_COOKIE, LANGUAGES, matchLanguage, type Lang } from '@gatehouse/shared';
+import {
+  isLang,
+  LANGUAGE_COOKIE,
+  LANGUAGES,
+  matchLanguage,
+  type Catalogue,
+  type Lang,
+} from '@gatehouse/shared';
 import type { WebCatalogue } from './zh/index.ts';
 import type { CatalogueShape } from '@gatehouse/shared';
 
 /**
- * Each language is a chunk of its own (web words, antd locale, dayjs locale), loaded when chosen; the
- * shared catalogues (server messages, validation, enum labels) come with the shared package.
+ * Each language is a chunk of its own (web words, shared words (messages, validation, enum labels), antd
+ * locale, dayjs locale), loaded when chosen: the other three languages never reach the browser.
  */
+const sharedCatalogues: Record<Lang, () => Promise<CatalogueShape<Catalogue>>> = {
+  zh: () => import('@gatehouse/shared/i18n/zh').then((m) => m.zh),
+  en: () => import('@gatehouse/shared/i18n/en').then((m) => m.en),
+  es: () => import('@gatehouse/shared/i18n/es').then((m) => m.es),
+  ja: () => import('@gatehouse/shared/i18n/ja').then((m) => m.ja),
+};
+
 const webCatalogues: Record<Lang, () => Promise<CatalogueShape<WebCatalogue>>> = {
   zh: () => import('./zh/index.ts').then((m) => m.zh),
   en: () => import('./en/index.ts').then((m) => m.en),
@@ -43,13 +57,14 @@ export function detectLanguage(
 
 /** Loads a language's words and locales into i18next and dayjs; returns antd's locale for it. */
 export async function loadLanguage(lang: Lang): Promise<Locale> {
-  const [web, antd] = await Promise.all([
+  const [shared, web, antd] = await Promise.all([
+    sharedCatalogues[lang](),
     webCatalogues[lang](),
     antdLocales[lang](),
     dayjsLocales[lang].load(),
   ]);
   if (!i18next.hasResourceBundle(lang, 'translation')) {
-    i18next.addResourceBundle(lang, 'translation', { ...catalogues[lang], ...web }, true, true);
+    i18next.addResourceBundle(lang, 'translation', { ...shared, ...web }, true, true);
   }
   await i18next.changeLanguage(lang);
   dayjs.locale(dayjsLocales[lang].name);

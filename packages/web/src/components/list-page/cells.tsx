@@ -1,6 +1,6 @@
 import { Switch, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { enumLabel, findEnumItem, formatDate, isLang, type EnumDef } from '@gatehouse/shared';
+import { findEnumItem, formatDate, type EnumDef } from '@gatehouse/shared';
 
 /** An instant as YYYY-MM-DD HH:mm:ss in the browser's time zone; '' when absent. */
 export function InstantCell({ value }: { value: unknown }) {
@@ -10,11 +10,11 @@ export function InstantCell({ value }: { value: unknown }) {
 
 /** An enumeration value as its label, in a tag of its colour when the enumeration has colours. */
 export function EnumCell({ def, value }: { def: EnumDef; value: unknown }) {
-  const { i18n } = useTranslation();
-  const lang = isLang(i18n.language) ? i18n.language : 'zh';
-  const item = findEnumItem(def, value);
-  const label = enumLabel(lang, def, value);
+  const { t } = useTranslation();
   if (value === null || value === undefined) return <Typography.Text type="secondary">-</Typography.Text>;
+  const item = findEnumItem(def, value);
+  // A value outside the enumeration (a newer device state) shows as itself, as on the server.
+  const label = item ? String(t(item.key as never)) : String(value);
   return item?.color ? (
     <Tag color={item.color} variant="solid">
       {label}

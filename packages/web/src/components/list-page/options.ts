@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { enumOptions, isLang } from '@gatehouse/shared';
 import { useAreaStore } from '../../stores/area.ts';
 import type { Option, OptionSource, TKey } from './types.ts';
 
 /** The options of a select: an enumeration's labels, a fixed list, or a list loaded for the current area. */
 export function useOptions(source: OptionSource | undefined): { options: Option[]; loading: boolean } {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
   const remote = source?.kind === 'remote' ? source : null;
   const query = useQuery({
@@ -17,8 +16,13 @@ export function useOptions(source: OptionSource | undefined): { options: Option[
   });
   if (!source) return { options: [], loading: false };
   if (source.kind === 'enum') {
-    const lang = isLang(i18n.language) ? i18n.language : 'zh';
-    return { options: enumOptions(lang, source.def), loading: false };
+    // Labels through i18next (the words of the chosen language only), not shared's translate().
+    const options = source.def.items.map((item) => ({
+      value: item.value,
+      label: String(t(item.key as never)),
+      ...(item.color ? { color: item.color } : {}),
+    }));
+    return { options, loading: false };
   }
   if (source.kind === 'static')
     return { options: source.options((key: TKey) => t(key) as string), loading: false };

@@ -16,6 +16,8 @@ import {
 import { route } from './route.ts';
 import { list } from './list.ts';
 import { adminUi } from './adminUi.ts';
+import { acUi } from './acUi.ts';
+import { garageUi } from './garageUi.ts';
 
 export const es: CatalogueShape<WebCatalogue> = {
   app,
@@ -41,4 +43,6 @@ export const es: CatalogueShape<WebCatalogue> = {
   icons,
   list,
   adminUi,
+  acUi,
+  garageUi,
 };

@@ -14,6 +14,8 @@ import {
 import { route } from './route.ts';
 import { list } from './list.ts';
 import { adminUi } from './adminUi.ts';
+import { acUi } from './acUi.ts';
+import { garageUi } from './garageUi.ts';
 
 /** The web app's own catalogue; its shape is the reference for en, es and ja. */
 export const zh = {
@@ -40,6 +42,8 @@ export const zh = {
   icons,
   list,
   adminUi,
+  acUi,
+  garageUi,
 } as const;
 
 export type WebCatalogue = typeof zh;

@@ -1,0 +1,2 @@
+/** Words only the web app shows on the acUi screens. */
+export const acUi = {} as const;

@@ -1,0 +1,2 @@
+/** Words only the web app shows on the garageUi screens. */
+export const garageUi = {} as const;
