@@ -374,7 +374,8 @@ describeEachDb('departments', (h) => {
     const tree = (await call<DepartmentNode[]>(app, 'GET', '/api/Department/Tree', { token, area: 1 })).data;
     const center = tree.find((n) => n.Name === '物业服务中心')!;
     const service = center.Children.find((n) => n.Name === '客户服务部')!;
-    expect(service.MemberCount).toBe(1); // kefu01 of the demo data
+    // kefu01 of the demo data, plus any card holders the access-control demo puts there.
+    expect(service.MemberCount).toBeGreaterThanOrEqual(1);
     expect(center.TotalMemberCount).toBeGreaterThanOrEqual(3);
     expect(center.TotalMemberCount).toBe(
       center.MemberCount + center.Children.reduce((s, c) => s + c.TotalMemberCount, 0),
@@ -382,7 +383,7 @@ describeEachDb('departments', (h) => {
 
     const withMember = await call(app, 'DELETE', `/api/Department/${service.Id}`, { token, area: 1 });
     expect(withMember.status).toBe(409);
-    expect(withMember.msg).toBe('仍有关联数据，无法删除：系统用户 1');
+    expect(withMember.msg).toMatch(/^仍有关联数据，无法删除：.*系统用户 1/);
     const withChildren = await call(app, 'DELETE', `/api/Department/${center.Id}`, {
       token,
       area: 1,

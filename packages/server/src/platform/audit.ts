@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { invalidateCounts } from './count-cache.ts';
 import type { AuthedContext } from './route.ts';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'status' | (string & {});
@@ -29,6 +30,7 @@ export async function audit(
   entry: AuditEntry,
   trx: Kysely<Database> = ctx.db.kysely,
 ): Promise<void> {
+  invalidateCounts();
   await trx
     .insertInto('AuditLog')
     .values({

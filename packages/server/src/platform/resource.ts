@@ -1,8 +1,9 @@
-import { MAX_DAY_SPAN, exceedsMaxDaySpan } from '@gatehouse/shared';
+import { MAX_DAY_SPAN, exceedsMaxDaySpan, isoInstant } from '@gatehouse/shared';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
 import { audit } from './audit.ts';
+import { cachedCount } from './count-cache.ts';
 import { AppError, notFound } from './errors.ts';
 import { registerExportable, type ExportColumn } from './exports/registry.ts';
 import { instant, type Filters } from './filters.ts';
@@ -158,17 +159,24 @@ export async function listResource<Item extends Row>(
   assertDaySpan(q, def);
   const k = ctx.db.kysely as AnyKysely;
   const filtered = applyListQuery(def.query(k, ctx), def, ctx, q);
-  const [rows, total] = await Promise.all([
-    ordered(filtered, def, q)
-      .limit(q.PageSize as number)
-      .offset(((q.PageIndex as number) - 1) * (q.PageSize as number))
-      .execute(),
-    filtered
-      .clearSelect()
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { Items: await itemsOf(def, ctx, rows), Total: Number(total.n) };
+  const size = q.PageSize as number;
+  const offset = ((q.PageIndex as number) - 1) * size;
+  const rows = await ordered(filtered, def, q).limit(size).offset(offset).execute();
+  // A page that is not full, and not past the end, tells the total by itself: no count query needed.
+  const total =
+    rows.length < size && (rows.length > 0 || offset === 0)
+      ? offset + rows.length
+      : await countRows(ctx, filtered);
+  return { Items: await itemsOf(def, ctx, rows), Total: total };
+}
+
+/** The number of rows a filtered list query matches (cached briefly, see count-cache.ts). */
+export async function countRows(ctx: AuthedContext, filtered: AnyQuery): Promise<number> {
+  const query = filtered.clearSelect().select((eb) => eb.fn.countAll().as('n'));
+  const { sql, parameters } = query.compile();
+  return cachedCount(`${sql}\u0000${JSON.stringify(parameters)}`, ctx.clock.now(), async () =>
+    Number((await query.executeTakeFirstOrThrow()).n),
+  );
 }
 
 async function itemsOf<Item extends Row>(
@@ -464,14 +472,8 @@ export function defineResource<
       query: querySchema,
       requiresRange: def.timeRange?.requiredForExport ? ['StartTime', 'EndTime'] : undefined,
       checkQuery: (q) => assertDaySpan(q, def),
-      async count(ctx, q) {
-        const filtered = applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q);
-        const row = await filtered
-          .clearSelect()
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        return Number(row.n);
-      },
+      count: (ctx, q) =>
+        countRows(ctx, applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q)),
       async rows(ctx, q, limit) {
         const filtered = applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q);
         return itemsOf(def, ctx, await ordered(filtered, def, q).limit(limit).execute());
@@ -489,8 +491,7 @@ export function rowMapper<Item extends Row>(options: { flags?: string[]; instant
     const out: Row = { ...row };
     for (const f of flags) if (f in out) out[f] = out[f] === 1 || out[f] === true;
     for (const f of instants)
-      if (f in out)
-        out[f] = out[f] === null || out[f] === undefined ? null : new Date(Number(out[f])).toISOString();
+      if (f in out) out[f] = out[f] === null || out[f] === undefined ? null : isoInstant(Number(out[f]));
     return out as Item;
   };
 }

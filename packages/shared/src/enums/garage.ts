@@ -66,3 +66,26 @@ export const paymentState = defineEnum('paymentState', [
   { value: 9 },
   { value: 10 },
 ]);
+
+/**
+ * Why a charging session ended: 0 fully charged, 1 stopped by the user (unplugged or stopped in the app),
+ * 2 paid time or amount used up, 3 forced power-off by an operator, 4 device fault, 5 power failure.
+ */
+export const chargeStopReason = defineEnum('chargeStopReason', [
+  { value: 0 },
+  { value: 1 },
+  { value: 2 },
+  { value: 3 },
+  { value: 4 },
+  { value: 5 },
+]);
+
+/**
+ * What became of a forced power-off command: 0 recorded but not sent (no device link yet), 1 the device cut
+ * the power, 2 the device refused or did not answer.
+ */
+export const forcedOutageResult = defineEnum('forcedOutageResult', [
+  { value: 0 },
+  { value: 1 },
+  { value: 2 },
+]);

@@ -9,11 +9,14 @@ import {
   issueStatus,
 } from './access-control.ts';
 import { disabledFlag, nation, wechatUserType } from './common.ts';
+import { doorDirection, doorRecordReason, faultReportStatus } from './doors.ts';
 import type { EnumValueOf } from './define.ts';
 import {
   chargePortState,
+  chargeStopReason,
   chargeType,
   chargingSystemType,
+  forcedOutageResult,
   paymentState,
   temporaryChargeType,
   timeUnit,
@@ -30,6 +33,9 @@ export const ENUMS = {
   issueStatus,
   changeType,
   doorRecordResult,
+  doorDirection,
+  doorRecordReason,
+  faultReportStatus,
   chargeType,
   temporaryChargeType,
   timeUnit,
@@ -37,6 +43,8 @@ export const ENUMS = {
   wechatUserType,
   chargePortState,
   paymentState,
+  chargeStopReason,
+  forcedOutageResult,
   nation,
 } as const;
 

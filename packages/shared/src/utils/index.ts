@@ -5,3 +5,4 @@ export * from './random-code.ts';
 export * from './card-number.ts';
 export * from './custom.ts';
 export * from './day-span.ts';
+export * from './iso-instant.ts';

@@ -31,6 +31,7 @@ export const administration: PortableMigration = {
           .addColumn('Sort', 'integer', (c) => c.notNull().defaultTo(0))
           .addUniqueConstraint(`${table}_AreaId_Name`, ['AreaId', 'Name']),
       ).execute();
+      await db.schema.createIndex(`${table}_AreaId_Sort`).on(table).columns(['AreaId', 'Sort']).execute();
     }
 
     await withTimestamps(
@@ -44,10 +45,11 @@ export const administration: PortableMigration = {
         .addColumn('Remark', 'text')
         .addColumn('Disabled', 'integer', (c) => c.notNull().defaultTo(0)),
     ).execute();
+    // (AreaId, Id): an area's rows in the default list order, so a page reads 20 index entries, not a sort.
     await db.schema
-      .createIndex('OperatorStaff_AreaId')
+      .createIndex('OperatorStaff_AreaId_Id')
       .on('OperatorStaff')
-      .columns(['AreaId', 'StaffType'])
+      .columns(['AreaId', 'Id'])
       .execute();
 
     // Audit rows outlive their users and areas: plain ids and names, no foreign keys.

@@ -1,3 +1,194 @@
+import type { Generated } from 'kysely';
+
+/**
+ * A door controller. Registered by serial number into a pool (AreaId null), then assigned to an area.
+ * Protocol and Type are fixed at registration (a WG serial names its model).
+ */
+export interface AccessControlDeviceTable {
+  Id: Generated<number>;
+  AreaId: number | null;
+  SerialNumber: string;
+  Name: string;
+  /** accessControlProtocol: 0 WG, 1 other. */
+  Protocol: number;
+  /** accessControlType: 0 unspecified, 1 single door two-way, 2 two doors two-way, 3 four doors one-way. */
+  Type: number;
+  Ip: string | null;
+  Port: number | null;
+  Location: string | null;
+  Remark: string | null;
+  Disabled: Generated<number>;
+  AssignedAt: number | null;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** A reader on a door of a controller: what an authorisation opens. AreaId follows the device. */
+export interface AccessControlChannelTable {
+  Id: Generated<number>;
+  AreaId: number;
+  DeviceId: number;
+  /** doorNumber: 0 unspecified, 1 to the device type's door count. */
+  DoorNumber: number;
+  Name: string;
+  /** doorDirection: 0 unspecified, 1 in, 2 out. */
+  Direction: number;
+  /** cardReaderType. */
+  ReaderType: number;
+  Remark: string | null;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/**
+ * A card of the stock. CardNumber is the stored form: the 10-digit number printed on the card. A card is
+ * held by at most one holder, which the single CardUserId column guarantees.
+ */
+export interface CardTable {
+  Id: Generated<number>;
+  AreaId: number | null;
+  CardNumber: string;
+  /** cardType. */
+  CardType: number;
+  CardUserId: number | null;
+  Remark: string | null;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** A card holder (the spec's "user" of the change types). Never deleted: disabled instead. */
+export interface CardUserTable {
+  Id: Generated<number>;
+  AreaId: number;
+  Name: string;
+  Phone: string | null;
+  CitizenId: string | null;
+  /** nation id, 0 unknown. */
+  Nation: number;
+  DepartmentId: number | null;
+  PeopleGroupId: number | null;
+  PeopleTypeId: number | null;
+  ValidFrom: number;
+  ValidTo: number;
+  Disabled: Generated<number>;
+  Remark: string | null;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/**
+ * An authorisation: a holder's cards open a channel. ValidFrom/ValidTo null follow the holder's validity;
+ * set, they narrow it. IssueStatus says what the controller still has to learn; Revoked keeps a revoked
+ * row from coming back when its holder is enabled again.
+ */
+export interface CardUserLinkChannelTable {
+  Id: Generated<number>;
+  AreaId: number;
+  CardUserId: number;
+  ChannelId: number;
+  DeviceId: number;
+  ValidFrom: number | null;
+  ValidTo: number | null;
+  /** issueStatus. */
+  IssueStatus: number;
+  Revoked: Generated<number>;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/**
+ * A swipe at a door, written only by recordSwipe. Names and the card number are copied at the time of the
+ * swipe, so history stays true when devices, channels or holders change later.
+ */
+export interface DoorOpeningRecordTable {
+  Id: Generated<number>;
+  AreaId: number;
+  At: number;
+  CardNumber: string;
+  CardUserId: number | null;
+  HolderName: string | null;
+  DeviceId: number;
+  DeviceName: string;
+  ChannelId: number | null;
+  ChannelName: string | null;
+  DoorNumber: number;
+  Direction: number;
+  /** doorRecordResult as 0/1. */
+  Result: number;
+  /** doorRecordReason. */
+  Reason: number;
+}
+
+/** Swipe counts per area, UTC day, device and result: exact totals and deep pages without scanning. */
+export interface DoorOpeningRecordDayTable {
+  AreaId: number;
+  /** Days since the epoch (UTC). */
+  Day: number;
+  DeviceId: number;
+  Result: number;
+  Count: number;
+}
+
+/** A holder's change (changeType), written in the transaction of the change. */
+export interface ChangeRecordTable {
+  Id: Generated<number>;
+  AreaId: number;
+  CardUserId: number;
+  HolderName: string;
+  ChangeType: number;
+  /** JSON: [{ Field, Before, After }] with display values. */
+  Detail: string | null;
+  OperatorId: number | null;
+  OperatorName: string;
+  At: number;
+}
+
+/** A holder's validity extension. */
+export interface RenewalRecordTable {
+  Id: Generated<number>;
+  AreaId: number;
+  CardUserId: number;
+  HolderName: string;
+  OldValidTo: number;
+  NewValidTo: number;
+  Remark: string | null;
+  OperatorId: number | null;
+  OperatorName: string;
+  At: number;
+}
+
+/** A fault reported against a device or one of its doors, handled by the area's operator staff. */
+export interface FailureDeclarationRecordTable {
+  Id: Generated<number>;
+  AreaId: number;
+  DeviceId: number;
+  DeviceName: string;
+  ChannelId: number | null;
+  ChannelName: string | null;
+  Description: string;
+  /** faultReportStatus: 0 open, 1 in progress, 2 resolved. */
+  Status: number;
+  HandlerId: number | null;
+  HandlerName: string | null;
+  ReporterId: number | null;
+  ReporterName: string;
+  /** JSON: [{ At, Status, Note, OperatorName, HandlerName }], oldest first. */
+  History: string;
+  ReportedAt: number;
+  ResolvedAt: number | null;
+  UpdatedAt: number;
+}
+
 /** Tables of the access-control module (joined into the Database interface in db/schema.ts). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled as the module lands
-export interface AccessControlTables {}
+export interface AccessControlTables {
+  AccessControlDevice: AccessControlDeviceTable;
+  AccessControlChannel: AccessControlChannelTable;
+  Card: CardTable;
+  CardUser: CardUserTable;
+  CardUserLinkChannel: CardUserLinkChannelTable;
+  DoorOpeningRecord: DoorOpeningRecordTable;
+  DoorOpeningRecordDay: DoorOpeningRecordDayTable;
+  ChangeRecord: ChangeRecordTable;
+  RenewalRecord: RenewalRecordTable;
+  FailureDeclarationRecord: FailureDeclarationRecordTable;
+}

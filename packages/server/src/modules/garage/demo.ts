@@ -1,5 +1,937 @@
+import {
+  cardToDisplay,
+  localTime,
+  passEnd,
+  plate,
+  pricePass,
+  priceSession,
+  type Tariff,
+  startOfLocalDay,
+  type TimeUnitValue,
+} from '@gatehouse/shared';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { DemoContext } from '../../db/seed/demo.ts';
+import { areaTimeZone } from './common.ts';
+import type {
+  ChargeOrderTable,
+  ChargeRecordTable,
+  ForcedOutageRecordTable,
+  ParkOrderTable,
+} from './tables.ts';
 
-/** Demo data of the garage module. */
-export async function seedGarageDemo(_db: Db, _ctx: DemoContext): Promise<void> {}
+/**
+ * Garage demo: per area its zones, rules of every type, 20+ hosts of 10 sockets in varied states, vehicles
+ * with monthly passes, and (at scale 1) 100,000 charging sessions with their orders and 20,000 parking
+ * orders over the last 90 days, every price from the shared tariff engine. Fixed data (zones, hosts,
+ * sockets, rules, vehicles, running sessions, vehicles inside) does not depend on the scale.
+ */
+
+const FULL_SESSIONS = 100_000;
+const FULL_PARK_ORDERS = 20_000;
+const DAYS = 90;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Deterministic PRNG (mulberry32): the same demo on every fresh start. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    weighted: <T>(entries: readonly (readonly [T, number])[]): T => {
+      const total = entries.reduce((s, [, w]) => s + w, 0);
+      let r = next() * total;
+      for (const [value, w] of entries) {
+        r -= w;
+        if (r < 0) return value;
+      }
+      return entries[entries.length - 1]![0];
+    },
+  };
+}
+type Rng = ReturnType<typeof prng>;
+
+interface ZoneSeed {
+  name: string;
+  short: string;
+  capacity: number;
+  location: string;
+  hosts: number;
+}
+
+interface AreaSeed {
+  province: string;
+  letter: string;
+  endpoint: string;
+  zones: ZoneSeed[];
+}
+
+const AREAS: AreaSeed[] = [
+  {
+    province: '浙',
+    letter: 'A',
+    endpoint: 'hzbj-wuye.cn',
+    zones: [
+      { name: '1号车棚（东门）', short: '东门', capacity: 120, location: '东门岗亭北侧', hosts: 4 },
+      { name: '2号车棚（西门）', short: '西门', capacity: 90, location: '西门入口右侧', hosts: 3 },
+      { name: '地下非机动车库 B1', short: 'B1', capacity: 260, location: '5 幢地下一层', hosts: 5 },
+      { name: '3号车棚（南区）', short: '南区', capacity: 80, location: '南区 12 幢旁', hosts: 2 },
+    ],
+  },
+  {
+    province: '粤',
+    letter: 'B',
+    endpoint: 'szkjy-park.cn',
+    zones: [
+      { name: 'A 栋车棚', short: 'A栋', capacity: 150, location: 'A 栋东侧架空层', hosts: 3 },
+      { name: 'B 栋地下车库', short: 'B栋', capacity: 300, location: 'B 栋地下一层', hosts: 3 },
+      { name: '北门车棚', short: '北门', capacity: 100, location: '园区北门保安亭旁', hosts: 2 },
+    ],
+  },
+];
+
+type RuleKey =
+  | 'parkHour'
+  | 'parkUse'
+  | 'month'
+  | 'year'
+  | 'monthCharge'
+  | 'chargeHour'
+  | 'chargeKwh'
+  | 'chargeUse'
+  | 'night';
+
+const RULES: { key: RuleKey; name: string; tariff: Tariff; disabled?: boolean; remark?: string }[] = [
+  {
+    key: 'parkHour',
+    name: '临停按小时计费',
+    tariff: t(0, 1, 100, null, 15, 1000),
+    remark: '15 分钟内免费，每日封顶 10 元',
+  },
+  { key: 'parkUse', name: '临停按次收费', tariff: t(0, 3, 200, null, 30, null) },
+  { key: 'month', name: '月租停车（月卡）', tariff: t(1, 0, 3000, 2, 0, null) },
+  { key: 'year', name: '年租停车（年卡）', tariff: t(1, 0, 30000, 3, 0, null) },
+  { key: 'monthCharge', name: '月租停车含充电', tariff: t(2, 0, 6000, 2, 0, null) },
+  { key: 'chargeHour', name: '充电按小时计费', tariff: t(3, 1, 50, null, 5, 600) },
+  { key: 'chargeKwh', name: '充电按电量计费', tariff: t(3, 2, 120, null, 5, 800) },
+  { key: 'chargeUse', name: '充电按次收费', tariff: t(3, 3, 150, null, 5, null) },
+  {
+    key: 'night',
+    name: '夜间充电优惠',
+    tariff: t(3, 1, 30, null, 0, 300),
+    disabled: true,
+    remark: '试行结束，已停用',
+  },
+];
+
+function t(
+  ChargeType: number,
+  TemporaryChargeType: number,
+  UnitPriceCents: number,
+  TimeUnit: number | null,
+  FreeMinutes: number,
+  CapCents: number | null,
+): Tariff {
+  return { ChargeType, TemporaryChargeType, UnitPriceCents, TimeUnit, FreeMinutes, CapCents } as Tariff;
+}
+
+/** Socket states with their share: mostly idle or charging, some faults, a few disabled. */
+const SOCKET_STATES: (readonly [number, number])[] = [
+  [0, 42],
+  [1, 26],
+  [2, 5],
+  [3, 6],
+  [5, 3],
+  [11, 2],
+  [170, 2],
+  [4, 3],
+  [6, 1],
+  [7, 1],
+  [8, 1],
+  [9, 1],
+  [10, 1],
+  [12, 4],
+];
+/** States with a session running (charging, full but still on, float charge). */
+const RUNNING_STATES = new Set([1, 3, 5]);
+
+const SURNAMES =
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈';
+const GIVEN = [
+  '伟',
+  '芳',
+  '娜',
+  '敏',
+  '静',
+  '磊',
+  '洋',
+  '艳',
+  '勇',
+  '军',
+  '杰',
+  '娟',
+  '涛',
+  '明',
+  '超',
+  '秀英',
+  '丽',
+  '强',
+  '平',
+  '刚',
+  '桂英',
+  '建华',
+  '志强',
+  '晓燕',
+  '海峰',
+  '思远',
+  '雨欣',
+  '子涵',
+  '浩然',
+  '一鸣',
+];
+const REFUND_REASONS = [
+  '插座故障导致提前断电',
+  '用户重复支付',
+  '计费异常，用户投诉',
+  '充电未开始即扣费',
+  '物业协商退款',
+];
+const CLOSE_REASONS = ['设备故障，免收费用', '工作人员测试订单', '用户投诉已协商免单', '系统异常订单'];
+const OUTAGE_REASONS = [
+  '电池异常发热，紧急断电',
+  '用户电话要求结束充电',
+  '插座冒烟，安全断电',
+  '巡检发现线缆破损',
+  '超时占用插座，断电挪车',
+];
+const PLATE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
+
+function personName(rng: Rng): string {
+  return rng.pick([...SURNAMES]) + rng.pick(GIVEN);
+}
+
+/** An ordinary plate of the area's city that passes the shared plate rule. */
+function plateOf(rng: Rng, area: AreaSeed): string {
+  for (;;) {
+    const tail = Array.from({ length: 5 }, (_, i) =>
+      i < 2 && rng.next() < 0.5 ? rng.pick([...PLATE_CHARS.slice(0, 24)]) : String(rng.int(0, 9)),
+    ).join('');
+    const p = `${area.province}${area.letter}${tail}`;
+    if (plate(p) === null) return p;
+  }
+}
+
+const dateKeys = new Map<number, string>();
+
+/** Local date text for order numbers, from a fixed offset (the demo zones keep one all year), memoised per day. */
+function dateKey(ms: number, offset: number): string {
+  const day = Math.floor((ms + offset) / DAY);
+  let key = dateKeys.get(day);
+  if (key === undefined) {
+    key = new Date(day * DAY).toISOString().slice(0, 10).replaceAll('-', '');
+    dateKeys.set(day, key);
+  }
+  return key;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Bulk rows, built in memory, then written by the SQLite or the portable writer.
+
+type NewRecord = Omit<ChargeRecordTable, 'Id'>;
+type NewOrder = Omit<ChargeOrderTable, 'Id' | 'ChargeRecordId'>;
+type NewOutage = Omit<ForcedOutageRecordTable, 'Id' | 'ChargeRecordId' | 'ChargeOrderId'>;
+type NewParkOrder = Omit<ParkOrderTable, 'Id'>;
+
+interface Session {
+  record: NewRecord;
+  order: NewOrder;
+  outage: NewOutage | null;
+}
+
+interface Bulk {
+  sessions: Session[];
+  parkOrders: NewParkOrder[];
+}
+
+interface Socket {
+  id: number;
+  state: number;
+  /** Start of the session running now (states 1, 3, 5). */
+  runningStart: number | null;
+  ruleId: number;
+  tariff: Tariff;
+}
+
+interface Operator {
+  id: number;
+  name: string;
+}
+
+const RECENT_STATES = [
+  [0, 60],
+  [5, 15],
+  [2, 25],
+] as const;
+const SETTLED_STATES = [
+  [2, 84],
+  [0, 4],
+  [4, 2],
+  [1, 2],
+  [6, 1],
+  [3, 1.5],
+  [9, 1],
+  [7, 3],
+  [8, 1],
+  [10, 0.5],
+] as const;
+const STOP_REASONS = [
+  [1, 62],
+  [2, 20],
+  [3, 6],
+  [4, 7],
+  [5, 5],
+] as const;
+const PAID_STATES = new Set([2, 3, 7, 8, 9, 10]);
+const REFUND_STATES = new Set([3, 7, 8, 9, 10]);
+
+/** After a session ends with money to collect: how it stands now, by how long ago it ended. */
+function settledState(rng: Rng, age: number): number {
+  return rng.weighted(age < 30 * MINUTE ? RECENT_STATES : SETTLED_STATES);
+}
+
+function paymentColumns(rng: Rng, state: number, endAt: number) {
+  const PaidAt = PAID_STATES.has(state) ? endAt + rng.int(1, 30) * MINUTE : null;
+  return {
+    PaymentState: state,
+    PaidAt,
+    RefundReason: REFUND_STATES.has(state) ? rng.pick(REFUND_REASONS) : null,
+    CloseReason: state === 1 ? rng.pick(CLOSE_REASONS) : null,
+    UpdatedAt: PaidAt ?? endAt,
+  };
+}
+
+/** Monthly passes with charging, per card: [start, end) intervals in which charging costs nothing. */
+type PassWindows = Map<string, [number, number][]>;
+
+function chargingSessions(
+  rng: Rng,
+  areaId: number,
+  sockets: Socket[],
+  count: number,
+  cards: string[],
+  passWindows: PassWindows,
+  monthCharge: { id: number; tariff: Tariff },
+  operator: Operator,
+  now: number,
+): Session[] {
+  const out: Session[] = [];
+  const from = now - DAYS * DAY;
+  for (const [index, socket] of sockets.entries()) {
+    const runningStart = socket.runningStart;
+    const windowEnd =
+      runningStart !== null ? runningStart - rng.int(5, 90) * MINUTE : now - rng.int(1, 120) * MINUTE;
+    const k = Math.floor(count / sockets.length) + (index < count % sockets.length ? 1 : 0);
+    // Durations first, then the idle time spread between them, so sessions at one socket never overlap.
+    const durations = Array.from({ length: k }, () =>
+      rng.next() < 0.08 ? rng.int(1, 9) : rng.int(30, 240) + rng.int(0, 360) * rng.next(),
+    );
+    const window = windowEnd - from;
+    const busy = durations.reduce((s, d) => s + d * MINUTE, 0);
+    const scale = busy > window * 0.85 ? (window * 0.85) / busy : 1;
+    const gaps = Array.from({ length: k + 1 }, () => 0.2 + rng.next());
+    const gapTotal = gaps.reduce((s, g) => s + g, 0);
+    const idle = window - busy * scale;
+    let at = from;
+    for (let i = 0; i < k; i++) {
+      at += Math.floor((gaps[i]! / gapTotal) * idle);
+      const startAt = at;
+      const endAt = startAt + Math.max(MINUTE / 2, Math.floor(durations[i]! * scale * MINUTE));
+      at = endAt;
+      out.push(session(rng, areaId, socket, startAt, endAt, cards, passWindows, monthCharge, operator, now));
+    }
+    if (runningStart !== null)
+      out.push(
+        session(rng, areaId, socket, runningStart, null, cards, passWindows, monthCharge, operator, now),
+      );
+  }
+  return out;
+}
+
+function session(
+  rng: Rng,
+  areaId: number,
+  socket: Socket,
+  startAt: number,
+  endAt: number | null,
+  cards: string[],
+  passWindows: PassWindows,
+  monthCharge: { id: number; tariff: Tariff },
+  operator: Operator,
+  now: number,
+): Session {
+  const card = rng.pick(cards);
+  const covered = (passWindows.get(card) ?? []).some(([s, e]) => startAt >= s && startAt < e);
+  const { id: ruleId, tariff } = covered ? monthCharge : { id: socket.ruleId, tariff: socket.tariff };
+  const battery = rng.int(480, 1440);
+  const watts = rng.int(150, 420);
+  const energyAt = (end: number) => Math.min(battery, Math.round((watts * (end - startAt)) / HOUR));
+  const stop = endAt === null ? null : energyAt(endAt) >= battery ? 0 : rng.weighted(STOP_REASONS);
+  const EnergyWh = energyAt(endAt ?? now);
+  const record: NewRecord = {
+    AreaId: areaId,
+    ChargeEquipmentId: socket.id,
+    CardNumber: card,
+    StartAt: startAt,
+    EndAt: endAt,
+    EnergyWh,
+    StopReason: stop,
+  };
+  const terms = {
+    ChargeType: tariff.ChargeType,
+    TemporaryChargeType: tariff.TemporaryChargeType,
+    UnitPriceCents: tariff.UnitPriceCents,
+    TimeUnit: tariff.TimeUnit,
+    FreeMinutes: tariff.FreeMinutes,
+    CapCents: tariff.CapCents,
+  };
+  // Numbered once all sessions are known, in time order (see numberOrders).
+  const OrderNo = '';
+  if (endAt === null) {
+    return {
+      record,
+      order: {
+        AreaId: areaId,
+        OrderNo,
+        ChargeRuleId: ruleId,
+        ...terms,
+        AmountCents: null,
+        PaymentState: 0,
+        PaidAt: null,
+        RefundReason: null,
+        CloseReason: null,
+        UpdatedAt: startAt,
+        CreatedAt: startAt,
+        SettledAt: null,
+      },
+      outage: null,
+    };
+  }
+  const amount = priceSession(tariff, { StartAt: startAt, EndAt: endAt, EnergyWh }).AmountCents;
+  const state = amount === 0 ? 1 : settledState(rng, now - endAt);
+  const payment = paymentColumns(rng, state, endAt);
+  return {
+    record,
+    order: {
+      AreaId: areaId,
+      OrderNo,
+      ChargeRuleId: ruleId,
+      ...terms,
+      AmountCents: amount,
+      ...payment,
+      // Closed because it cost nothing: no operator reason.
+      CloseReason: amount === 0 ? null : payment.CloseReason,
+      CreatedAt: startAt,
+      SettledAt: endAt,
+    },
+    outage:
+      stop === 3
+        ? {
+            AreaId: areaId,
+            ChargeEquipmentId: socket.id,
+            Reason: rng.pick(OUTAGE_REASONS),
+            // No device link yet: recorded, not sent (as a real power-off today is).
+            Result: 0,
+            UserId: operator.id,
+            UserName: operator.name,
+            At: endAt,
+          }
+        : null,
+  };
+}
+
+function parkOrders(
+  rng: Rng,
+  areaId: number,
+  zones: { id: number; ruleId: number; tariff: Tariff }[],
+  count: number,
+  plates: { plate: string; vehicleId: number | null }[],
+  cards: string[],
+  now: number,
+  todayStart: number,
+): NewParkOrder[] {
+  const out: NewParkOrder[] = [];
+  const add = (zone: (typeof zones)[number], entryAt: number, exitAt: number | null) => {
+    const who =
+      rng.next() < 0.15 ? { Plate: null, CardNumber: rng.pick(cards), VehicleId: null } : pickPlate();
+    const base = {
+      AreaId: areaId,
+      OrderNo: '',
+      ParkAreaId: zone.id,
+      ...who,
+      EntryAt: entryAt,
+      ExitAt: exitAt,
+      ChargeRuleId: zone.ruleId,
+      ChargeType: zone.tariff.ChargeType,
+      TemporaryChargeType: zone.tariff.TemporaryChargeType,
+      UnitPriceCents: zone.tariff.UnitPriceCents,
+      TimeUnit: zone.tariff.TimeUnit,
+      FreeMinutes: zone.tariff.FreeMinutes,
+      CapCents: zone.tariff.CapCents,
+    };
+    if (exitAt === null) {
+      out.push({
+        ...base,
+        AmountCents: null,
+        PaymentState: 0,
+        PaidAt: null,
+        RefundReason: null,
+        CloseReason: null,
+        UpdatedAt: entryAt,
+      });
+      return;
+    }
+    const amount = priceSession(zone.tariff, { StartAt: entryAt, EndAt: exitAt }).AmountCents;
+    const payment = paymentColumns(rng, amount === 0 ? 1 : settledState(rng, now - exitAt), exitAt);
+    out.push({
+      ...base,
+      AmountCents: amount,
+      ...payment,
+      CloseReason: amount === 0 ? null : payment.CloseReason,
+    });
+  };
+  const pickPlate = () => {
+    const p = rng.pick(plates);
+    return { Plate: p.plate, CardNumber: null, VehicleId: p.vehicleId };
+  };
+  for (let i = 0; i < count; i++) {
+    const zone = zones[i % zones.length]!;
+    // Daytime arrivals, stays from a few minutes to a night.
+    const day = rng.int(0, DAYS - 1);
+    const hour = rng.weighted([
+      [7, 3],
+      [8, 6],
+      [9, 5],
+      [10, 3],
+      [12, 3],
+      [14, 3],
+      [17, 5],
+      [18, 6],
+      [19, 4],
+      [21, 2],
+    ] as const);
+    const minutes = rng.weighted([
+      [rng.int(2, 30), 20],
+      [rng.int(30, 300), 60],
+      [rng.int(300, 900), 20],
+    ] as const);
+    let entryAt = todayStart - day * DAY + hour * HOUR + rng.int(0, 59) * MINUTE;
+    if (entryAt + minutes * MINUTE > now) entryAt = now - minutes * MINUTE - rng.int(1, 600) * MINUTE;
+    add(zone, entryAt, entryAt + minutes * MINUTE + rng.int(0, 59) * 1000);
+  }
+  // Vehicles inside now, whatever the scale.
+  for (const zone of zones) for (let i = 0; i < 6; i++) add(zone, now - rng.int(5, 600) * MINUTE, null);
+  return out;
+}
+
+/**
+ * Order numbers grow with time, as a payment system hands them out: prefix, local date, sequence. Rows are
+ * written in that order too, which keeps every time index append-only while seeding.
+ */
+function numberOrders(bulk: Bulk, offsets: Map<number, number>): void {
+  bulk.sessions.sort((x, y) => x.record.StartAt - y.record.StartAt);
+  bulk.sessions.forEach((s, i) => {
+    s.order.OrderNo = `CD${dateKey(s.record.StartAt, offsets.get(s.record.AreaId)!)}${String(i + 1).padStart(7, '0')}`;
+  });
+  bulk.parkOrders.sort((x, y) => x.EntryAt - y.EntryAt);
+  bulk.parkOrders.forEach((p, i) => {
+    p.OrderNo = `PK${dateKey(p.EntryAt, offsets.get(p.AreaId)!)}${String(i + 1).padStart(7, '0')}`;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Writers.
+
+/** Rows per INSERT statement: one statement per 100 rows costs far less than 100 statements. */
+const SQLITE_ROWS_PER_INSERT = 100;
+
+/**
+ * One transaction of multi-row INSERTs with ids assigned here (records before the orders pointing at them),
+ * and a larger page cache while it runs so the indexes are not spilled to the WAL half-built (measured in
+ * bench/garage-volume.ts).
+ */
+function writeSqlite(sqlite: NonNullable<DemoContext['sqlite']>, bulk: Bulk): void {
+  const nextId = (table: string) =>
+    (sqlite.prepare(`select coalesce(max("Id"), 0) + 1 as n from "${table}"`).get() as { n: number }).n;
+  let recordId = nextId('ChargeRecord');
+  let orderId = nextId('ChargeOrder');
+  // Ids go straight onto the generated rows: copying 200,000 objects costs more than the inserts' bookkeeping.
+  const outages: object[] = [];
+  for (const s of bulk.sessions) {
+    const record = Object.assign(s.record, { Id: recordId++ });
+    const order = Object.assign(s.order, { Id: orderId++, ChargeRecordId: record.Id });
+    if (s.outage)
+      outages.push(Object.assign(s.outage, { ChargeRecordId: record.Id, ChargeOrderId: order.Id }));
+  }
+  const insertAll = (table: string, rows: object[]) => {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!);
+    const statement = (count: number) =>
+      sqlite.prepare(
+        `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array.from(
+          { length: count },
+          () => `(${columns.map(() => '?').join(', ')})`,
+        ).join(', ')}`,
+      );
+    const full = statement(SQLITE_ROWS_PER_INSERT);
+    for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_INSERT) {
+      const chunk = rows.slice(i, i + SQLITE_ROWS_PER_INSERT);
+      // Plain loops: flatMap over 200,000 rows cost more than the INSERTs themselves.
+      const values: unknown[] = new Array(chunk.length * columns.length);
+      let v = 0;
+      for (const row of chunk as Record<string, unknown>[]) for (const c of columns) values[v++] = row[c];
+      (chunk.length === SQLITE_ROWS_PER_INSERT ? full : statement(chunk.length)).run(...values);
+    }
+  };
+  const cacheSize = sqlite.pragma('cache_size', { simple: true }) as number;
+  sqlite.pragma('cache_size = -131072');
+  try {
+    sqlite.transaction(() => {
+      insertAll(
+        'ChargeRecord',
+        bulk.sessions.map((s) => s.record),
+      );
+      insertAll(
+        'ChargeOrder',
+        bulk.sessions.map((s) => s.order),
+      );
+      insertAll('ForcedOutageRecord', outages);
+      insertAll('ParkOrder', bulk.parkOrders);
+    })();
+  } finally {
+    sqlite.pragma(`cache_size = ${cacheSize}`);
+  }
+}
+
+/** Rows per Kysely insert on PostgreSQL (19 columns × 1000 stays far below its 65,535 parameters). */
+const BATCH = 1000;
+
+async function writePortable(k: Kysely<Database>, bulk: Bulk): Promise<void> {
+  await k.transaction().execute(async (trx) => {
+    for (let i = 0; i < bulk.sessions.length; i += BATCH) {
+      const batch = bulk.sessions.slice(i, i + BATCH);
+      const records = await trx
+        .insertInto('ChargeRecord')
+        .values(batch.map((s) => s.record))
+        .returning(['Id', 'ChargeEquipmentId', 'StartAt'])
+        .execute();
+      // Matched by socket and start (unique per socket), not by the order rows come back in.
+      const recordIds = new Map(records.map((r) => [`${r.ChargeEquipmentId}:${r.StartAt}`, r.Id]));
+      const recordOf = (s: Session) => recordIds.get(`${s.record.ChargeEquipmentId}:${s.record.StartAt}`)!;
+      const orders = await trx
+        .insertInto('ChargeOrder')
+        .values(batch.map((s) => ({ ...s.order, ChargeRecordId: recordOf(s) })))
+        .returning(['Id', 'ChargeRecordId'])
+        .execute();
+      const orderIds = new Map(orders.map((o) => [o.ChargeRecordId, o.Id]));
+      const outages = batch
+        .filter((s) => s.outage)
+        .map((s) => ({
+          ...s.outage!,
+          ChargeRecordId: recordOf(s),
+          ChargeOrderId: orderIds.get(recordOf(s))!,
+        }));
+      if (outages.length) await trx.insertInto('ForcedOutageRecord').values(outages).execute();
+    }
+    for (let i = 0; i < bulk.parkOrders.length; i += BATCH)
+      await trx
+        .insertInto('ParkOrder')
+        .values(bulk.parkOrders.slice(i, i + BATCH))
+        .execute();
+  });
+  // Fresh statistics, or the planner keeps judging 100,000-row tables by their empty state until autovacuum runs.
+  for (const table of ['ChargeRecord', 'ChargeOrder', 'ParkOrder', 'ForcedOutageRecord'])
+    await sql`analyze ${sql.table(table)}`.execute(k);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
+  const k = db.kysely;
+  const now = ctx.now;
+  const stamps = { CreatedAt: now, UpdatedAt: now };
+  const rng = prng(20261122);
+  const operators = await k
+    .selectFrom('AppUser')
+    .select(['Id', 'UserName'])
+    .where('UserName', 'in', ['bikeuser', 'bikeadmin', 'admin'])
+    .execute();
+  const operatorNamed = (name: string): Operator => {
+    const u = operators.find((o) => o.UserName === name) ?? operators.find((o) => o.UserName === 'admin')!;
+    return { id: u.Id, name: u.UserName };
+  };
+  const socketTotal = AREAS.reduce((s, a) => s + a.zones.reduce((z, zone) => z + zone.hosts, 0), 0) * 10;
+  const bulk: Bulk = { sessions: [], parkOrders: [] };
+  const offsets = new Map<number, number>();
+  let hostSeq = 0;
+
+  await k.transaction().execute(async (trx) => {
+    for (const [a, area] of AREAS.entries()) {
+      const areaId = ctx.areaIds[a];
+      if (areaId === undefined) continue;
+      const timeZone = await areaTimeZone(trx, areaId);
+      const local = localTime(now, timeZone);
+      offsets.set(
+        areaId,
+        Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second) -
+          (now - (now % 1000)),
+      );
+
+      const rules = new Map<RuleKey, { id: number; tariff: Tariff }>();
+      for (const rule of RULES) {
+        const row = await trx
+          .insertInto('ChargeRule')
+          .values({
+            AreaId: areaId,
+            Name: rule.name,
+            Remark: rule.remark ?? null,
+            Disabled: rule.disabled ? 1 : 0,
+            ...rule.tariff,
+            ...stamps,
+          })
+          .returning('Id')
+          .executeTakeFirstOrThrow();
+        rules.set(rule.key, { id: row.Id, tariff: rule.tariff });
+      }
+      const rule = (key: RuleKey) => rules.get(key)!;
+
+      const zones: { id: number; seed: ZoneSeed; park: RuleKey; charge: RuleKey }[] = [];
+      for (const [z, seed] of area.zones.entries()) {
+        const row = await trx
+          .insertInto('ParkArea')
+          .values({
+            AreaId: areaId,
+            Name: seed.name,
+            Capacity: seed.capacity,
+            Location: seed.location,
+            Remark: null,
+            ...stamps,
+          })
+          .returning('Id')
+          .executeTakeFirstOrThrow();
+        const park: RuleKey = z % 2 === 0 ? 'parkHour' : 'parkUse';
+        const charge: RuleKey = (['chargeHour', 'chargeKwh', 'chargeUse'] as const)[z % 3]!;
+        const linked: RuleKey[] = [
+          park,
+          charge,
+          'month',
+          'year',
+          'monthCharge',
+          ...(z === 0 ? (['night'] as const) : []),
+        ];
+        await trx
+          .insertInto('ParkAreaChargeRule')
+          .values(linked.map((key) => ({ ParkAreaId: row.Id, ChargeRuleId: rule(key).id })))
+          .execute();
+        zones.push({ id: row.Id, seed, park, charge });
+      }
+
+      const sockets: Socket[] = [];
+      for (const zone of zones) {
+        for (let h = 1; h <= zone.seed.hosts; h++) {
+          hostSeq += 1;
+          const serial = `ZX24${a + 1}${String(hostSeq).padStart(4, '0')}`;
+          const type = [2, 2, 1, 0, 3][hostSeq % 5]!;
+          const connection =
+            type === 1
+              ? {
+                  Endpoint: `https://charge.${area.endpoint}/login`,
+                  Account: `op${String(hostSeq).padStart(3, '0')}`,
+                  Password: 'Demo#Login2026',
+                }
+              : type === 2
+                ? {
+                    Endpoint: 'https://api.ev-cloud.example.cn/v2/stations',
+                    Account: `app-${serial.toLowerCase()}`,
+                    Password: `sk-${serial.toLowerCase()}-demo`,
+                  }
+                : type === 3
+                  ? {
+                      Endpoint: `modbus-tcp://10.${20 + a}.${h}.${10 + hostSeq}:502`,
+                      Account: null,
+                      Password: null,
+                    }
+                  : { Endpoint: null, Account: null, Password: null };
+          // Two hosts have gone quiet: one hours ago, one never reported.
+          const lastSeen =
+            hostSeq === 6
+              ? now - 3 * HOUR - 17 * MINUTE
+              : hostSeq === 17
+                ? null
+                : now - rng.int(5, 110) * 1000;
+          const host = await trx
+            .insertInto('ChargeHost')
+            .values({
+              AreaId: areaId,
+              ParkAreaId: zone.id,
+              SerialNumber: serial,
+              Name: `${zone.seed.short} ${h} 号充电主机`,
+              PortCount: 10,
+              ChargingSystemType: type,
+              ...connection,
+              Remark: null,
+              LastSeenAt: lastSeen,
+              ...stamps,
+            })
+            .returning('Id')
+            .executeTakeFirstOrThrow();
+          const ports = Array.from({ length: 10 }, () => {
+            const State = rng.weighted(SOCKET_STATES);
+            return { State, runningStart: RUNNING_STATES.has(State) ? now - rng.int(8, 330) * MINUTE : null };
+          });
+          const rows = await trx
+            .insertInto('ChargeEquipment')
+            .values(
+              ports.map(({ State, runningStart }, i) => ({
+                AreaId: areaId,
+                ChargeHostId: host.Id,
+                PortNumber: i + 1,
+                State,
+                StateChangedAt: runningStart ?? now - rng.int(1, 2880) * MINUTE,
+                Disabled: State === 12 ? 1 : 0,
+                Remark: State === 12 ? '线路检修，暂停使用' : null,
+                ...stamps,
+              })),
+            )
+            .returning(['Id', 'State', 'PortNumber'])
+            .execute();
+          rows.forEach((row) =>
+            sockets.push({
+              id: row.Id,
+              state: row.State,
+              runningStart: ports[row.PortNumber - 1]!.runningStart,
+              ruleId: rule(zone.charge).id,
+              tariff: rule(zone.charge).tariff,
+            }),
+          );
+        }
+      }
+
+      // Vehicles and passes: fixed size; passes from the monthly rules, some renewed, some expired.
+      const cards = Array.from({ length: 360 }, () => cardToDisplay(rng.int(1, 0xffffffff)));
+      const passWindows: PassWindows = new Map();
+      const plates: { plate: string; vehicleId: number | null }[] = [];
+      const vehicleCount = a === 0 ? 80 : 50;
+      const seen = new Set<string>();
+      for (let v = 0; v < vehicleCount; v++) {
+        let p = plateOf(rng, area);
+        while (seen.has(p)) p = plateOf(rng, area);
+        seen.add(p);
+        const owner = personName(rng);
+        const card = cards[v]!;
+        const vehicle = await trx
+          .insertInto('Vehicle')
+          .values({
+            AreaId: areaId,
+            Plate: p,
+            OwnerName: owner,
+            Phone: `1${rng.pick(['38', '39', '58', '59', '86', '87', '88'])}${String(rng.int(0, 99_999_999)).padStart(8, '0')}`,
+            CardHolderId: null,
+            CardHolderName: owner,
+            CardId: null,
+            CardNumber: card,
+            Remark: null,
+            ...stamps,
+          })
+          .returning('Id')
+          .executeTakeFirstOrThrow();
+        if (v % 5 >= 3) {
+          plates.push({ plate: p, vehicleId: vehicle.Id });
+          continue;
+        }
+        const key: RuleKey =
+          v % 5 === 0 ? 'month' : v % 5 === 1 ? 'monthCharge' : v % 10 === 2 ? 'year' : 'month';
+        const { id: ruleId, tariff } = rule(key);
+        const periods = key === 'year' ? 1 : rng.int(1, 4);
+        let start = key === 'year' ? now - rng.int(30, 300) * DAY : now - rng.int(20, 150) * DAY;
+        let renewedFrom: number | null = null;
+        for (let i = 0; i < periods; i++) {
+          const units = key === 'year' ? 1 : rng.pick([1, 1, 3]);
+          const end = passEnd(start, tariff.TimeUnit as TimeUnitValue, units, timeZone);
+          const pass = await trx
+            .insertInto('MonthlyPass')
+            .values({
+              AreaId: areaId,
+              VehicleId: vehicle.Id,
+              ChargeRuleId: ruleId,
+              StartAt: start,
+              EndAt: end,
+              Units: units,
+              AmountCents: pricePass(tariff, units),
+              RenewedFromId: renewedFrom,
+              Remark: null,
+              UserName: a === 0 ? 'bikeuser' : 'bikeadmin',
+              CreatedAt: Math.min(start, now),
+              UpdatedAt: Math.min(start, now),
+            })
+            .returning('Id')
+            .executeTakeFirstOrThrow();
+          if (key === 'monthCharge') passWindows.set(card, [...(passWindows.get(card) ?? []), [start, end]]);
+          renewedFrom = pass.Id;
+          start = end;
+          if (start > now) break;
+        }
+      }
+      for (let v = 0; v < 120; v++) plates.push({ plate: plateOf(rng, area), vehicleId: null });
+
+      const operator = operatorNamed(a === 0 ? 'bikeuser' : 'bikeadmin');
+      const sessionCount = Math.max(
+        1,
+        Math.round(((FULL_SESSIONS * sockets.length) / socketTotal) * ctx.scale),
+      );
+      bulk.sessions.push(
+        ...chargingSessions(
+          rng,
+          areaId,
+          sockets,
+          sessionCount,
+          cards,
+          passWindows,
+          rule('monthCharge'),
+          operator,
+          now,
+        ),
+      );
+      const parkCount = Math.max(
+        1,
+        Math.round(((FULL_PARK_ORDERS * sockets.length) / socketTotal) * ctx.scale),
+      );
+      bulk.parkOrders.push(
+        ...parkOrders(
+          rng,
+          areaId,
+          zones.map((z) => ({ id: z.id, ruleId: rule(z.park).id, tariff: rule(z.park).tariff })),
+          parkCount,
+          plates,
+          cards,
+          now,
+          startOfLocalDay(now, timeZone),
+        ),
+      );
+    }
+  });
+
+  numberOrders(bulk, offsets);
+  if (ctx.sqlite) writeSqlite(ctx.sqlite, bulk);
+  else await writePortable(k, bulk);
+}

@@ -1,3 +1,202 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Garage tables. Money is integer cents (`…Cents`), energy integer Wh (`EnergyWh`), instants epoch
+ * milliseconds (`…At`). Every table carries AreaId; docs/garage.md draws the model.
+ */
+
+export interface ParkAreaTable {
+  Id: Generated<number>;
+  AreaId: number;
+  Name: string;
+  /** Parking spaces. */
+  Capacity: number;
+  Location: string | null;
+  Remark: string | null;
+  Disabled: Generated<number>;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** The pricing terms (shared Tariff); rules have them, orders copy them. */
+export interface TariffColumns {
+  ChargeType: number;
+  TemporaryChargeType: number;
+  UnitPriceCents: number;
+  TimeUnit: number | null;
+  FreeMinutes: number;
+  CapCents: number | null;
+}
+
+export interface ChargeRuleTable extends TariffColumns {
+  Id: Generated<number>;
+  AreaId: number;
+  Name: string;
+  Remark: string | null;
+  Disabled: Generated<number>;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** Which zones use which rules. */
+export interface ParkAreaChargeRuleTable {
+  ParkAreaId: number;
+  ChargeRuleId: number;
+}
+
+export interface ChargeHostTable {
+  Id: Generated<number>;
+  AreaId: number;
+  ParkAreaId: number;
+  /** The device's own serial, unique across all areas (the device layer finds hosts by it). */
+  SerialNumber: string;
+  Name: string;
+  PortCount: number;
+  ChargingSystemType: number;
+  /** Connection per charging system type (HOST_CONNECTION_FIELDS): address, account, password or secret. */
+  Endpoint: string | null;
+  Account: string | null;
+  /** Never returned to clients; named so that audit snapshots leave it out. */
+  Password: string | null;
+  Remark: string | null;
+  Disabled: Generated<number>;
+  /** Last time the host reported (the device layer writes it). */
+  LastSeenAt: number | null;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** A charging socket: one port of a host. */
+export interface ChargeEquipmentTable {
+  Id: Generated<number>;
+  AreaId: number;
+  ChargeHostId: number;
+  PortNumber: number;
+  /** chargePortState; 12 while disabled. */
+  State: number;
+  StateChangedAt: number;
+  Disabled: Generated<number>;
+  Remark: string | null;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** A charging session as measured; EndAt null while it runs (at most one open session per socket). */
+export interface ChargeRecordTable {
+  Id: Generated<number>;
+  AreaId: number;
+  ChargeEquipmentId: number;
+  /** Card as printed (display form), when a card started it. */
+  CardNumber: string | null;
+  StartAt: number;
+  EndAt: number | null;
+  /** Energy so far (open) or in total (ended). */
+  EnergyWh: number;
+  /** chargeStopReason; null while open. */
+  StopReason: number | null;
+}
+
+/** Payment columns both kinds of order share. */
+export interface OrderPaymentColumns {
+  OrderNo: string;
+  ChargeRuleId: number | null;
+  /** Final price; null while the session or stay is still open. */
+  AmountCents: number | null;
+  /** paymentState */
+  PaymentState: number;
+  PaidAt: number | null;
+  RefundReason: string | null;
+  CloseReason: string | null;
+  UpdatedAt: number;
+}
+
+/** The priced order of one charging session (1:1), created when the session starts. */
+export interface ChargeOrderTable extends TariffColumns, OrderPaymentColumns {
+  Id: Generated<number>;
+  AreaId: number;
+  ChargeRecordId: number;
+  /** The session's start: the order's time. */
+  CreatedAt: number;
+  /** When the session ended and the order was priced. */
+  SettledAt: number | null;
+}
+
+/** A temporary parking stay and its order; ExitAt null while the vehicle is inside. */
+export interface ParkOrderTable extends TariffColumns, OrderPaymentColumns {
+  Id: Generated<number>;
+  AreaId: number;
+  ParkAreaId: number;
+  Plate: string | null;
+  CardNumber: string | null;
+  VehicleId: number | null;
+  EntryAt: number;
+  ExitAt: number | null;
+}
+
+export interface ForcedOutageRecordTable {
+  Id: Generated<number>;
+  AreaId: number;
+  ChargeEquipmentId: number;
+  /** The session it ended, if one was open. */
+  ChargeRecordId: number | null;
+  ChargeOrderId: number | null;
+  Reason: string;
+  /** forcedOutageResult */
+  Result: number;
+  UserId: number;
+  UserName: string;
+  At: number;
+}
+
+/**
+ * A vehicle by plate. Card holder and card are plain references (id plus the name or number shown) until
+ * the access-control module's tables are in; docs/garage.md says how the link will be tightened.
+ */
+export interface VehicleTable {
+  Id: Generated<number>;
+  AreaId: number;
+  Plate: string;
+  OwnerName: string | null;
+  Phone: string | null;
+  CardHolderId: number | null;
+  CardHolderName: string | null;
+  CardId: number | null;
+  CardNumber: string | null;
+  Remark: string | null;
+  Disabled: Generated<number>;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** A monthly pass sold for a vehicle under a monthly rule; a renewal is a new pass starting where it ends. */
+export interface MonthlyPassTable {
+  Id: Generated<number>;
+  AreaId: number;
+  VehicleId: number;
+  ChargeRuleId: number;
+  StartAt: number;
+  /** Exclusive. */
+  EndAt: number;
+  Units: number;
+  AmountCents: number;
+  RenewedFromId: number | null;
+  Remark: string | null;
+  UserName: string;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
 /** Tables of the garage module (joined into the Database interface in db/schema.ts). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled as the module lands
-export interface GarageTables {}
+export interface GarageTables {
+  ParkArea: ParkAreaTable;
+  ChargeRule: ChargeRuleTable;
+  ParkAreaChargeRule: ParkAreaChargeRuleTable;
+  ChargeHost: ChargeHostTable;
+  ChargeEquipment: ChargeEquipmentTable;
+  ChargeRecord: ChargeRecordTable;
+  ChargeOrder: ChargeOrderTable;
+  ParkOrder: ParkOrderTable;
+  ForcedOutageRecord: ForcedOutageRecordTable;
+  Vehicle: VehicleTable;
+  MonthlyPass: MonthlyPassTable;
+}

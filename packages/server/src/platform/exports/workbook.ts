@@ -2,21 +2,29 @@ import { translate, type Lang } from '@gatehouse/shared';
 import ExcelJS from 'exceljs';
 import type { ExportColumn } from './registry.ts';
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** 'YYYY-MM-DD HH:mm:ss' in a time zone (the area's, else the server's). */
 export function formatInstant(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  // The Swedish locale writes ISO-like dates: 2026-11-22 08:00:00.
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hour12: false,
-  }).format(date);
+  let formatter = formatters.get(timeZone ?? '');
+  if (!formatter) {
+    // The Swedish locale writes ISO-like dates: 2026-11-22 08:00:00.
+    formatter = new Intl.DateTimeFormat('sv-SE', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hour12: false,
+    });
+    formatters.set(timeZone ?? '', formatter);
+  }
+  return formatter.format(date);
 }
 
 export interface WorkbookInput {

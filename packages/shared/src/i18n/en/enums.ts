@@ -56,6 +56,25 @@ export const enums: CatalogueShape<typeof zh> = {
     true: 'Door opened',
     false: 'Door open failed',
   },
+  doorDirection: {
+    0: 'Unspecified',
+    1: 'In',
+    2: 'Out',
+  },
+  doorRecordReason: {
+    0: 'Other',
+    1: 'Authorised card',
+    2: 'Card not registered',
+    3: 'Card not given to a holder',
+    4: 'No authorisation for this door',
+    5: 'Outside the validity period',
+    6: 'Card holder disabled',
+  },
+  faultReportStatus: {
+    0: 'Open',
+    1: 'In progress',
+    2: 'Resolved',
+  },
   chargeType: {
     0: 'Temporary parking',
     1: 'Monthly parking',
@@ -113,6 +132,19 @@ export const enums: CatalogueShape<typeof zh> = {
     8: 'Refund cancelled',
     9: 'Refunding',
     10: 'Refund exception',
+  },
+  chargeStopReason: {
+    0: 'Fully charged',
+    1: 'Stopped by user',
+    2: 'Paid time or amount used up',
+    3: 'Forced power-off',
+    4: 'Device fault',
+    5: 'Power failure',
+  },
+  forcedOutageResult: {
+    0: 'Not sent (device not connected)',
+    1: 'Power cut',
+    2: 'Power-off failed',
   },
   nation: {
     0: 'Unknown',

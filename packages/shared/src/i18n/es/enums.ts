@@ -56,6 +56,25 @@ export const enums: CatalogueShape<typeof zh> = {
     true: 'Puerta abierta',
     false: 'Fallo al abrir la puerta',
   },
+  doorDirection: {
+    0: 'Sin especificar',
+    1: 'Entrada',
+    2: 'Salida',
+  },
+  doorRecordReason: {
+    0: 'Otro',
+    1: 'Tarjeta autorizada',
+    2: 'Tarjeta no registrada',
+    3: 'Tarjeta no asignada a un titular',
+    4: 'Sin autorización para esta puerta',
+    5: 'Fuera del periodo de validez',
+    6: 'Titular deshabilitado',
+  },
+  faultReportStatus: {
+    0: 'Abierta',
+    1: 'En curso',
+    2: 'Resuelta',
+  },
   chargeType: {
     0: 'Aparcamiento temporal',
     1: 'Aparcamiento mensual',
@@ -113,6 +132,19 @@ export const enums: CatalogueShape<typeof zh> = {
     8: 'Reembolso cancelado',
     9: 'Reembolsando',
     10: 'Error en el reembolso',
+  },
+  chargeStopReason: {
+    0: 'Carga completa',
+    1: 'Detenido por el usuario',
+    2: 'Tiempo o importe pagado agotado',
+    3: 'Corte forzado',
+    4: 'Avería del equipo',
+    5: 'Corte de suministro',
+  },
+  forcedOutageResult: {
+    0: 'No enviado (equipo sin conexión)',
+    1: 'Corriente cortada',
+    2: 'Corte fallido',
   },
   nation: {
     0: 'Desconocido',

@@ -56,6 +56,25 @@ export const enums: CatalogueShape<typeof zh> = {
     true: '解錠成功',
     false: '解錠失敗',
   },
+  doorDirection: {
+    0: '未指定',
+    1: '入室',
+    2: '退室',
+  },
+  doorRecordReason: {
+    0: 'その他',
+    1: '認証済みカード',
+    2: '未登録カード',
+    3: 'カード未発行（所有者なし）',
+    4: 'このドアの権限なし',
+    5: '有効期間外',
+    6: 'カード所有者は無効',
+  },
+  faultReportStatus: {
+    0: '未対応',
+    1: '対応中',
+    2: '解決済み',
+  },
   chargeType: {
     0: '一時駐車',
     1: '月極駐車',
@@ -113,6 +132,19 @@ export const enums: CatalogueShape<typeof zh> = {
     8: '返金取消',
     9: '返金処理中',
     10: '返金異常',
+  },
+  chargeStopReason: {
+    0: '満充電で停止',
+    1: 'ユーザーによる終了',
+    2: '支払済み時間・金額の消化',
+    3: '強制停止',
+    4: '機器故障',
+    5: '停電',
+  },
+  forcedOutageResult: {
+    0: '未送信（機器未接続）',
+    1: '停止成功',
+    2: '停止失敗',
   },
   nation: {
     0: '不明',

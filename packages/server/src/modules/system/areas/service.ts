@@ -200,7 +200,10 @@ export async function deleteArea(ctx: AuthedContext, id: number): Promise<void> 
 }
 
 /** The users linked to an area the caller manages. */
-export async function areaUsers(ctx: AuthedContext, id: number): Promise<{ Id: number; UserName: string; Name: string }[]> {
+export async function areaUsers(
+  ctx: AuthedContext,
+  id: number,
+): Promise<{ Id: number; UserName: string; Name: string }[]> {
   await assertManages(ctx, id);
   return ctx.db.kysely
     .selectFrom('AppUser')

@@ -28,7 +28,13 @@ function strip(nodes: DepartmentNode[]): TreeOption[] {
   return nodes.map((n) => ({ Id: n.Id, Name: n.Name, Children: strip(n.Children) }));
 }
 
-const DEPARTMENT_USERS = ['Department/Admin', 'Department/User', 'AppUser/Admin', 'AccessControl/Admin', 'AccessControl/User'] as const;
+const DEPARTMENT_USERS = [
+  'Department/Admin',
+  'Department/User',
+  'AppUser/Admin',
+  'AccessControl/Admin',
+  'AccessControl/User',
+] as const;
 const GROUP_USERS = ['PeopleGroup/Admin', 'AccessControl/Admin', 'AccessControl/User'] as const;
 
 export const optionRoutes = [
@@ -39,7 +45,8 @@ export const optionRoutes = [
     tag: 'Options',
     access: ['AppUser/Admin', 'Role/Admin'],
     response: z.array(option.extend({ Code: z.string() })),
-    handler: (_input, ctx) => ctx.db.kysely.selectFrom('Role').select(['Id', 'Code', 'Name']).orderBy('Id').execute(),
+    handler: (_input, ctx) =>
+      ctx.db.kysely.selectFrom('Role').select(['Id', 'Code', 'Name']).orderBy('Id').execute(),
   }),
   defineRoute({
     method: 'GET',
@@ -60,7 +67,13 @@ export const optionRoutes = [
     area: true,
     response: z.array(option),
     handler: (_input, ctx) =>
-      ctx.db.kysely.selectFrom('PeopleGroup').select(['Id', 'Name']).where('AreaId', '=', ctx.areaId!).orderBy('Sort').orderBy('Name').execute(),
+      ctx.db.kysely
+        .selectFrom('PeopleGroup')
+        .select(['Id', 'Name'])
+        .where('AreaId', '=', ctx.areaId!)
+        .orderBy('Sort')
+        .orderBy('Name')
+        .execute(),
   }),
   defineRoute({
     method: 'GET',
@@ -71,7 +84,13 @@ export const optionRoutes = [
     area: true,
     response: z.array(option),
     handler: (_input, ctx) =>
-      ctx.db.kysely.selectFrom('PeopleType').select(['Id', 'Name']).where('AreaId', '=', ctx.areaId!).orderBy('Sort').orderBy('Name').execute(),
+      ctx.db.kysely
+        .selectFrom('PeopleType')
+        .select(['Id', 'Name'])
+        .where('AreaId', '=', ctx.areaId!)
+        .orderBy('Sort')
+        .orderBy('Name')
+        .execute(),
   }),
   defineRoute({
     method: 'GET',
@@ -82,15 +101,22 @@ export const optionRoutes = [
     query: z.object({ Keyword: z.string().trim().min(1).max(64).optional() }),
     response: z.array(option.extend({ UserName: z.string() })),
     handler: ({ query }, ctx) => {
-      let q = ctx.db.kysely.selectFrom('AppUser').select(['AppUser.Id', 'AppUser.UserName', 'AppUser.Name']).where('AppUser.Disabled', '=', 0);
+      let q = ctx.db.kysely
+        .selectFrom('AppUser')
+        .select(['AppUser.Id', 'AppUser.UserName', 'AppUser.Name'])
+        .where('AppUser.Disabled', '=', 0);
       if (!ctx.user.isAdmin) {
         const areas = [...ctx.user.areaIds];
         if (areas.length === 0) return Promise.resolve([]);
-        q = q.where('AppUser.Id', 'in', (eb) => eb.selectFrom('UserArea').select('UserArea.UserId').where('UserArea.AreaId', 'in', areas));
+        q = q.where('AppUser.Id', 'in', (eb) =>
+          eb.selectFrom('UserArea').select('UserArea.UserId').where('UserArea.AreaId', 'in', areas),
+        );
       }
       if (query.Keyword) {
         const keyword = query.Keyword;
-        q = q.where((eb) => eb.or([contains(eb, 'AppUser.UserName', keyword), contains(eb, 'AppUser.Name', keyword)]));
+        q = q.where((eb) =>
+          eb.or([contains(eb, 'AppUser.UserName', keyword), contains(eb, 'AppUser.Name', keyword)]),
+        );
       }
       return q.orderBy('AppUser.UserName').limit(500).execute();
     },

@@ -1,0 +1,101 @@
+import { protocolNeedsSync } from '@gatehouse/shared';
+import { sql } from 'kysely';
+import type { Trx } from '../common.ts';
+
+/**
+ * The issue-status lifecycle of an authorisation (enumeration issueStatus). This module moves rows only
+ * into the "pending" states; 3 (issue succeeded) and -2 (deletion succeeded) are set by the device sync,
+ * which no API here offers.
+ *
+ *   grant                       → 1 pending issue      (0 on a device whose protocol needs no sync)
+ *   change of card / validity   → 2 pending update     (live rows 1, 2, 3; rows at 0 stay 0)
+ *   holder disabled             → -1 pending deletion  (live rows 1, 2, 3)
+ *   holder enabled              → 1 pending issue      (rows withdrawn by the disable: -1, -2, not revoked)
+ *   revoke                      → -1 pending deletion  (-2 stays -2; on a no-sync device the row is removed)
+ *   grant again after a revoke  → 1 pending issue
+ */
+export const ISSUE = {
+  deletionSucceeded: -2,
+  pendingDeletion: -1,
+  noIssueNeeded: 0,
+  pendingIssue: 1,
+  pendingUpdate: 2,
+  issueSucceeded: 3,
+} as const;
+
+/** Statuses of an authorisation the controller has or is about to have. */
+export const LIVE = [ISSUE.pendingIssue, ISSUE.pendingUpdate, ISSUE.issueSucceeded] as const;
+
+export function grantedStatus(protocol: number): number {
+  return protocolNeedsSync(protocol) ? ISSUE.pendingIssue : ISSUE.noIssueNeeded;
+}
+
+/** A change the controller must learn: live rows become pending update; anything else keeps its status. */
+export function changedStatus(current: number): number {
+  return (LIVE as readonly number[]).includes(current) ? ISSUE.pendingUpdate : current;
+}
+
+/** Revoking: the controller must forget it (unless it already has). */
+export function revokedStatus(current: number): number {
+  return current === ISSUE.deletionSucceeded ? current : ISSUE.pendingDeletion;
+}
+
+/** The holders' cards or validity changed: their live authorisations wait for an update. */
+export async function markHoldersChanged(trx: Trx, holderIds: number[], now: number): Promise<void> {
+  if (holderIds.length === 0) return;
+  await trx
+    .updateTable('CardUserLinkChannel')
+    .set({ IssueStatus: ISSUE.pendingUpdate, UpdatedAt: now })
+    .where('CardUserId', 'in', holderIds)
+    .where('IssueStatus', 'in', [...LIVE])
+    .execute();
+}
+
+/** The holder was disabled: every live authorisation must be removed from its controller. */
+export async function withdrawHolder(trx: Trx, holderId: number, now: number): Promise<void> {
+  await trx
+    .updateTable('CardUserLinkChannel')
+    .set({ IssueStatus: ISSUE.pendingDeletion, UpdatedAt: now })
+    .where('CardUserId', '=', holderId)
+    .where('IssueStatus', 'in', [...LIVE])
+    .execute();
+}
+
+/** The holder was enabled again: what the disable withdrew (not what was revoked) is issued anew. */
+export async function restoreHolder(trx: Trx, holderId: number, now: number): Promise<void> {
+  await trx
+    .updateTable('CardUserLinkChannel')
+    .set({ IssueStatus: ISSUE.pendingIssue, UpdatedAt: now })
+    .where('CardUserId', '=', holderId)
+    .where('Revoked', '=', 0)
+    .where('IssueStatus', 'in', [ISSUE.pendingDeletion, ISSUE.deletionSucceeded])
+    .execute();
+}
+
+/** A channel's door or direction changed: the controller's door bits for its live authorisations change. */
+export async function markChannelChanged(trx: Trx, channelId: number, now: number): Promise<void> {
+  await trx
+    .updateTable('CardUserLinkChannel')
+    .set({ IssueStatus: ISSUE.pendingUpdate, UpdatedAt: now })
+    .where('ChannelId', '=', channelId)
+    .where('IssueStatus', 'in', [...LIVE])
+    .execute();
+}
+
+/** Authorisations a controller still holds or has to act on: everything but confirmed deletions. */
+export async function openAuthorizations(
+  trx: Trx,
+  where: { channelId: number } | { deviceId: number },
+): Promise<number> {
+  const row = await trx
+    .selectFrom('CardUserLinkChannel')
+    .select(sql<number>`count(*)`.as('n'))
+    .where(
+      'channelId' in where ? 'ChannelId' : 'DeviceId',
+      '=',
+      'channelId' in where ? where.channelId : where.deviceId,
+    )
+    .where('IssueStatus', '!=', ISSUE.deletionSucceeded)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

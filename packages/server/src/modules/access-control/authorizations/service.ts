@@ -1,0 +1,359 @@
+import { enumValues, issueStatus, protocolNeedsSync } from '@gatehouse/shared';
+import { sql } from 'kysely';
+import { audit } from '../../../platform/audit.ts';
+import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
+import type { AuthedContext } from '../../../platform/route.ts';
+import type { Trx } from '../common.ts';
+import { changedStatus, grantedStatus, revokedStatus } from './lifecycle.ts';
+
+/**
+ * Granting and revoking. An authorisation is one holder on one channel; the controller opens the door for
+ * every card the holder has. Validity null follows the holder's (an extension carries over); set, it narrows it.
+ */
+export interface Validity {
+  ValidFrom: number | null;
+  ValidTo: number | null;
+}
+
+export interface GrantResult {
+  /** New authorisations, or revoked ones granted again: pending issue (or no issue needed). */
+  Granted: number;
+  /** Existing ones whose validity changed: pending update. */
+  Updated: number;
+  /** Existing ones already as asked. */
+  Unchanged: number;
+}
+
+interface ChannelRow {
+  Id: number;
+  DeviceId: number;
+  Protocol: number;
+}
+
+async function channelsOf(trx: Trx, areaId: number, channelIds: number[]): Promise<ChannelRow[]> {
+  const unique = [...new Set(channelIds)];
+  const rows = await trx
+    .selectFrom('AccessControlChannel')
+    .innerJoin('AccessControlDevice', 'AccessControlDevice.Id', 'AccessControlChannel.DeviceId')
+    .select(['AccessControlChannel.Id', 'AccessControlChannel.DeviceId', 'AccessControlDevice.Protocol'])
+    .where('AccessControlChannel.Id', 'in', unique)
+    .where('AccessControlChannel.AreaId', '=', areaId)
+    .execute();
+  if (rows.length !== unique.length) throw fieldError('ChannelIds', 'accessControl.error.channelMissing');
+  return rows;
+}
+
+/** Grants holders × channels in the caller's transaction; existing rows are reused, never duplicated. */
+async function grant(
+  ctx: AuthedContext,
+  trx: Trx,
+  holderIds: number[],
+  channels: ChannelRow[],
+  validity: Validity,
+): Promise<GrantResult> {
+  const now = ctx.clock.now();
+  const result: GrantResult = { Granted: 0, Updated: 0, Unchanged: 0 };
+  const channelIds = channels.map((c) => c.Id);
+  const inserts: {
+    AreaId: number;
+    CardUserId: number;
+    ChannelId: number;
+    DeviceId: number;
+    ValidFrom: number | null;
+    ValidTo: number | null;
+    IssueStatus: number;
+    CreatedAt: number;
+    UpdatedAt: number;
+  }[] = [];
+  for (let i = 0; i < holderIds.length; i += 500) {
+    const batch = holderIds.slice(i, i + 500);
+    const existing = await trx
+      .selectFrom('CardUserLinkChannel')
+      .select(['Id', 'CardUserId', 'ChannelId', 'ValidFrom', 'ValidTo', 'IssueStatus', 'Revoked'])
+      .where('CardUserId', 'in', batch)
+      .where('ChannelId', 'in', channelIds)
+      .execute();
+    const byKey = new Map(existing.map((e) => [`${e.CardUserId}:${e.ChannelId}`, e]));
+    for (const holderId of batch) {
+      for (const channel of channels) {
+        const row = byKey.get(`${holderId}:${channel.Id}`);
+        if (!row) {
+          inserts.push({
+            AreaId: ctx.areaId!,
+            CardUserId: holderId,
+            ChannelId: channel.Id,
+            DeviceId: channel.DeviceId,
+            ...validity,
+            IssueStatus: grantedStatus(channel.Protocol),
+            CreatedAt: now,
+            UpdatedAt: now,
+          });
+          result.Granted++;
+        } else if (row.Revoked) {
+          await trx
+            .updateTable('CardUserLinkChannel')
+            .set({ ...validity, Revoked: 0, IssueStatus: grantedStatus(channel.Protocol), UpdatedAt: now })
+            .where('Id', '=', row.Id)
+            .execute();
+          result.Granted++;
+        } else if (
+          (row.ValidFrom === null ? null : Number(row.ValidFrom)) !== validity.ValidFrom ||
+          (row.ValidTo === null ? null : Number(row.ValidTo)) !== validity.ValidTo
+        ) {
+          await trx
+            .updateTable('CardUserLinkChannel')
+            .set({ ...validity, IssueStatus: changedStatus(row.IssueStatus), UpdatedAt: now })
+            .where('Id', '=', row.Id)
+            .execute();
+          result.Updated++;
+        } else {
+          result.Unchanged++;
+        }
+      }
+    }
+  }
+  for (let i = 0; i < inserts.length; i += 500)
+    await trx
+      .insertInto('CardUserLinkChannel')
+      .values(inserts.slice(i, i + 500))
+      .execute();
+  return result;
+}
+
+async function cardCounts(trx: Trx, holderIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (let i = 0; i < holderIds.length; i += 500) {
+    const rows = await trx
+      .selectFrom('Card')
+      .select((eb) => ['CardUserId', eb.fn.countAll().as('n')])
+      .where('CardUserId', 'in', holderIds.slice(i, i + 500))
+      .groupBy('CardUserId')
+      .execute();
+    for (const r of rows) out.set(Number(r.CardUserId), Number(r.n));
+  }
+  return out;
+}
+
+/** One holder onto chosen channels. The holder must be enabled and have a card. */
+export async function grantToHolder(
+  ctx: AuthedContext,
+  holderId: number,
+  channelIds: number[],
+  validity: Validity,
+): Promise<GrantResult> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const holder = await trx
+      .selectFrom('CardUser')
+      .select(['Id', 'Name', 'Disabled'])
+      .where('Id', '=', holderId)
+      .where('AreaId', '=', ctx.areaId!)
+      .executeTakeFirst();
+    if (!holder) throw notFound();
+    if (holder.Disabled) throw new AppError(409, 'accessControl.error.holderDisabled', { name: holder.Name });
+    if (!(await cardCounts(trx, [holderId])).get(holderId))
+      throw new AppError(409, 'accessControl.error.holderHasNoCard', { name: holder.Name });
+    const channels = await channelsOf(trx, ctx.areaId!, channelIds);
+    const result = await grant(ctx, trx, [holderId], channels, validity);
+    await audit(
+      ctx,
+      {
+        action: 'grant',
+        entity: 'CardUserLinkChannel',
+        entityId: holderId,
+        after: { ChannelIds: channelIds, ...validity, ...result },
+      },
+      trx,
+    );
+    return result;
+  });
+}
+
+export interface BatchGrantInput {
+  DepartmentId?: number | undefined;
+  IncludeSubDepartments?: boolean | undefined;
+  PeopleGroupId?: number | undefined;
+  ChannelIds: number[];
+  ValidFrom: number | null;
+  ValidTo: number | null;
+}
+
+export interface BatchGrantResult extends GrantResult {
+  /** Holders of the department or group. */
+  Holders: number;
+  /** Left out: disabled, or without a card. */
+  SkippedDisabled: number;
+  SkippedNoCard: number;
+}
+
+/**
+ * A department (with its sub-departments unless IncludeSubDepartments is false) or a people group onto
+ * chosen channels, in one transaction. Disabled holders and holders without a card are left out and counted.
+ */
+export async function batchGrant(ctx: AuthedContext, input: BatchGrantInput): Promise<BatchGrantResult> {
+  const areaId = ctx.areaId!;
+  if ((input.DepartmentId === undefined) === (input.PeopleGroupId === undefined))
+    throw fieldError('DepartmentId', 'accessControl.error.departmentOrGroup');
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    let holders = trx.selectFrom('CardUser').select(['Id', 'Disabled']).where('AreaId', '=', areaId);
+    if (input.DepartmentId !== undefined) {
+      const department = await trx
+        .selectFrom('Department')
+        .select('Id')
+        .where('Id', '=', input.DepartmentId)
+        .where('AreaId', '=', areaId)
+        .executeTakeFirst();
+      if (!department) throw fieldError('DepartmentId', 'error.departmentMissing');
+      const departmentId = input.DepartmentId;
+      holders =
+        input.IncludeSubDepartments === false
+          ? holders.where('DepartmentId', '=', departmentId)
+          : holders.where(
+              sql<boolean>`"DepartmentId" in (with recursive "Sub"("Id") as (select cast(${departmentId} as integer) union all select "Department"."Id" from "Department" join "Sub" on "Department"."ParentId" = "Sub"."Id") select "Id" from "Sub")`,
+            );
+    } else {
+      const group = await trx
+        .selectFrom('PeopleGroup')
+        .select('Id')
+        .where('Id', '=', input.PeopleGroupId!)
+        .where('AreaId', '=', areaId)
+        .executeTakeFirst();
+      if (!group) throw fieldError('PeopleGroupId', 'accessControl.error.peopleGroupMissing');
+      holders = holders.where('PeopleGroupId', '=', input.PeopleGroupId!);
+    }
+    const rows = await holders.orderBy('Id').execute();
+    const channels = await channelsOf(trx, areaId, input.ChannelIds);
+    const enabled = rows.filter((r) => !r.Disabled).map((r) => r.Id);
+    const cards = await cardCounts(trx, enabled);
+    const eligible = enabled.filter((holderId) => cards.get(holderId));
+    const result = await grant(ctx, trx, eligible, channels, {
+      ValidFrom: input.ValidFrom,
+      ValidTo: input.ValidTo,
+    });
+    const out: BatchGrantResult = {
+      Holders: rows.length,
+      SkippedDisabled: rows.length - enabled.length,
+      SkippedNoCard: enabled.length - eligible.length,
+      ...result,
+    };
+    await audit(
+      ctx,
+      { action: 'batchGrant', entity: 'CardUserLinkChannel', after: { ...input, ...out } },
+      trx,
+    );
+    return out;
+  });
+}
+
+async function findAuthorization(ctx: AuthedContext, trx: Trx, authId: number) {
+  const row = await trx
+    .selectFrom('CardUserLinkChannel')
+    .innerJoin('AccessControlDevice', 'AccessControlDevice.Id', 'CardUserLinkChannel.DeviceId')
+    .selectAll('CardUserLinkChannel')
+    .select('AccessControlDevice.Protocol')
+    .where('CardUserLinkChannel.Id', '=', authId)
+    .where('CardUserLinkChannel.AreaId', '=', ctx.areaId!)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+/** A new validity for one authorisation: pending update if the controller has or is getting it. */
+export async function changeValidity(ctx: AuthedContext, authId: number, validity: Validity): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const row = await findAuthorization(ctx, trx, authId);
+    if (row.Revoked) throw new AppError(409, 'accessControl.error.authorizationRevoked');
+    const same =
+      (row.ValidFrom === null ? null : Number(row.ValidFrom)) === validity.ValidFrom &&
+      (row.ValidTo === null ? null : Number(row.ValidTo)) === validity.ValidTo;
+    if (same) return;
+    await trx
+      .updateTable('CardUserLinkChannel')
+      .set({ ...validity, IssueStatus: changedStatus(row.IssueStatus), UpdatedAt: ctx.clock.now() })
+      .where('Id', '=', authId)
+      .execute();
+    await audit(
+      ctx,
+      { action: 'update', entity: 'CardUserLinkChannel', entityId: authId, before: row, after: validity },
+      trx,
+    );
+  });
+}
+
+/**
+ * Revokes authorisations (all or none): pending deletion until the device sync confirms it. On a device
+ * whose protocol needs no sync there is nothing to wait for, so the row is removed.
+ */
+export async function revoke(
+  ctx: AuthedContext,
+  ids: number[],
+): Promise<{ Revoked: number; Removed: number }> {
+  const now = ctx.clock.now();
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const out = { Revoked: 0, Removed: 0 };
+    for (const authId of new Set(ids)) {
+      const row = await findAuthorization(ctx, trx, authId);
+      if (row.Revoked) continue;
+      if (!protocolNeedsSync(row.Protocol)) {
+        await trx.deleteFrom('CardUserLinkChannel').where('Id', '=', authId).execute();
+        out.Removed++;
+      } else {
+        await trx
+          .updateTable('CardUserLinkChannel')
+          .set({ Revoked: 1, IssueStatus: revokedStatus(row.IssueStatus), UpdatedAt: now })
+          .where('Id', '=', authId)
+          .execute();
+        out.Revoked++;
+      }
+    }
+    await audit(ctx, { action: 'revoke', entity: 'CardUserLinkChannel', after: { Ids: ids, ...out } }, trx);
+    return out;
+  });
+}
+
+export interface DeviceStatusCount {
+  DeviceId: number;
+  DeviceName: string;
+  SerialNumber: string;
+  Protocol: number;
+  Disabled: boolean;
+  /** Authorisations per issue status, every status present (keys '-2' … '3'). */
+  Counts: Record<string, number>;
+  /** Waiting for the device sync: pending issue, update and deletion. */
+  Pending: number;
+  Total: number;
+}
+
+/** Per controller of the area, how many authorisations wait in each issue status. */
+export async function deviceStatusCounts(ctx: AuthedContext): Promise<DeviceStatusCount[]> {
+  const k = ctx.db.kysely;
+  const [devices, counts] = await Promise.all([
+    k
+      .selectFrom('AccessControlDevice')
+      .select(['Id', 'Name', 'SerialNumber', 'Protocol', 'Disabled'])
+      .where('AreaId', '=', ctx.areaId!)
+      .orderBy('Name')
+      .orderBy('Id')
+      .execute(),
+    k
+      .selectFrom('CardUserLinkChannel')
+      .select((eb) => ['DeviceId', 'IssueStatus', eb.fn.countAll().as('n')])
+      .where('AreaId', '=', ctx.areaId!)
+      .groupBy(['DeviceId', 'IssueStatus'])
+      .execute(),
+  ]);
+  return devices.map((d) => {
+    const Counts = Object.fromEntries(enumValues(issueStatus).map((s) => [String(s), 0]));
+    for (const c of counts) if (c.DeviceId === d.Id) Counts[String(c.IssueStatus)] = Number(c.n);
+    const total = Object.values(Counts).reduce((a, b) => a + b, 0);
+    return {
+      DeviceId: d.Id,
+      DeviceName: d.Name,
+      SerialNumber: d.SerialNumber,
+      Protocol: d.Protocol,
+      Disabled: Boolean(d.Disabled),
+      Counts,
+      Pending: (Counts['1'] ?? 0) + (Counts['2'] ?? 0) + (Counts['-1'] ?? 0),
+      Total: total,
+    };
+  });
+}

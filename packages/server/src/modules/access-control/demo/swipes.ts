@@ -1,0 +1,134 @@
+import type { Db } from '../../../db/database.ts';
+import type { DemoContext } from '../../../db/seed/demo.ts';
+import { DAY_MS } from '../records/swipe.ts';
+import { bulkInsert, type Random } from './bulk.ts';
+
+/** What the swipe generator needs of a holder and a device. */
+export interface SwipeDevice {
+  Id: number;
+  Name: string;
+  channels: { Id: number; Name: string; DoorNumber: number; Direction: number }[];
+}
+
+export interface SwipeHolder {
+  id: number;
+  name: string;
+  cards: string[];
+  channels: { device: SwipeDevice; channel: SwipeDevice['channels'][number] }[];
+  createdAt: number;
+  validFrom: number;
+  validTo: number;
+  disabledAt: number | null;
+}
+
+const WINDOW_DAYS = 90;
+const LOCAL_OFFSET = 8 * 3_600_000;
+
+/** Minute of the local day: rush hours in the morning and evening, quieter daytime, little at night. */
+function minuteOfDay(r: Random): number {
+  const u = r.next();
+  if (u < 0.3) return r.int(7 * 60, 9 * 60 + 30);
+  if (u < 0.6) return r.int(17 * 60, 20 * 60);
+  if (u < 0.95) return r.int(6 * 60, 23 * 60);
+  return r.int(0, 24 * 60 - 1);
+}
+
+/**
+ * Swipe records of the last 90 days, written in time order with the per-day counts the list relies on.
+ * Mostly authorised swipes; some unregistered cards, doors without authorisation, expired validity and
+ * disabled holders fail with their reason.
+ */
+export async function seedSwipes(
+  db: Db,
+  ctx: DemoContext,
+  r: Random,
+  options: {
+    areaId: number;
+    count: number;
+    holders: SwipeHolder[];
+    devices: SwipeDevice[];
+    /** Write the per-day counts too (a caller loading in several batches builds them once at the end). */
+    dayCounts?: boolean;
+  },
+): Promise<void> {
+  const { areaId, holders, devices } = options;
+  const now = ctx.now;
+  const windowStart = now - WINDOW_DAYS * DAY_MS;
+  const todayMidnight = Math.floor((now + LOCAL_OFFSET) / DAY_MS) * DAY_MS - LOCAL_OFFSET;
+  const allChannels = devices.flatMap((device) => device.channels.map((channel) => ({ device, channel })));
+  if (allChannels.length === 0) return;
+  const timeIn = (from: number) => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const t =
+        todayMidnight - r.int(0, WINDOW_DAYS - 1) * DAY_MS + minuteOfDay(r) * 60_000 + r.int(0, 59_999);
+      if (t <= now && t >= from) return t;
+    }
+    return from + Math.floor(r.next() * Math.max(1, now - from));
+  };
+
+  const records: Record<string, number | string | null>[] = [];
+  for (let i = 0; i < options.count; i++) {
+    const u = r.next();
+    if (u < 0.02 || holders.length === 0) {
+      const { device, channel } = r.pick(allChannels);
+      records.push({
+        AreaId: areaId,
+        At: timeIn(windowStart),
+        CardNumber: String(r.int(90_000_000, 99_999_999)).padStart(10, '0'),
+        CardUserId: null,
+        HolderName: null,
+        DeviceId: device.Id,
+        DeviceName: device.Name,
+        ChannelId: channel.Id,
+        ChannelName: channel.Name,
+        DoorNumber: channel.DoorNumber,
+        Direction: channel.Direction,
+        Result: 0,
+        Reason: 2,
+      });
+      continue;
+    }
+    const h = r.pick(holders);
+    const at = timeIn(Math.max(windowStart, h.createdAt));
+    const unauthorised = u < 0.035;
+    const { device, channel } = unauthorised ? r.pick(allChannels) : r.pick(h.channels);
+    let reason = unauthorised && !h.channels.some((c) => c.channel.Id === channel.Id) ? 4 : 1;
+    if (reason === 1 && h.disabledAt !== null && at >= h.disabledAt) reason = 6;
+    else if (reason === 1 && (at > h.validTo || at < h.validFrom)) reason = 5;
+    records.push({
+      AreaId: areaId,
+      At: at,
+      CardNumber: r.pick(h.cards),
+      CardUserId: h.id,
+      HolderName: h.name,
+      DeviceId: device.Id,
+      DeviceName: device.Name,
+      ChannelId: channel.Id,
+      ChannelName: channel.Name,
+      DoorNumber: channel.DoorNumber,
+      Direction: channel.Direction,
+      Result: reason === 1 ? 1 : 0,
+      Reason: reason,
+    });
+  }
+  records.sort((a, b) => (a.At as number) - (b.At as number));
+  await bulkInsert(db, ctx.sqlite, 'DoorOpeningRecord', records);
+  if (options.dayCounts === false) return;
+
+  const days = new Map<string, Record<string, number>>();
+  for (const rec of records) {
+    const Day = Math.floor((rec.At as number) / DAY_MS);
+    const key = `${Day}:${rec.DeviceId}:${rec.Result}`;
+    const row = days.get(key);
+    if (row) row.Count! += 1;
+    else
+      days.set(key, {
+        AreaId: areaId,
+        Day,
+        DeviceId: rec.DeviceId as number,
+        Result: rec.Result as number,
+        Count: 1,
+      });
+  }
+  await bulkInsert(db, ctx.sqlite, 'DoorOpeningRecordDay', [...days.values()]);
+}

@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import { registerDependent } from '../../platform/dependents.ts';
+import { registerDepartmentMembers } from '../organization/departments/members.ts';
+
+/**
+ * What the access-control data keeps from being deleted: an area holding its devices, cards, holders,
+ * swipe records or fault reports; a department, people group or people type with card holders; a pool
+ * device with history. Holders are never deleted, so their change and renewal records and authorisations
+ * are covered by the holders themselves.
+ */
+const countWhere = (
+  table: 'AccessControlDevice' | 'Card' | 'CardUser' | 'FailureDeclarationRecord',
+  column: 'AreaId' | 'DeviceId' | 'PeopleGroupId' | 'PeopleTypeId',
+) =>
+  async function count(db: Parameters<Parameters<typeof registerDependent>[1]['count']>[0], rowId: number) {
+    const row = await db
+      .selectFrom(table)
+      .select(sql<number>`count(*)`.as('n'))
+      .where(column as never, '=', rowId as never)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+
+for (const [table, labelKey] of [
+  ['AccessControlDevice', 'accessControl.entity.Device'],
+  ['Card', 'accessControl.entity.Card'],
+  ['CardUser', 'accessControl.entity.CardUser'],
+  ['FailureDeclarationRecord', 'accessControl.entity.FailureDeclarationRecord'],
+] as const) {
+  registerDependent('AreaInfo', { labelKey, count: countWhere(table, 'AreaId') });
+}
+
+/** Swipe records, counted from the per-day counts rather than the millions of records. */
+const swipeCount = (column: 'AreaId' | 'DeviceId') =>
+  async function count(db: Parameters<Parameters<typeof registerDependent>[1]['count']>[0], rowId: number) {
+    const row = await db
+      .selectFrom('DoorOpeningRecordDay')
+      .select(sql<number>`coalesce(sum("Count"), 0)`.as('n'))
+      .where(column, '=', rowId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+
+registerDependent('AreaInfo', {
+  labelKey: 'accessControl.entity.DoorOpeningRecord',
+  count: swipeCount('AreaId'),
+});
+registerDependent('AccessControlDevice', {
+  labelKey: 'accessControl.entity.DoorOpeningRecord',
+  count: swipeCount('DeviceId'),
+});
+registerDependent('AccessControlDevice', {
+  labelKey: 'accessControl.entity.FailureDeclarationRecord',
+  count: countWhere('FailureDeclarationRecord', 'DeviceId'),
+});
+
+registerDependent('PeopleGroup', {
+  labelKey: 'accessControl.entity.CardUser',
+  count: countWhere('CardUser', 'PeopleGroupId'),
+});
+registerDependent('PeopleType', {
+  labelKey: 'accessControl.entity.CardUser',
+  count: countWhere('CardUser', 'PeopleTypeId'),
+});
+
+registerDepartmentMembers({
+  labelKey: 'accessControl.entity.CardUser',
+  async countByDepartment(db, areaId) {
+    const rows = await db
+      .selectFrom('CardUser')
+      .select((eb) => ['DepartmentId', eb.fn.countAll().as('n')])
+      .where('AreaId', '=', areaId)
+      .where('DepartmentId', 'is not', null)
+      .groupBy('DepartmentId')
+      .execute();
+    return new Map(rows.map((r) => [Number(r.DepartmentId), Number(r.n)]));
+  },
+  async count(db, departmentId) {
+    const row = await db
+      .selectFrom('CardUser')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('DepartmentId', '=', departmentId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  },
+});

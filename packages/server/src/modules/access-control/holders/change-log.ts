@@ -1,0 +1,124 @@
+import type { AuthedContext } from '../../../platform/route.ts';
+import { areaFormatter, operator, type Trx } from '../common.ts';
+
+/** changeType values. */
+export const CHANGE = { add: 0, modify: 1, disable: 2, enable: 3, extend: 4 } as const;
+
+/** Fields a change record names; each has a label `accessControl.field.<Field>`. */
+export const HOLDER_FIELDS = [
+  'Name',
+  'Phone',
+  'CitizenId',
+  'Nation',
+  'Department',
+  'PeopleGroup',
+  'PeopleType',
+  'Cards',
+  'ValidFrom',
+  'ValidTo',
+  'Remark',
+] as const;
+export type HolderField = (typeof HOLDER_FIELDS)[number];
+
+/** A holder as a change record shows it: names for references, printed card numbers, local date-times. */
+export type HolderSnapshot = Record<HolderField, string | null>;
+
+export interface FieldChange {
+  Field: HolderField;
+  Before: string | null;
+  After: string | null;
+}
+
+/** The holder's current state in display form; Nation stays an id (translated when read). */
+export async function holderSnapshot(trx: Trx, holderId: number): Promise<HolderSnapshot> {
+  const row = await trx
+    .selectFrom('CardUser')
+    .leftJoin('Department', 'Department.Id', 'CardUser.DepartmentId')
+    .leftJoin('PeopleGroup', 'PeopleGroup.Id', 'CardUser.PeopleGroupId')
+    .leftJoin('PeopleType', 'PeopleType.Id', 'CardUser.PeopleTypeId')
+    .select([
+      'CardUser.AreaId',
+      'CardUser.Name',
+      'CardUser.Phone',
+      'CardUser.CitizenId',
+      'CardUser.Nation',
+      'Department.Name as Department',
+      'PeopleGroup.Name as PeopleGroup',
+      'PeopleType.Name as PeopleType',
+      'CardUser.ValidFrom',
+      'CardUser.ValidTo',
+      'CardUser.Remark',
+    ])
+    .where('CardUser.Id', '=', holderId)
+    .executeTakeFirstOrThrow();
+  const cards = await trx
+    .selectFrom('Card')
+    .select('CardNumber')
+    .where('CardUserId', '=', holderId)
+    .orderBy('CardNumber')
+    .execute();
+  const format = await areaFormatter(trx, row.AreaId);
+  return {
+    Name: row.Name,
+    Phone: row.Phone,
+    CitizenId: row.CitizenId,
+    Nation: String(row.Nation),
+    Department: row.Department,
+    PeopleGroup: row.PeopleGroup,
+    PeopleType: row.PeopleType,
+    Cards: cards.length ? cards.map((c) => c.CardNumber).join(',') : null,
+    ValidFrom: format(Number(row.ValidFrom)),
+    ValidTo: format(Number(row.ValidTo)),
+    Remark: row.Remark,
+  };
+}
+
+export function diffSnapshots(before: HolderSnapshot | null, after: HolderSnapshot): FieldChange[] {
+  return HOLDER_FIELDS.filter((f) => (before?.[f] ?? null) !== after[f] && (before || after[f] !== null)).map(
+    (Field) => ({ Field, Before: before?.[Field] ?? null, After: after[Field] }),
+  );
+}
+
+export async function writeChangeRecord(
+  ctx: AuthedContext,
+  trx: Trx,
+  holder: { Id: number; AreaId: number; Name: string },
+  changeType: number,
+  detail: FieldChange[] | null,
+): Promise<void> {
+  await trx
+    .insertInto('ChangeRecord')
+    .values({
+      AreaId: holder.AreaId,
+      CardUserId: holder.Id,
+      HolderName: holder.Name,
+      ChangeType: changeType,
+      Detail: detail && detail.length ? JSON.stringify(detail) : null,
+      ...operator(ctx),
+      At: ctx.clock.now(),
+    })
+    .execute();
+}
+
+export async function writeRenewalRecord(
+  ctx: AuthedContext,
+  trx: Trx,
+  holder: { Id: number; AreaId: number; Name: string },
+  oldValidTo: number,
+  newValidTo: number,
+  remark: string | null,
+): Promise<void> {
+  await trx
+    .insertInto('RenewalRecord')
+    .values({
+      AreaId: holder.AreaId,
+      CardUserId: holder.Id,
+      HolderName: holder.Name,
+      OldValidTo: oldValidTo,
+      NewValidTo: newValidTo,
+      Remark: remark,
+      ...operator(ctx),
+      At: ctx.clock.now(),
+    })
+    .execute();
+}

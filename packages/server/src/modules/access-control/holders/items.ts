@@ -1,0 +1,200 @@
+import { displayToCard, disabledFlag, enumLabel, nation } from '@gatehouse/shared';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import { z } from 'zod';
+import type { ExportColumn } from '../../../platform/exports/registry.ts';
+import { contains, filter } from '../../../platform/filters.ts';
+import { rowMapper } from '../../../platform/resource.ts';
+import type { AuthedContext } from '../../../platform/route.ts';
+import { id } from '../../../platform/schemas.ts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
+
+export const holderCard = z.object({
+  Id: z.number(),
+  CardNumber: z.string(),
+  CardValue: z.number(),
+  CardType: z.number(),
+});
+
+export const holderItem = z.object({
+  Id: z.number(),
+  Name: z.string(),
+  Phone: z.string().nullable(),
+  CitizenId: z.string().nullable(),
+  Nation: z.number(),
+  DepartmentId: z.number().nullable(),
+  DepartmentName: z.string().nullable(),
+  PeopleGroupId: z.number().nullable(),
+  PeopleGroupName: z.string().nullable(),
+  PeopleTypeId: z.number().nullable(),
+  PeopleTypeName: z.string().nullable(),
+  ValidFrom: z.string(),
+  ValidTo: z.string(),
+  /** ValidTo is in the past. */
+  Expired: z.boolean(),
+  Disabled: z.boolean(),
+  Remark: z.string().nullable(),
+  Cards: z.array(holderCard),
+  /** The printed numbers of Cards, for tables and exports. */
+  CardNumbers: z.array(z.string()),
+  /** Authorisations that are not revoked. */
+  AuthorizationCount: z.number(),
+  CreatedAt: z.string(),
+  UpdatedAt: z.string(),
+});
+export type HolderItem = z.infer<typeof holderItem>;
+
+export function holderQuery(db: Kysely<any>) {
+  return db
+    .selectFrom('CardUser')
+    .leftJoin('Department', 'Department.Id', 'CardUser.DepartmentId')
+    .leftJoin('PeopleGroup', 'PeopleGroup.Id', 'CardUser.PeopleGroupId')
+    .leftJoin('PeopleType', 'PeopleType.Id', 'CardUser.PeopleTypeId')
+    .select([
+      'CardUser.Id',
+      'CardUser.Name',
+      'CardUser.Phone',
+      'CardUser.CitizenId',
+      'CardUser.Nation',
+      'CardUser.DepartmentId',
+      'Department.Name as DepartmentName',
+      'CardUser.PeopleGroupId',
+      'PeopleGroup.Name as PeopleGroupName',
+      'CardUser.PeopleTypeId',
+      'PeopleType.Name as PeopleTypeName',
+      'CardUser.ValidFrom',
+      'CardUser.ValidTo',
+      'CardUser.Disabled',
+      'CardUser.Remark',
+      'CardUser.CreatedAt',
+      'CardUser.UpdatedAt',
+    ]);
+}
+
+export const toHolderItem = (row: Record<string, any>): HolderItem => ({
+  ...rowMapper<HolderItem>({ instants: ['ValidFrom', 'ValidTo', 'CreatedAt', 'UpdatedAt'] })(row),
+  Expired: false,
+  Cards: [],
+  CardNumbers: [],
+  AuthorizationCount: 0,
+});
+
+/** Cards, authorisation counts and the expiry flag of a page of holders, in two queries. */
+export async function enrichHolders(ctx: AuthedContext, items: HolderItem[]): Promise<HolderItem[]> {
+  const ids = items.map((i) => i.Id);
+  const [cards, counts] = await Promise.all([
+    ctx.db.kysely
+      .selectFrom('Card')
+      .select(['Id', 'CardNumber', 'CardType', 'CardUserId'])
+      .where('CardUserId', 'in', ids)
+      .orderBy('CardNumber')
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('CardUserLinkChannel')
+      .select((eb) => ['CardUserId', eb.fn.countAll().as('n')])
+      .where('CardUserId', 'in', ids)
+      .where('Revoked', '=', 0)
+      .groupBy('CardUserId')
+      .execute(),
+  ]);
+  const now = ctx.clock.now();
+  const countOf = new Map(counts.map((c) => [c.CardUserId, Number(c.n)]));
+  return items.map((item) => {
+    const own = cards
+      .filter((c) => c.CardUserId === item.Id)
+      .map((c) => ({
+        Id: c.Id,
+        CardNumber: c.CardNumber,
+        CardValue: displayToCard(c.CardNumber),
+        CardType: c.CardType,
+      }));
+    return {
+      ...item,
+      Expired: Date.parse(item.ValidTo) < now,
+      Cards: own,
+      CardNumbers: own.map((c) => c.CardNumber),
+      AuthorizationCount: countOf.get(item.Id) ?? 0,
+    };
+  });
+}
+
+/** A department and everything under it (the tree screen's selection means the whole branch). */
+export function inDepartmentTree(column: string, departmentId: number) {
+  return (eb: any) =>
+    sql<SqlBool>`${eb.ref(column)} in (with recursive "Sub"("Id") as (select cast(${departmentId} as integer) union all select "Department"."Id" from "Department" join "Sub" on "Department"."ParentId" = "Sub"."Id") select "Id" from "Sub")`;
+}
+
+/** Holders holding a card whose printed number contains the text. */
+function hasCardLike(eb: any, text: string) {
+  return eb.exists(
+    eb
+      .selectFrom('Card')
+      .select('Card.Id')
+      .whereRef('Card.CardUserId', '=', 'CardUser.Id')
+      .where((e: any) => contains(e, 'Card.CardNumber', text)),
+  );
+}
+
+export const holderFilters = {
+  /** Name, phone, citizen id or card number. */
+  Keyword: {
+    schema: z.string().trim().min(1).max(100),
+    where: (eb: any, v: string) =>
+      eb.or([
+        contains(eb, 'CardUser.Name', v),
+        contains(eb, 'CardUser.Phone', v),
+        contains(eb, 'CardUser.CitizenId', v),
+        hasCardLike(eb, v),
+      ]),
+  },
+  Name: filter.like('CardUser.Name'),
+  Phone: filter.like('CardUser.Phone'),
+  CitizenId: filter.like('CardUser.CitizenId'),
+  CardNumber: { schema: z.string().trim().min(1).max(10), where: hasCardLike },
+  Nation: filter.oneOf('CardUser.Nation', nation),
+  /** Includes the department's sub-departments. */
+  DepartmentId: {
+    schema: id,
+    where: (eb: any, v: number) => inDepartmentTree('CardUser.DepartmentId', v)(eb),
+  },
+  PeopleGroupId: filter.id('CardUser.PeopleGroupId'),
+  PeopleTypeId: filter.id('CardUser.PeopleTypeId'),
+  Disabled: filter.flag('CardUser.Disabled'),
+  /** Validity ends at or after this instant. */
+  ValidToFrom: filter.from('CardUser.ValidTo'),
+  /** Validity ends at or before this instant (ValidToTo = now: the expired). */
+  ValidToTo: filter.to('CardUser.ValidTo'),
+};
+
+export const holderSorts = {
+  CreatedAt: 'CardUser.CreatedAt',
+  Id: 'CardUser.Id',
+  Name: 'CardUser.Name',
+  ValidTo: 'CardUser.ValidTo',
+  UpdatedAt: 'CardUser.UpdatedAt',
+};
+
+export const holderExportColumns: ExportColumn<HolderItem>[] = [
+  { key: 'Name', labelKey: 'accessControl.field.HolderName' },
+  { key: 'Phone', labelKey: 'accessControl.field.Phone', width: 14 },
+  { key: 'CitizenId', labelKey: 'accessControl.field.CitizenId', width: 22 },
+  { key: 'Nation', labelKey: 'accessControl.field.Nation', label: (v, lang) => enumLabel(lang, nation, v) },
+  { key: 'DepartmentName', labelKey: 'accessControl.field.Department', width: 18 },
+  { key: 'PeopleGroupName', labelKey: 'accessControl.field.PeopleGroup' },
+  { key: 'PeopleTypeName', labelKey: 'accessControl.field.PeopleType' },
+  {
+    key: 'CardNumbers',
+    labelKey: 'accessControl.field.Cards',
+    width: 26,
+    label: (v: string[]) => v.join(','),
+  },
+  { key: 'ValidFrom', labelKey: 'accessControl.field.ValidFrom', kind: 'instant' },
+  { key: 'ValidTo', labelKey: 'accessControl.field.ValidTo', kind: 'instant' },
+  {
+    key: 'Disabled',
+    labelKey: 'accessControl.field.Status',
+    label: (v, lang) => enumLabel(lang, disabledFlag, v),
+  },
+  { key: 'Remark', labelKey: 'accessControl.field.Remark', width: 24 },
+  { key: 'CreatedAt', labelKey: 'accessControl.field.CreatedAt', kind: 'instant' },
+];

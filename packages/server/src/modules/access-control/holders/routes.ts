@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { defineResource, getResource } from '../../../platform/resource.ts';
+import { defineRoute } from '../../../platform/route.ts';
+import { id } from '../../../platform/schemas.ts';
+import { AC_ADMIN, AC_ALL, TAG, bodyInstant, idList, optionalText } from '../common.ts';
+import { importHolders, importTemplate } from './import.ts';
+import {
+  enrichHolders,
+  holderExportColumns,
+  holderFilters,
+  holderItem,
+  holderQuery,
+  holderSorts,
+  toHolderItem,
+  type HolderItem,
+} from './items.ts';
+import { createHolderBody, updateHolderBody } from './schemas.ts';
+import { createHolder, extendHolders, setHolderStatus, updateHolder } from './service.ts';
+
+/**
+ * Card holders (Admin or User). List, detail and export come from the resource helper; writes are
+ * services that record changes. Holders are never deleted (the change types have no deletion): disable.
+ */
+const holders = {
+  name: 'CardUser',
+  table: 'CardUser',
+  tag: TAG,
+  area: true,
+  read: AC_ALL,
+  write: AC_ALL,
+  item: holderItem,
+  query: (db) => holderQuery(db),
+  toItem: toHolderItem,
+  enrich: enrichHolders,
+  filters: holderFilters,
+  sorts: holderSorts,
+  defaultOrder: 'desc',
+  export: { titleKey: 'accessControl.title.userManagement', columns: holderExportColumns },
+} satisfies Parameters<typeof defineResource<HolderItem>>[0];
+
+export const holderRoutes = [
+  defineRoute({
+    method: 'GET',
+    url: '/api/CardUser/ImportTemplate',
+    summary: "The .xlsx import template, headers in the caller's language, with the area's accepted values",
+    tag: TAG,
+    access: AC_ADMIN,
+    area: true,
+    handler: (_input, ctx) => importTemplate(ctx),
+  }),
+  ...defineResource(holders),
+  defineRoute({
+    method: 'POST',
+    url: '/api/CardUser',
+    summary: 'Add a card holder with cards (writes an "add user" change record)',
+    tag: TAG,
+    access: AC_ALL,
+    area: true,
+    body: createHolderBody,
+    response: holderItem,
+    handler: async ({ body }, ctx) => getResource(holders, ctx, await createHolder(ctx, body)),
+  }),
+  defineRoute({
+    method: 'PUT',
+    url: '/api/CardUser',
+    summary: 'Edit a card holder (change record; a later ValidTo is an extension with a renewal record)',
+    tag: TAG,
+    access: AC_ALL,
+    area: true,
+    body: updateHolderBody,
+    response: holderItem,
+    async handler({ body }, ctx) {
+      await updateHolder(ctx, body.Id, body);
+      return getResource(holders, ctx, body.Id);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/CardUser/SetStatus',
+    summary: 'Disable or enable a card holder (change record; authorisations pending deletion / issue)',
+    tag: TAG,
+    access: AC_ALL,
+    area: true,
+    query: z.object({
+      Id: id,
+      Disabled: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+    }),
+    async handler({ query }, ctx) {
+      await setHolderStatus(ctx, query.Id, query.Disabled);
+      return null;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/CardUser/Extend',
+    summary: 'Extend card holders to a later end of validity (change and renewal records; all or none)',
+    tag: TAG,
+    access: AC_ALL,
+    area: true,
+    body: z.strictObject({ Ids: idList(500), ValidTo: bodyInstant, Remark: optionalText(200) }),
+    async handler({ body }, ctx) {
+      await extendHolders(ctx, body.Ids, body.ValidTo, body.Remark ?? null);
+      return null;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/CardUser/Import',
+    summary:
+      'Import card holders from the template (.xlsx as base64). All or none: any bad row answers 400 with data.RowErrors [{ Row, Field, Message }]',
+    tag: TAG,
+    access: AC_ADMIN,
+    area: true,
+    body: z.strictObject({
+      FileName: z.string().trim().max(200).optional(),
+      Content: z.string().min(1).max(2_000_000),
+    }),
+    response: z.object({ Imported: z.number() }),
+    handler: ({ body }, ctx) => importHolders(ctx, body.Content),
+  }),
+];

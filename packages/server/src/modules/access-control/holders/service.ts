@@ -1,0 +1,303 @@
+import { audit } from '../../../platform/audit.ts';
+import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
+import type { AuthedContext } from '../../../platform/route.ts';
+import { markHoldersChanged, restoreHolder, withdrawHolder } from '../authorizations/lifecycle.ts';
+import type { Trx } from '../common.ts';
+import {
+  CHANGE,
+  diffSnapshots,
+  holderSnapshot,
+  writeChangeRecord,
+  writeRenewalRecord,
+  type FieldChange,
+} from './change-log.ts';
+
+/**
+ * Card-holder writes. Each runs in one transaction with its change record (and renewal record for an
+ * extension), its audit entry, and the issue-status consequences for the holder's authorisations.
+ */
+export interface HolderInput {
+  Name: string;
+  Phone?: string | null | undefined;
+  CitizenId?: string | null | undefined;
+  Nation?: number | undefined;
+  DepartmentId?: number | null | undefined;
+  PeopleGroupId?: number | null | undefined;
+  PeopleTypeId?: number | null | undefined;
+  /** The holder's cards (free cards of the area); absent on update: unchanged. */
+  CardIds?: number[] | undefined;
+  ValidFrom: number;
+  ValidTo: number;
+  Remark?: string | null | undefined;
+}
+
+async function inArea(
+  trx: Trx,
+  table: 'Department' | 'PeopleGroup' | 'PeopleType',
+  rowId: number,
+  areaId: number,
+): Promise<boolean> {
+  return !!(await trx
+    .selectFrom(table)
+    .select('Id')
+    .where('Id', '=', rowId)
+    .where('AreaId', '=', areaId)
+    .executeTakeFirst());
+}
+
+/** Department, people group and type must be of the same area. */
+export async function checkReferences(trx: Trx, areaId: number, input: Partial<HolderInput>): Promise<void> {
+  if (input.DepartmentId && !(await inArea(trx, 'Department', input.DepartmentId, areaId)))
+    throw fieldError('DepartmentId', 'error.departmentMissing');
+  if (input.PeopleGroupId && !(await inArea(trx, 'PeopleGroup', input.PeopleGroupId, areaId)))
+    throw fieldError('PeopleGroupId', 'accessControl.error.peopleGroupMissing');
+  if (input.PeopleTypeId && !(await inArea(trx, 'PeopleType', input.PeopleTypeId, areaId)))
+    throw fieldError('PeopleTypeId', 'accessControl.error.peopleTypeMissing');
+}
+
+async function checkCitizenId(
+  trx: Trx,
+  areaId: number,
+  citizenId: string | null | undefined,
+  exceptId?: number,
+) {
+  if (!citizenId) return;
+  let query = trx
+    .selectFrom('CardUser')
+    .select('Id')
+    .where('AreaId', '=', areaId)
+    .where('CitizenId', '=', citizenId);
+  if (exceptId !== undefined) query = query.where('Id', '!=', exceptId);
+  if (await query.executeTakeFirst()) throw new AppError(409, 'accessControl.error.citizenIdTaken');
+}
+
+/**
+ * Gives the holder exactly these cards: free cards of the area are taken (a card another holder has is
+ * refused, and the conditional update keeps two concurrent requests from both taking it); cards left out
+ * become free. True when the set changed.
+ */
+export async function setHolderCards(
+  trx: Trx,
+  areaId: number,
+  holderId: number,
+  cardIds: number[],
+  now: number,
+): Promise<boolean> {
+  const wanted = new Set(cardIds);
+  const current = await trx.selectFrom('Card').select('Id').where('CardUserId', '=', holderId).execute();
+  const held = new Set(current.map((c) => c.Id));
+  const removed = [...held].filter((c) => !wanted.has(c));
+  const added = [...wanted].filter((c) => !held.has(c));
+  if (removed.length)
+    await trx
+      .updateTable('Card')
+      .set({ CardUserId: null, UpdatedAt: now })
+      .where('Id', 'in', removed)
+      .execute();
+  for (const cardId of added) {
+    const card = await trx
+      .selectFrom('Card')
+      .select(['Id', 'CardNumber', 'CardUserId'])
+      .where('Id', '=', cardId)
+      .where('AreaId', '=', areaId)
+      .executeTakeFirst();
+    if (!card) throw fieldError('CardIds', 'accessControl.error.cardMissing');
+    const taken = await trx
+      .updateTable('Card')
+      .set({ CardUserId: holderId, UpdatedAt: now })
+      .where('Id', '=', cardId)
+      .where('CardUserId', 'is', null)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1)
+      throw new AppError(409, 'accessControl.error.cardTaken', { card: card.CardNumber });
+  }
+  return removed.length > 0 || added.length > 0;
+}
+
+function holderValues(input: HolderInput) {
+  return {
+    Name: input.Name,
+    Phone: input.Phone ?? null,
+    CitizenId: input.CitizenId ?? null,
+    Nation: input.Nation ?? 0,
+    DepartmentId: input.DepartmentId ?? null,
+    PeopleGroupId: input.PeopleGroupId ?? null,
+    PeopleTypeId: input.PeopleTypeId ?? null,
+    ValidFrom: input.ValidFrom,
+    ValidTo: input.ValidTo,
+    Remark: input.Remark ?? null,
+  };
+}
+
+/** Inserts a holder with its cards and its "add user" change record, inside the caller's transaction. */
+export async function insertHolder(
+  ctx: AuthedContext,
+  trx: Trx,
+  areaId: number,
+  input: HolderInput,
+): Promise<number> {
+  const now = ctx.clock.now();
+  const created = await trx
+    .insertInto('CardUser')
+    .values({ AreaId: areaId, ...holderValues(input), CreatedAt: now, UpdatedAt: now })
+    .returning('Id')
+    .executeTakeFirstOrThrow();
+  if (input.CardIds?.length) await setHolderCards(trx, areaId, created.Id, input.CardIds, now);
+  const after = await holderSnapshot(trx, created.Id);
+  await writeChangeRecord(
+    ctx,
+    trx,
+    { Id: created.Id, AreaId: areaId, Name: input.Name },
+    CHANGE.add,
+    diffSnapshots(null, after),
+  );
+  return created.Id;
+}
+
+export async function createHolder(ctx: AuthedContext, input: HolderInput): Promise<number> {
+  const areaId = ctx.areaId!;
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    await checkReferences(trx, areaId, input);
+    await checkCitizenId(trx, areaId, input.CitizenId);
+    const holderId = await insertHolder(ctx, trx, areaId, input);
+    await audit(ctx, { action: 'create', entity: 'CardUser', entityId: holderId, after: input }, trx);
+    return holderId;
+  });
+}
+
+async function findHolder(ctx: AuthedContext, trx: Trx, holderId: number) {
+  const holder = await trx
+    .selectFrom('CardUser')
+    .selectAll()
+    .where('Id', '=', holderId)
+    .where('AreaId', '=', ctx.areaId!)
+    .executeTakeFirst();
+  if (!holder) throw notFound();
+  return holder;
+}
+
+/**
+ * Edits a holder. Recorded as "modify user" with the changed fields; a later end of validity is an
+ * extension and is recorded as such (change record "user extension" and a renewal record), so no
+ * extension escapes the renewal list. A change of cards or validity sets live authorisations to pending update.
+ */
+export async function updateHolder(ctx: AuthedContext, holderId: number, input: HolderInput): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const existing = await findHolder(ctx, trx, holderId);
+    await checkReferences(trx, existing.AreaId, input);
+    await checkCitizenId(trx, existing.AreaId, input.CitizenId, holderId);
+    const before = await holderSnapshot(trx, holderId);
+    await trx
+      .updateTable('CardUser')
+      .set({ ...holderValues(input), UpdatedAt: now })
+      .where('Id', '=', holderId)
+      .execute();
+    const cardsChanged =
+      input.CardIds !== undefined &&
+      (await setHolderCards(trx, existing.AreaId, holderId, input.CardIds, now));
+    const after = await holderSnapshot(trx, holderId);
+    const changes = diffSnapshots(before, after);
+    if (changes.length === 0) return;
+    const holder = { Id: holderId, AreaId: existing.AreaId, Name: input.Name };
+    const extended = input.ValidTo > Number(existing.ValidTo);
+    const modified: FieldChange[] = changes.filter((c) => !(extended && c.Field === 'ValidTo'));
+    if (modified.length) await writeChangeRecord(ctx, trx, holder, CHANGE.modify, modified);
+    if (extended) {
+      await writeChangeRecord(
+        ctx,
+        trx,
+        holder,
+        CHANGE.extend,
+        changes.filter((c) => c.Field === 'ValidTo'),
+      );
+      await writeRenewalRecord(ctx, trx, holder, Number(existing.ValidTo), input.ValidTo, null);
+    }
+    const validityChanged =
+      input.ValidTo !== Number(existing.ValidTo) || input.ValidFrom !== Number(existing.ValidFrom);
+    if (cardsChanged || validityChanged) await markHoldersChanged(trx, [holderId], now);
+    await audit(
+      ctx,
+      { action: 'update', entity: 'CardUser', entityId: holderId, before: existing, after: input },
+      trx,
+    );
+  });
+}
+
+/**
+ * Disables or enables a holder ("disable user" / "enable user"). Disabling withdraws every live
+ * authorisation from its controller (pending deletion); enabling issues again what the disable withdrew.
+ * Setting the state it already has changes nothing and records nothing.
+ */
+export async function setHolderStatus(
+  ctx: AuthedContext,
+  holderId: number,
+  disabled: boolean,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const existing = await findHolder(ctx, trx, holderId);
+    if (Boolean(existing.Disabled) === disabled) return;
+    await trx
+      .updateTable('CardUser')
+      .set({ Disabled: disabled ? 1 : 0, UpdatedAt: now })
+      .where('Id', '=', holderId)
+      .execute();
+    if (disabled) await withdrawHolder(trx, holderId, now);
+    else await restoreHolder(trx, holderId, now);
+    await writeChangeRecord(ctx, trx, existing, disabled ? CHANGE.disable : CHANGE.enable, null);
+    await audit(
+      ctx,
+      {
+        action: 'status',
+        entity: 'CardUser',
+        entityId: holderId,
+        before: { Disabled: Boolean(existing.Disabled) },
+        after: { Disabled: disabled },
+      },
+      trx,
+    );
+  });
+}
+
+/**
+ * Extends holders' validity to a later end (all or none): per holder a "user extension" change record and
+ * a renewal record with the old and new end; their live authorisations wait for an update.
+ */
+export async function extendHolders(
+  ctx: AuthedContext,
+  holderIds: number[],
+  validTo: number,
+  remark: string | null,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    for (const holderId of new Set(holderIds)) {
+      const existing = await findHolder(ctx, trx, holderId);
+      const oldValidTo = Number(existing.ValidTo);
+      if (validTo <= oldValidTo)
+        throw fieldError('ValidTo', 'accessControl.error.extendNotLater', { name: existing.Name });
+      const before = await holderSnapshot(trx, holderId);
+      await trx
+        .updateTable('CardUser')
+        .set({ ValidTo: validTo, UpdatedAt: now })
+        .where('Id', '=', holderId)
+        .execute();
+      const after = await holderSnapshot(trx, holderId);
+      await writeChangeRecord(ctx, trx, existing, CHANGE.extend, diffSnapshots(before, after));
+      await writeRenewalRecord(ctx, trx, existing, oldValidTo, validTo, remark);
+      await markHoldersChanged(trx, [holderId], now);
+      await audit(
+        ctx,
+        {
+          action: 'extend',
+          entity: 'CardUser',
+          entityId: holderId,
+          before: { ValidTo: oldValidTo },
+          after: { ValidTo: validTo, Remark: remark },
+        },
+        trx,
+      );
+    }
+  });
+}

@@ -1,0 +1,272 @@
+import { canonicalCardNumber, displayToCard } from '@gatehouse/shared';
+import { sql, type SelectQueryBuilder, type Selectable } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../../db/schema.ts';
+import { contains, instant } from '../../../platform/filters.ts';
+import { assertDaySpan } from '../../../platform/resource.ts';
+import { id, paging, queryBool, type Page } from '../../../platform/schemas.ts';
+import type { Trx } from '../common.ts';
+import type { DoorOpeningRecordTable } from '../tables.ts';
+import { DAY_MS } from './swipe.ts';
+
+/**
+ * The swipe-record list, newest first, built to stay fast on millions of rows.
+ *
+ * Filters on holder or card are selective (a person swipes a few times a day): an index per filter ends
+ * with (At, Id), so the count is exact and cheap and a page sorts only the matches, or for a broad name
+ * match only the time window the page falls in (windowedPage).
+ *
+ * Otherwise (time range, device, result) the matching rows can be most of the table. Totals then come from
+ * DoorOpeningRecordDay, kept in step by recordSwipe: whole days inside the range are summed from it, and only
+ * the partial first and last day are counted in the records. A deep page is found the same way: walking the
+ * day counts from the newest day gives the day the page starts in, and the OFFSET is taken within that day
+ * only. Totals are exact and no request reads more than about one day of index entries.
+ */
+const filters = {
+  Result: queryBool.optional(),
+  DeviceId: id.optional(),
+  CardUserId: id.optional(),
+  /** Holders whose current name contains the text. */
+  HolderName: z.string().trim().min(1).max(50).optional(),
+  /** A whole card number (leading zeros optional). */
+  CardNumber: z
+    .string()
+    .trim()
+    .regex(/^\d{1,10}$/, { message: 'validation.cardNumber' })
+    .optional(),
+  StartTime: instant.optional(),
+  EndTime: instant.optional(),
+};
+
+const endAfterStart = (
+  q: { StartTime?: number | undefined; EndTime?: number | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  if (q.StartTime !== undefined && q.EndTime !== undefined && q.EndTime < q.StartTime)
+    ctx.addIssue({ code: 'custom', path: ['EndTime'], message: 'validation.endBeforeStart' });
+};
+
+export const swipeQuerySchema = z.object({ ...paging, ...filters }).superRefine(endAfterStart);
+export const swipeExportQuerySchema = z.object(filters).superRefine(endAfterStart);
+export type SwipeQuery = z.infer<typeof swipeExportQuerySchema>;
+
+export const swipeItem = z.object({
+  Id: z.number(),
+  At: z.string(),
+  CardNumber: z.string(),
+  CardValue: z.number(),
+  CardUserId: z.number().nullable(),
+  HolderName: z.string().nullable(),
+  DeviceId: z.number(),
+  DeviceName: z.string(),
+  ChannelId: z.number().nullable(),
+  ChannelName: z.string().nullable(),
+  DoorNumber: z.number(),
+  Direction: z.number(),
+  Result: z.boolean(),
+  Reason: z.number(),
+});
+export type SwipeItem = z.infer<typeof swipeItem>;
+
+type Records = SelectQueryBuilder<Database, 'DoorOpeningRecord', object>;
+
+const TIME_RANGE = { timeRange: { column: 'At' } };
+
+function toItem(row: Selectable<DoorOpeningRecordTable>): SwipeItem {
+  return {
+    Id: row.Id,
+    At: new Date(Number(row.At)).toISOString(),
+    CardNumber: row.CardNumber,
+    CardValue: displayToCard(row.CardNumber),
+    CardUserId: row.CardUserId,
+    HolderName: row.HolderName,
+    DeviceId: row.DeviceId,
+    DeviceName: row.DeviceName,
+    ChannelId: row.ChannelId,
+    ChannelName: row.ChannelName,
+    DoorNumber: row.DoorNumber,
+    Direction: row.Direction,
+    Result: row.Result === 1,
+    Reason: row.Reason,
+  };
+}
+
+/** Holder ids the holder filters select, or null when there is no holder filter. */
+async function holderIds(db: Trx, areaId: number, q: SwipeQuery): Promise<number[] | null> {
+  if (q.HolderName === undefined) return q.CardUserId === undefined ? null : [q.CardUserId];
+  let query = db
+    .selectFrom('CardUser')
+    .select('Id')
+    .where('AreaId', '=', areaId)
+    .where((eb) => contains(eb, 'CardUser.Name', q.HolderName!));
+  if (q.CardUserId !== undefined) query = query.where('Id', '=', q.CardUserId);
+  return (await query.execute()).map((r) => r.Id);
+}
+
+/** Area, filters and time bounds on the records. */
+function filtered(
+  db: Trx,
+  areaId: number,
+  q: SwipeQuery,
+  holders: number[] | null,
+  from: number | undefined,
+  to: number | undefined,
+): Records {
+  let query = db.selectFrom('DoorOpeningRecord').where('DoorOpeningRecord.AreaId', '=', areaId);
+  if (q.CardNumber !== undefined)
+    query = query.where('CardNumber', '=', canonicalCardNumber(q.CardNumber) ?? '');
+  if (holders) query = query.where('CardUserId', 'in', holders);
+  if (q.DeviceId !== undefined) query = query.where('DeviceId', '=', q.DeviceId);
+  if (q.Result !== undefined) query = query.where('Result', '=', q.Result ? 1 : 0);
+  if (from !== undefined) query = query.where('At', '>=', from);
+  if (to !== undefined) query = query.where('At', '<=', to);
+  return query;
+}
+
+async function countOf(query: Records): Promise<number> {
+  const row = await query.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A page in two steps: the ids are sorted and skipped inside a covering index, then only the page's rows
+ * are read from the table (a deep page never reads the rows it skips). `byHolder`: the matches are
+ * selected through the holder or card index; ordering by `+At` keeps the planner from walking the
+ * area's time index instead (which would visit every record of the period, not just the matches).
+ */
+async function pageOf(
+  db: Trx,
+  query: Records,
+  offset: number,
+  limit: number,
+  byHolder = false,
+): Promise<SwipeItem[]> {
+  const ids = query
+    .select('Id')
+    .orderBy(byHolder ? sql`+"At"` : sql.ref('At'), 'desc')
+    .orderBy('Id', 'desc')
+    .limit(limit)
+    .offset(offset);
+  const rows = await db
+    .selectFrom('DoorOpeningRecord')
+    .selectAll()
+    .where('Id', 'in', ids)
+    .orderBy('At', 'desc')
+    .orderBy('Id', 'desc')
+    .execute();
+  return rows.map(toItem);
+}
+
+/** Up to this many matching records are simply sorted; beyond it a page is looked for in a time window. */
+const SORT_LIMIT = 2000;
+
+/**
+ * A page of a large selective match (a holder-name filter matching many holders): instead of sorting every
+ * match, estimate from the match count the time window the page falls in (records spread over time), check
+ * it with two exact counts (records newer than the window ≤ offset; records down to its start ≥ offset +
+ * limit), widen it until both hold, then sort only the window. Falls back to the plain sort if the records
+ * are too unevenly spread for the estimate. The result is always the exact page.
+ */
+async function windowedPage(
+  db: Trx,
+  areaId: number,
+  q: SwipeQuery,
+  holders: number[] | null,
+  total: number,
+  offset: number,
+  limit: number,
+): Promise<SwipeItem[]> {
+  // The area's oldest and newest record: one index seek each.
+  const edge = async (order: 'asc' | 'desc') =>
+    Number(
+      (
+        await db
+          .selectFrom('DoorOpeningRecord')
+          .select('At')
+          .where('AreaId', '=', areaId)
+          .orderBy('At', order)
+          .limit(1)
+          .executeTakeFirstOrThrow()
+      ).At,
+    );
+  const lo = q.StartTime ?? (await edge('asc'));
+  const hi = q.EndTime ?? (await edge('desc'));
+  const span = hi - lo;
+  let margin = span * Math.max(0.01, SORT_LIMIT / 4 / total);
+  for (let attempt = 0; attempt < 5 && span > 0; attempt++, margin *= 4) {
+    const top = Math.floor(Math.min(hi, hi - (span * offset) / total + margin));
+    const bottom = Math.floor(Math.max(lo, hi - (span * (offset + limit)) / total - margin));
+    const newer = top >= hi ? 0 : await countOf(filtered(db, areaId, q, holders, top + 1, q.EndTime));
+    if (newer > offset) continue;
+    const reached = bottom <= lo ? total : await countOf(filtered(db, areaId, q, holders, bottom, q.EndTime));
+    if (reached < Math.min(total, offset + limit)) continue;
+    return pageOf(
+      db,
+      filtered(db, areaId, q, holders, Math.max(bottom, lo), top),
+      offset - newer,
+      limit,
+      true,
+    );
+  }
+  return pageOf(db, filtered(db, areaId, q, holders, q.StartTime, q.EndTime), offset, limit, true);
+}
+
+/** Matching records per UTC day, exact: whole days from the day counts, the partial edge days counted. */
+async function dayCounts(db: Trx, areaId: number, q: SwipeQuery): Promise<Map<number, number>> {
+  const first = q.StartTime === undefined ? undefined : Math.floor(q.StartTime / DAY_MS);
+  const last = q.EndTime === undefined ? undefined : Math.floor(q.EndTime / DAY_MS);
+  let summary = db
+    .selectFrom('DoorOpeningRecordDay')
+    .select(['Day', sql<number>`sum("Count")`.as('n')])
+    .where('AreaId', '=', areaId);
+  if (q.DeviceId !== undefined) summary = summary.where('DeviceId', '=', q.DeviceId);
+  if (q.Result !== undefined) summary = summary.where('Result', '=', q.Result ? 1 : 0);
+  if (first !== undefined) summary = summary.where('Day', '>', first);
+  if (last !== undefined) summary = summary.where('Day', '<', last);
+  const days = new Map<number, number>();
+  for (const r of await summary.groupBy('Day').execute()) days.set(Number(r.Day), Number(r.n));
+  if (first !== undefined) {
+    const end = Math.min(q.EndTime ?? Infinity, (first + 1) * DAY_MS - 1);
+    days.set(first, await countOf(filtered(db, areaId, q, null, q.StartTime, end)));
+  }
+  if (last !== undefined && last !== first) {
+    days.set(last, await countOf(filtered(db, areaId, q, null, last * DAY_MS, q.EndTime)));
+  }
+  return days;
+}
+
+/**
+ * One page of the area's swipe records (newest first) and the exact number of matching records.
+ * Refuses a range longer than the day-span limit, like every record list.
+ */
+export async function listSwipes(
+  db: Trx,
+  areaId: number,
+  q: SwipeQuery,
+  offset: number,
+  limit: number,
+): Promise<Page<SwipeItem>> {
+  assertDaySpan(q, TIME_RANGE);
+  const holders = await holderIds(db, areaId, q);
+  if (holders && holders.length === 0) return { Items: [], Total: 0 };
+  if (holders || q.CardNumber !== undefined) {
+    const query = filtered(db, areaId, q, holders, q.StartTime, q.EndTime);
+    const Total = await countOf(query);
+    if (offset >= Total) return { Items: [], Total };
+    if (Total <= SORT_LIMIT) return { Items: await pageOf(db, query, offset, limit, true), Total };
+    return { Items: await windowedPage(db, areaId, q, holders, Total, offset, limit), Total };
+  }
+  const days = await dayCounts(db, areaId, q);
+  const newestFirst = [...days.entries()].filter(([, n]) => n > 0).sort((a, b) => b[0] - a[0]);
+  const Total = newestFirst.reduce((sum, [, n]) => sum + n, 0);
+  let before = 0;
+  for (const [day, n] of newestFirst) {
+    if (before + n > offset) {
+      const upper = Math.min(q.EndTime ?? Infinity, (day + 1) * DAY_MS - 1);
+      const query = filtered(db, areaId, q, null, q.StartTime, upper);
+      return { Items: await pageOf(db, query, offset - before, limit), Total };
+    }
+    before += n;
+  }
+  return { Items: [], Total };
+}

@@ -1,0 +1,4 @@
+export * from './tariff.ts';
+export * from './rule-terms.ts';
+export * from './format.ts';
+export * from './calendar.ts';
