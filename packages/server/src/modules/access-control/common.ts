@@ -1,3 +1,4 @@
+import { isoInstant } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
@@ -15,8 +16,7 @@ export const AC_ADMIN = ['AccessControl/Admin'] as const;
 export const AC_ALL = ['AccessControl/Admin', 'AccessControl/User'] as const;
 export const TAG = 'AccessControl';
 
-export const iso = (ms: number | null | undefined): string | null =>
-  ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
+export { isoOrNull as iso } from '../../platform/instants.ts';
 
 export const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
@@ -51,7 +51,7 @@ export async function areaFormatter(db: Trx, areaId: number): Promise<(ms: numbe
   const custom = area?.Custom ?? null;
   if (!zones.has(custom)) zones.set(custom, areaTimeZone(custom));
   const zone = zones.get(custom);
-  return (ms) => formatInstant(new Date(ms).toISOString(), zone);
+  return (ms) => formatInstant(isoInstant(ms), zone);
 }
 
 /** Counts rows of a query builder's result in one number (both databases return text or bigint). */

@@ -25,8 +25,7 @@ export function columns<T extends Record<string, unknown>>(input: T, skip: strin
   );
 }
 
-export const iso = (ms: number | null | undefined) =>
-  ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
+export { isoOrNull as iso } from '../../platform/instants.ts';
 
 /** Export cell for money: yuan with two decimals. */
 export const moneyCell = (v: number | null) => (v === null ? '' : formatCents(v));

@@ -1,4 +1,4 @@
-import { doorDirection, doorNumber, enumLabel, issueStatus } from '@gatehouse/shared';
+import { doorDirection, doorNumber, enumLabel, isoInstant, issueStatus } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
@@ -73,7 +73,7 @@ export function authorizationQuery(db: Kysely<any>) {
     ]);
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = isoInstant;
 const mapFlags = rowMapper<Record<string, any>>({ flags: ['HolderDisabled', 'Revoked'] });
 
 export function toAuthorizationItem(row: Record<string, any>): AuthorizationItem {

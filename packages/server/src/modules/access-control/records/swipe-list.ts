@@ -1,4 +1,4 @@
-import { canonicalCardNumber, displayToCard } from '@gatehouse/shared';
+import { canonicalCardNumber, displayToCard, isoInstant } from '@gatehouse/shared';
 import { sql, type SelectQueryBuilder, type Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
@@ -75,7 +75,7 @@ const TIME_RANGE = { timeRange: { column: 'At' } };
 function toItem(row: Selectable<DoorOpeningRecordTable>): SwipeItem {
   return {
     Id: row.Id,
-    At: new Date(Number(row.At)).toISOString(),
+    At: isoInstant(Number(row.At)),
     CardNumber: row.CardNumber,
     CardValue: displayToCard(row.CardNumber),
     CardUserId: row.CardUserId,

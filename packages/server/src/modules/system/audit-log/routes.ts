@@ -1,3 +1,4 @@
+import { isoInstant } from '@gatehouse/shared';
 import { z } from 'zod';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource } from '../../../platform/resource.ts';
@@ -45,7 +46,7 @@ export const auditLogRoutes = defineResource({
         'AuditLog.After',
         'AuditLog.Ip',
       ]),
-  toItem: (row) => ({ ...(row as z.infer<typeof item>), At: new Date(Number(row.At)).toISOString() }),
+  toItem: (row) => ({ ...(row as z.infer<typeof item>), At: isoInstant(Number(row.At)) }),
   filters: {
     UserName: filter.like('AuditLog.UserName'),
     UserId: filter.id('AuditLog.UserId'),

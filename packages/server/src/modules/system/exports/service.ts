@@ -8,6 +8,7 @@ import { AppError, forbidden, notFound } from '../../../platform/errors.ts';
 import { findExportable } from '../../../platform/exports/registry.ts';
 import { writeWorkbook } from '../../../platform/exports/workbook.ts';
 import { contains } from '../../../platform/filters.ts';
+import { isoOrNull } from '../../../platform/instants.ts';
 import { hasAnyCode } from '../../../platform/principal.ts';
 import { FileReply, type AuthedContext } from '../../../platform/route.ts';
 import type { Page } from '../../../platform/schemas.ts';
@@ -33,7 +34,6 @@ export interface ExportJobItem {
 }
 
 function toItem(row: Selectable<ExportJobTable>): ExportJobItem {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
   return {
     Id: row.Id,
     Resource: row.Resource,
@@ -45,9 +45,9 @@ function toItem(row: Selectable<ExportJobTable>): ExportJobItem {
     FileName: row.FileName,
     Error: row.Error,
     UserName: row.UserName,
-    CreatedAt: new Date(Number(row.CreatedAt)).toISOString(),
-    FinishedAt: iso(row.FinishedAt),
-    ExpiresAt: iso(row.ExpiresAt),
+    CreatedAt: isoOrNull(row.CreatedAt)!,
+    FinishedAt: isoOrNull(row.FinishedAt),
+    ExpiresAt: isoOrNull(row.ExpiresAt),
   };
 }
 
