@@ -37,6 +37,27 @@ const DEPARTMENT_USERS = [
 ] as const;
 const GROUP_USERS = ['PeopleGroup/Admin', 'AccessControl/Admin', 'AccessControl/User'] as const;
 
+/** The named lists of the current area (people groups, people types), in their order. */
+function namedListOptions(table: 'PeopleGroup' | 'PeopleType') {
+  return defineRoute({
+    method: 'GET',
+    url: `/api/Options/${table}s`,
+    summary: `The current area's ${table === 'PeopleGroup' ? 'people groups' : 'people types'}`,
+    tag: 'Options',
+    access: GROUP_USERS,
+    area: true,
+    response: z.array(option),
+    handler: (_input, ctx) =>
+      ctx.db.kysely
+        .selectFrom(table)
+        .select(['Id', 'Name'])
+        .where('AreaId', '=', ctx.areaId!)
+        .orderBy('Sort')
+        .orderBy('Name')
+        .execute(),
+  });
+}
+
 export const optionRoutes = [
   defineRoute({
     method: 'GET',
@@ -58,40 +79,7 @@ export const optionRoutes = [
     response: z.array(treeOption),
     handler: async (_input, ctx) => strip(await departmentTree(ctx.db.kysely, ctx.areaId!)),
   }),
-  defineRoute({
-    method: 'GET',
-    url: '/api/Options/PeopleGroups',
-    summary: "The current area's people groups",
-    tag: 'Options',
-    access: GROUP_USERS,
-    area: true,
-    response: z.array(option),
-    handler: (_input, ctx) =>
-      ctx.db.kysely
-        .selectFrom('PeopleGroup')
-        .select(['Id', 'Name'])
-        .where('AreaId', '=', ctx.areaId!)
-        .orderBy('Sort')
-        .orderBy('Name')
-        .execute(),
-  }),
-  defineRoute({
-    method: 'GET',
-    url: '/api/Options/PeopleTypes',
-    summary: "The current area's people types",
-    tag: 'Options',
-    access: GROUP_USERS,
-    area: true,
-    response: z.array(option),
-    handler: (_input, ctx) =>
-      ctx.db.kysely
-        .selectFrom('PeopleType')
-        .select(['Id', 'Name'])
-        .where('AreaId', '=', ctx.areaId!)
-        .orderBy('Sort')
-        .orderBy('Name')
-        .execute(),
-  }),
+  ...(['PeopleGroup', 'PeopleType'] as const).map((table) => namedListOptions(table)),
   defineRoute({
     method: 'GET',
     url: '/api/Options/Users',

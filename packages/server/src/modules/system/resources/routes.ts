@@ -75,27 +75,27 @@ export interface ResourceNode extends Item {
   Children: ResourceNode[];
 }
 
+/** Every column of a resource plus the number of roles holding it. */
+function resourceColumns(db: Kysely<Database>) {
+  return db.selectFrom('Resource').select((eb) => [
+    'Resource.Id',
+    'Resource.Code',
+    'Resource.Name',
+    'Resource.ParentId',
+    'Resource.Type',
+    'Resource.Sort',
+    'Resource.BuiltIn',
+    eb
+      .selectFrom('RoleResource')
+      .select((e) => e.fn.countAll().as('n'))
+      .whereRef('RoleResource.ResourceId', '=', 'Resource.Id')
+      .as('RoleCount'),
+  ]);
+}
+
 /** Every resource as a tree (menus with their permissions), by Sort. */
 export async function resourceTree(ctx: AuthedContext): Promise<ResourceNode[]> {
-  const rows = await ctx.db.kysely
-    .selectFrom('Resource')
-    .select((eb) => [
-      'Resource.Id',
-      'Resource.Code',
-      'Resource.Name',
-      'Resource.ParentId',
-      'Resource.Type',
-      'Resource.Sort',
-      'Resource.BuiltIn',
-      eb
-        .selectFrom('RoleResource')
-        .select((e) => e.fn.countAll().as('n'))
-        .whereRef('RoleResource.ResourceId', '=', 'Resource.Id')
-        .as('RoleCount'),
-    ])
-    .orderBy('Sort')
-    .orderBy('Id')
-    .execute();
+  const rows = await resourceColumns(ctx.db.kysely).orderBy('Sort').orderBy('Id').execute();
   const nodes = new Map<number, ResourceNode>(rows.map((r) => [r.Id, { ...toItem(r), Children: [] }]));
   const roots: ResourceNode[] = [];
   for (const node of nodes.values()) {
@@ -135,21 +135,7 @@ export const resourceRoutes = [
     read: READ,
     write: WRITE,
     item,
-    query: (db) =>
-      db.selectFrom('Resource').select((eb) => [
-        'Resource.Id',
-        'Resource.Code',
-        'Resource.Name',
-        'Resource.ParentId',
-        'Resource.Type',
-        'Resource.Sort',
-        'Resource.BuiltIn',
-        eb
-          .selectFrom('RoleResource')
-          .select((e) => e.fn.countAll().as('n'))
-          .whereRef('RoleResource.ResourceId', '=', 'Resource.Id')
-          .as('RoleCount'),
-      ]),
+    query: (db) => resourceColumns(db as Kysely<Database>),
     toItem,
     filters: {
       Keyword: filter.keyword(['Resource.Code', 'Resource.Name']),
