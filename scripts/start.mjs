@@ -18,10 +18,17 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = ['packages/web/src', 'packages/web/public', 'packages/web/index.html', 'packages/shared/src'].map((p) =>
-  path.join(root, p),
+const sources = [
+  'packages/web/src',
+  'packages/web/public',
+  'packages/web/index.html',
+  'packages/shared/src',
+].map((p) => path.join(root, p));
+const sourceTime = Math.max(
+  ...sources.map((p) =>
+    fs.existsSync(p) && fs.statSync(p).isFile() ? fs.statSync(p).mtimeMs : newestMtime(p),
+  ),
 );
-const sourceTime = Math.max(...sources.map((p) => (fs.existsSync(p) && fs.statSync(p).isFile() ? fs.statSync(p).mtimeMs : newestMtime(p))));
 if (!fs.existsSync(dist) || fs.statSync(dist).mtimeMs < sourceTime) {
   console.log('Building the web app…');
   const build = spawnSync('npm', ['run', 'build', '-w', 'packages/web'], { cwd: root, stdio: 'inherit' });

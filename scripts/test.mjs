@@ -18,7 +18,15 @@ function run(label, args, command = process.execPath) {
 }
 
 function vitestRun(label, projects, report) {
-  const args = [vitest, 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra];
+  const args = [
+    vitest,
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...extra,
+  ];
   return run(label, args);
 }
 
@@ -46,6 +54,8 @@ for (const file of [unitReport, e2eReport]) {
     for (const t of suite.assertionResults)
       if (t.status === 'passed' && t.ancestorTitles.some((a) => a.startsWith('[postgres]'))) postgres++;
 }
-console.log(`\nPostgreSQL: ${process.env.TEST_DATABASE_URL ? `${postgres} database tests passed on ${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}` : 'not configured (set TEST_DATABASE_URL)'}`);
+console.log(
+  `\nPostgreSQL: ${process.env.TEST_DATABASE_URL ? `${postgres} database tests passed on ${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}` : 'not configured (set TEST_DATABASE_URL)'}`,
+);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(status || (failed > 0 ? 1 : 0));
