@@ -33,7 +33,8 @@ describeEachDb('exports', (h) => {
       token,
       area: 1,
       lang: 'en',
-      body: { Resource: 'OperatorStaff', Query: { StaffType: 0, SortField: 'Name' } },
+      // JSON types as a client may send them: the flag as a boolean, the enum as a number.
+      body: { Resource: 'OperatorStaff', Query: { StaffType: 0, Disabled: false, SortField: 'Name' } },
     });
     expect(job.status, job.msg).toBe(200);
     expect(job.data).toMatchObject({

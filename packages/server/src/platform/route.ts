@@ -174,7 +174,10 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
         meta: {
           ip: request.ip,
           userAgent: request.headers['user-agent'],
-          origin: `${request.protocol}://${request.host}`,
+          // Read only by the few calls that build absolute addresses (the hub's), so computed on demand.
+          get origin() {
+            return `${request.protocol}://${request.host}`;
+          },
         },
       };
       const result = await spec.handler(input, ctx as never);

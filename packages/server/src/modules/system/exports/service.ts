@@ -64,10 +64,13 @@ export async function createExportJob(
   const exportable = findExportable(resource);
   if (!exportable) throw new AppError(404, 'error.exportUnknown');
   if (!hasAnyCode(ctx.user, exportable.read)) throw forbidden();
-  const parsed = exportable.query.safeParse(rawQuery);
+  // The list reads its filters from a query string; read the export's filters the same way, whatever JSON
+  // types the client used (true or 'true', 2 or '2').
+  const asQuery = Object.fromEntries(Object.entries(rawQuery).map(([key, value]) => [key, String(value)]));
+  const parsed = exportable.query.safeParse(asQuery);
   if (!parsed.success) {
     throw new AppError(400, 'error.validation', undefined, {
-      Errors: fieldErrors(parsed.error, rawQuery, ctx.lang),
+      Errors: fieldErrors(parsed.error, asQuery, ctx.lang),
     });
   }
   const q = parsed.data as Record<string, unknown>;

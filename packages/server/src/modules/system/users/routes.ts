@@ -64,6 +64,8 @@ const users = {
     Roles: [],
     Areas: [],
   }),
+  // The area's user ids in order come straight from the UserArea (AreaId, UserId) index.
+  idColumn: 'UserArea.UserId',
   enrich: enrichUsers,
   filters: {
     Keyword: filter.keyword(['AppUser.UserName', 'AppUser.Name', 'AppUser.Phone']),
@@ -80,7 +82,7 @@ const users = {
     },
   },
   sorts: {
-    Id: 'AppUser.Id',
+    Id: 'UserArea.UserId',
     UserName: 'AppUser.UserName',
     Name: 'AppUser.Name',
     CreatedAt: 'AppUser.CreatedAt',
