@@ -10,7 +10,7 @@ async function untranslatedKeys(page: Page): Promise<string[]> {
   const text = await page.locator('body').innerText();
   return (
     text.match(
-      /\b(?:route|navbar|settings|tagsView|dashboard|login|area|request|session|ui|message|size|errorLog|pending|profile)\.[a-zA-Z]+\b/g,
+      /\b(?:route|navbar|settings|tagsView|dashboard|login|area|request|session|ui|message|size|errorLog|profile)\.[a-zA-Z]+\b/g,
     ) ?? []
   );
 }

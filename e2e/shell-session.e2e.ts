@@ -79,7 +79,7 @@ describe('redirects and the no-token whitelist (spec section 4)', () => {
   it('logs out through the avatar menu, back to the login page with the full path', async () => {
     const { page } = await suite.signedIn('exporter', { language: 'en' });
     await goto(page, '/export/log?page=2');
-    await page.locator('[data-testid="module-pending"]').waitFor();
+    await page.locator('[data-testid="list-ExportJob"]').waitFor();
     const token = await sessionToken(page);
     await page.locator('[data-testid="avatar-menu"]').click();
     await page.getByRole('menuitem', { name: 'Log Out' }).click();
@@ -213,17 +213,19 @@ describe('menus by role (spec sections 2 and 6)', () => {
     // A permitted parent address opens its default child.
     await goto(page, '/accesscontrol');
     await waitForPath(page, '/accesscontrol/userManagement');
-    await page.locator('[data-testid="module-pending"]').waitFor();
+    await page.locator('[data-testid="list-CardUser"]').waitFor();
   });
 
-  it('names the pending screen and its module for a business route', async () => {
+  it('opens what each of the two organisation entries sharing one path says', async () => {
     const { page } = await suite.signedIn('groupadmin', { language: 'en' });
     await clickMenu(page, 'Organization', 'PeopleTypes');
     await waitForPath(page, '/organization/peoplegroup?kind=type');
-    await eventually(() => page.locator('[data-testid="pending-text"]').innerText()).toBe(
-      '“People Types” comes with the organisation module, which has not landed yet.',
-    );
+    await page.locator('[data-testid="list-PeopleType"]').waitFor();
     expect(await page.title()).toBe('People Types - Backend Management System');
+    await clickMenu(page, 'Organization', 'PeopleGroups');
+    await waitForPath(page, '/organization/peoplegroup');
+    await page.locator('[data-testid="list-PeopleGroup"]').waitFor();
+    expect(await page.title()).toBe('People Groups - Backend Management System');
   });
 
   it('tells a user without areas so, and still shows the dashboard', async () => {

@@ -120,7 +120,6 @@ const KEY_NAMESPACES = [
   'message',
   'size',
   'errorLog',
-  'pending',
   'profile',
   'list',
   'adminUi',

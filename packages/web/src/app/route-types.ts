@@ -40,6 +40,3 @@ export interface AppRoute {
   /** A menu entry that opens this address in a new browser tab instead of a route. */
   externalUrl?: string;
 }
-
-/** The modules that bring business screens; until one lands, its routes show the pending page. */
-export type PendingModule = keyof WebCatalogue['pending']['module'];

@@ -1,12 +1,4 @@
-import type { AppRoute, PageLoader, PendingModule } from './route-types.ts';
-
-/**
- * Placeholder for a business screen whose module has not landed: it names the screen and the module.
- * A module replaces `pending('x')` in its entries with `() => import('../pages/x/Screen.tsx')`.
- */
-function pending(module: PendingModule): PageLoader {
-  return () => import('../pages/pending/ModulePending.tsx').then((m) => ({ default: m.pendingPage(module) }));
-}
+import type { AppRoute, PageLoader } from './route-types.ts';
 
 const AC_ANY = ['AccessControl/Admin', 'AccessControl/User'] as const;
 const BIKE_ANY = ['Bicycle/Admin', 'Bicycle/User'] as const;
@@ -112,7 +104,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.deviceRegistration',
         icon: 'cluster',
         roles: ['SuperAdmin'],
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/device-registration/DeviceRegistrationPage.tsx'),
       },
       {
         path: '/accesscontrol/cardRegistration',
@@ -120,7 +112,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.cardRegistration',
         icon: 'idcard',
         roles: ['SuperAdmin'],
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/card-registration/CardRegistrationPage.tsx'),
       },
       {
         path: '/accesscontrol/deviceManagement',
@@ -128,7 +120,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.deviceManagement',
         icon: 'hdd',
         roles: ['AccessControl/Admin'],
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/device-management/DeviceManagementPage.tsx'),
       },
       {
         path: '/accesscontrol/channelManagement',
@@ -136,7 +128,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.channelManagement',
         icon: 'branches',
         roles: ['AccessControl/Admin'],
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/channel-management/ChannelManagementPage.tsx'),
       },
       {
         path: '/accesscontrol/userManagement',
@@ -144,7 +136,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.cardHolders',
         icon: 'team',
         roles: AC_ANY,
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/card-holders/CardHoldersPage.tsx'),
       },
       {
         path: '/accesscontrol/cardUserLinkChannel',
@@ -152,7 +144,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.authorizationList',
         icon: 'unlock',
         roles: AC_ANY,
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/authorizations/AuthorizationsPage.tsx'),
       },
       {
         path: '/accesscontrol/doorOpeningRecords',
@@ -160,7 +152,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.doorOpeningRecords',
         icon: 'swap',
         roles: AC_ANY,
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/door-records/DoorOpeningRecordsPage.tsx'),
       },
       {
         path: '/accesscontrol/changeRecord',
@@ -168,7 +160,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.changeRecords',
         icon: 'history',
         roles: AC_ANY,
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/change-records/ChangeRecordsPage.tsx'),
       },
       {
         path: '/accesscontrol/renewalRecord',
@@ -176,7 +168,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.renewalRecords',
         icon: 'field-time',
         roles: AC_ANY,
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/renewal-records/RenewalRecordsPage.tsx'),
       },
       {
         path: '/accesscontrol/failureDeclarationRecords',
@@ -184,7 +176,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.faultReports',
         icon: 'tool',
         roles: AC_ANY,
-        page: pending('accessControl'),
+        page: () => import('../pages/access-control/fault-reports/FaultReportsPage.tsx'),
       },
     ],
   },
@@ -202,7 +194,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.chargeRules',
         icon: 'dollar',
         roles: BIKE_ANY,
-        page: pending('garage'),
+        page: () => import('../pages/garage/charge-rules/ChargeRulesPage.tsx'),
       },
       {
         path: '/Bicycle/parkArea',
@@ -210,7 +202,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.parkAreas',
         icon: 'environment',
         roles: BIKE_ANY,
-        page: pending('garage'),
+        page: () => import('../pages/garage/park-areas/ParkAreasPage.tsx'),
       },
       {
         path: '/Bicycle/chargeEquipment',
@@ -218,7 +210,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.chargeSockets',
         icon: 'api',
         roles: BIKE_ANY,
-        page: pending('garage'),
+        page: () => import('../pages/garage/charge-sockets/ChargeSocketsPage.tsx'),
       },
       {
         path: '/Bicycle/chargeRecords',
@@ -226,7 +218,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.chargeRecords',
         icon: 'thunderbolt',
         roles: BIKE_ANY,
-        page: pending('garage'),
+        page: () => import('../pages/garage/charge-records/ChargeRecordsPage.tsx'),
       },
       {
         path: '/Bicycle/forcedOutageRecords',
@@ -234,7 +226,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.forcedOutageRecords',
         icon: 'poweroff',
         roles: BIKE_ANY,
-        page: pending('garage'),
+        page: () => import('../pages/garage/forced-outages/ForcedOutageRecordsPage.tsx'),
       },
       {
         path: '/Bicycle/parkorderRecords',
@@ -242,7 +234,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.parkOrders',
         icon: 'profile',
         roles: BIKE_ANY,
-        page: pending('garage'),
+        page: () => import('../pages/garage/park-orders/ParkOrdersPage.tsx'),
       },
       {
         path: '/Bicycle/chargeorderRecords',
@@ -250,7 +242,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.chargeOrders',
         icon: 'file-done',
         roles: BIKE_ANY,
-        page: pending('garage'),
+        page: () => import('../pages/garage/charge-orders/ChargeOrdersPage.tsx'),
       },
       {
         path: '/Bicycle/chargeHost',
@@ -258,7 +250,7 @@ export const layoutRoutes: readonly AppRoute[] = [
         titleKey: 'route.chargeHosts',
         icon: 'cloud-server',
         roles: BIKE_ANY,
-        page: pending('garage'),
+        page: () => import('../pages/garage/charge-hosts/ChargeHostsPage.tsx'),
       },
     ],
   },

@@ -2,18 +2,20 @@ import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'ant
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { OptionSelect } from './OptionSelect.tsx';
-import type { FilterValues } from './query.ts';
+import { beyondMaxDays, type FilterValues } from './query.ts';
 import type { FilterDef } from './types.ts';
 
 interface Props {
   filters: readonly FilterDef[];
   initialValues: FilterValues;
+  /** What Reset returns to, when the list opened with other values than its defaults. */
+  resetValues?: FilterValues;
   onSearch(values: FilterValues): void;
   onReset(): void;
 }
 
 /** The filter row above a list: one control per declared filter, Search and Reset. */
-export function FilterBar({ filters, initialValues, onSearch, onReset }: Props) {
+export function FilterBar({ filters, initialValues, resetValues, onSearch, onReset }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FilterValues>();
   if (filters.length === 0) return null;
@@ -27,7 +29,12 @@ export function FilterBar({ filters, initialValues, onSearch, onReset }: Props) 
       data-testid="list-filters"
     >
       {filters.map((f) => (
-        <Form.Item key={f.name} name={f.name} label={t(f.label)}>
+        <Form.Item
+          key={f.name}
+          name={f.name}
+          label={t(f.label)}
+          tooltip={f.kind === 'dateRange' && f.maxDays ? t('list.maxDays', { days: f.maxDays }) : undefined}
+        >
           {f.kind === 'text' ? (
             <Input
               allowClear
@@ -52,11 +59,13 @@ export function FilterBar({ filters, initialValues, onSearch, onReset }: Props) 
             <DatePicker.RangePicker
               allowClear={!f.defaultDays}
               style={{ width: f.width ?? 260 }}
+              disabledDate={f.maxDays ? (day, info) => beyondMaxDays(day, info.from, f.maxDays!) : undefined}
               data-testid={`filter-${f.name}`}
             />
           ) : (
             <OptionSelect
               source={f.options}
+              tree={f.kind === 'treeSelect'}
               style={{ width: f.width ?? 180 }}
               placeholder={f.placeholder}
               testId={`filter-${f.name}`}
@@ -73,6 +82,9 @@ export function FilterBar({ filters, initialValues, onSearch, onReset }: Props) 
             icon={<ReloadOutlined />}
             onClick={() => {
               form.resetFields();
+              // Opened with preset values (a link): Reset clears them back to the declared defaults.
+              if (resetValues)
+                form.setFieldsValue(Object.fromEntries(filters.map((f) => [f.name, resetValues[f.name]])));
               onReset();
             }}
             data-testid="list-reset"

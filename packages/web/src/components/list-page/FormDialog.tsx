@@ -2,12 +2,19 @@ import { useEffect, useState } from 'react';
 import { Col, DatePicker, Form, Input, InputNumber, Modal, Row as GridRow, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { antdRule, parseCustom, required as requiredRule, type ValidationKey } from '@gatehouse/shared';
+import {
+  antdRule,
+  centsFromYuan,
+  formatCents,
+  parseCustom,
+  required as requiredRule,
+  type ValidationKey,
+} from '@gatehouse/shared';
 import { DIALOG_MASK } from '../../app/feedback.tsx';
 import { RequestError } from '../../app/request.ts';
 import { feedback } from '../../app/feedback.tsx';
 import { OptionSelect } from './OptionSelect.tsx';
-import type { FieldDef, FormDef, Row, TKey } from './types.ts';
+import type { FieldDef, FormDef, FormProblem, Row, TKey } from './types.ts';
 
 interface Props<T extends Row> {
   open: boolean;
@@ -23,16 +30,23 @@ interface Props<T extends Row> {
 
 type Values = Record<string, unknown>;
 
-/** Item value → form value: dates become dayjs, JSON objects text. */
+/** Item value → form value: dates become dayjs, JSON objects text, cents yuan. */
 function toFormValue(field: FieldDef, value: unknown): unknown {
   if (value === null || value === undefined) return field.kind === 'switch' ? false : undefined;
   if (field.kind === 'date' || field.kind === 'datetime') return dayjs(value as string);
+  if (field.kind === 'cents' && typeof value === 'number') return Number(formatCents(value));
   return value;
 }
 
-/** Form value → body value: dayjs becomes 'YYYY-MM-DD' (date) or ISO (date-time), blank text null. */
+/** Yuan as the money control holds it (two decimals at most) → whole cents, exactly. */
+export function yuanToCents(yuan: number): number | null {
+  return centsFromYuan(yuan.toFixed(2));
+}
+
+/** Form value → body value: dayjs becomes 'YYYY-MM-DD' (date) or ISO (date-time), blank text null, yuan cents. */
 function toBodyValue(field: FieldDef, value: unknown): unknown {
   if (value === undefined) return undefined;
+  if (field.kind === 'cents') return typeof value === 'number' ? yuanToCents(value) : null;
   if (dayjs.isDayjs(value))
     return field.kind === 'date' ? (value as Dayjs).format('YYYY-MM-DD') : (value as Dayjs).toISOString();
   if (typeof value === 'string' && value.trim() === '' && field.kind !== 'password') return null;
@@ -128,6 +142,19 @@ function FieldControl({
       );
     case 'switch':
       return <Switch {...control} data-testid={testId} />;
+    case 'cents':
+      return (
+        <InputNumber
+          {...control}
+          min={(field.min ?? 0) / 100}
+          max={field.max === undefined ? undefined : field.max / 100}
+          precision={2}
+          prefix="¥"
+          style={{ width: '100%' }}
+          disabled={disabled}
+          data-testid={testId}
+        />
+      );
     case 'date':
       return <DatePicker {...control} style={{ width: '100%' }} disabled={disabled} data-testid={testId} />;
     case 'datetime':
@@ -191,15 +218,37 @@ export function FormDialog<T extends Row>({
   useEffect(() => {
     if (open) {
       form.resetFields();
-      form.setFieldsValue({ ...initialValues(def, item), ...(item ? {} : defaults) });
+      form.setFieldsValue({
+        ...initialValues(def, item),
+        ...(item ? {} : { ...def.defaults?.(), ...defaults }),
+      });
     }
   }, [open, item, def, form, defaults]);
 
+  /** Shows problems of a cross-field check on their fields (or as a toast for a field not on screen). */
+  function showProblems(problems: FormProblem[], current: Values) {
+    const shown = new Set(
+      def.fields.filter((f) => !f.visible || f.visible(current)).map((f) => f.name as string),
+    );
+    const message = (p: FormProblem) => String(t(p.key as TKey, p.params as never));
+    form.setFields(
+      problems.filter((p) => shown.has(p.field)).map((p) => ({ name: p.field, errors: [message(p)] })),
+    );
+    const elsewhere = problems.filter((p) => !shown.has(p.field));
+    if (elsewhere.length) feedback.error(elsewhere.map(message).join('; '), 3);
+  }
+
   async function submit() {
     const current = await form.validateFields();
+    const body = formBody(def, current, item);
+    const problems = def.check?.(body, item) ?? [];
+    if (problems.length) {
+      showProblems(problems, current);
+      return;
+    }
     setSaving(true);
     try {
-      await onSubmit(formBody(def, current, item));
+      await onSubmit(body);
       onClose();
     } catch (error) {
       const errors =

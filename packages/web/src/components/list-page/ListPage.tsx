@@ -41,7 +41,9 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
   const canWrite = canUse(roles, config.write);
   const canRead = canUse(roles, config.read);
   const filters = useMemo(() => config.filters ?? [], [config.filters]);
-  const initial = useMemo(() => initialFilterValues(filters), [filters]);
+  const defaults = useMemo(() => initialFilterValues(filters), [filters]);
+  const preset = config.initialFilters;
+  const initial = useMemo(() => (preset ? { ...defaults, ...preset } : defaults), [defaults, preset]);
 
   const [applied, setApplied] = useState(() => filterQuery(filters, initial));
   const [sort, setSort] = useState<SortState | null>(config.defaultSort ?? null);
@@ -58,7 +60,16 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
     queryFn: () => http.get<Page<T>>(base, { query }),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['list', config.resource] });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['list', config.resource] }),
+      ...(config.invalidates ?? []).map((key) =>
+        queryClient.invalidateQueries({ queryKey: ['options', key] }),
+      ),
+      ...(config.refreshes ?? []).map((resource) =>
+        queryClient.invalidateQueries({ queryKey: ['list', resource] }),
+      ),
+    ]);
 
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
@@ -238,14 +249,25 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
   }
 
   const batch = Boolean(actions.batchRemove) && canWrite;
+  const batchActions = (config.batchActions ?? []).filter((a) => canUse(roles, a.codes ?? config.write));
+  const selectedRows = (list.data?.Items ?? []).filter((item) => selected.includes(item.Id));
+  const runBatch = (run: (rows: T[]) => Promise<unknown>) =>
+    void run(selectedRows).then(
+      () => {
+        setSelected([]);
+        return refresh();
+      },
+      () => undefined,
+    );
   return (
     <Card className="list-page" data-testid={config.testId ?? `list-${config.resource}`}>
       {header}
       <FilterBar
         filters={filters}
         initialValues={initial}
+        resetValues={preset ? defaults : undefined}
         onSearch={search}
-        onReset={() => search(initial)}
+        onReset={() => search(defaults)}
       />
       <div className="list-page-toolbar">
         <Space wrap>
@@ -278,6 +300,33 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
               </Button>
             </Popconfirm>
           )}
+          {batchActions.map((a) =>
+            a.confirm ? (
+              <Popconfirm
+                key={a.key}
+                title={String(t(a.confirm, { count: selected.length } as never))}
+                disabled={selected.length === 0}
+                onConfirm={() => runBatch(a.run)}
+                okText={t('list.confirm')}
+                cancelText={t('list.cancel')}
+                okButtonProps={{ danger: a.danger }}
+              >
+                <Button danger={a.danger} disabled={selected.length === 0} data-testid={`batch-${a.key}`}>
+                  {t(a.label)}
+                </Button>
+              </Popconfirm>
+            ) : (
+              <Button
+                key={a.key}
+                danger={a.danger}
+                disabled={selected.length === 0}
+                onClick={() => runBatch(a.run)}
+                data-testid={`batch-${a.key}`}
+              >
+                {t(a.label)}
+              </Button>
+            ),
+          )}
           {config.toolbar}
         </Space>
         <Space>
@@ -303,7 +352,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
         scroll={{ x: config.scrollX ?? 'max-content' }}
         onChange={onTableChange}
         rowSelection={
-          batch
+          batch || batchActions.length
             ? { selectedRowKeys: selected, onChange: setSelected, preserveSelectedRowKeys: false }
             : undefined
         }

@@ -30,7 +30,10 @@ export async function exportList(
   query: Record<string, string | number | boolean>,
   onProgress: (job: ExportJob) => void,
 ): Promise<ExportJob> {
-  let job = await http.post<ExportJob>('/api/ExportJob', { Resource: resource, Query: query });
+  // The list request carries its filters as URL text; the export sends the same text, so the server reads
+  // both with one schema (a boolean filter such as Disabled=false would otherwise be refused).
+  const asText = Object.fromEntries(Object.entries(query).map(([key, value]) => [key, String(value)]));
+  let job = await http.post<ExportJob>('/api/ExportJob', { Resource: resource, Query: asText });
   const started = Date.now();
   while (job.Status === 'pending' || job.Status === 'running') {
     onProgress(job);

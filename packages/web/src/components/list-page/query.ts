@@ -19,7 +19,9 @@ export function filterQuery(filters: readonly FilterDef[], values: FilterValues)
   for (const f of filters) {
     const value = values[f.name];
     if (value === undefined || value === null || value === '') continue;
-    if (f.kind === 'dateRange') {
+    if (f.toQuery) {
+      Object.assign(query, f.toQuery(value));
+    } else if (f.kind === 'dateRange') {
       const [from, to] = value as [Dayjs | null, Dayjs | null];
       if (from) query.StartTime = from.startOf('day').toISOString();
       if (to) query.EndTime = to.endOf('day').toISOString();
@@ -41,6 +43,15 @@ export function initialFilterValues(filters: readonly FilterDef[], now: Dayjs = 
       values[f.name] = [now.subtract(f.defaultDays - 1, 'day'), now];
   }
   return values;
+}
+
+/**
+ * Whether a day lies beyond a range of at most `maxDays` calendar days (both ends counted) from the first
+ * day picked: the date-range filter disables such days. Without a first day nothing is disabled.
+ */
+export function beyondMaxDays(day: Dayjs, from: Dayjs | null | undefined, maxDays: number): boolean {
+  if (!from) return false;
+  return Math.abs(day.startOf('day').diff(from.startOf('day'), 'day')) > maxDays - 1;
 }
 
 /** The full list query: fixed parameters, filters, sort and page. */

@@ -59,7 +59,8 @@ export interface ColumnDef<T extends Row> {
   responsive?: ('xs' | 'sm' | 'md' | 'lg' | 'xl' | 'xxl')[];
 }
 
-export type FilterKind = 'text' | 'select' | 'bool' | 'dateRange' | 'number';
+/** `treeSelect`: a select over nested options (departments); a value means that node. */
+export type FilterKind = 'text' | 'select' | 'treeSelect' | 'bool' | 'dateRange' | 'number';
 
 export interface FilterDef {
   /** The query parameter; for dateRange the range fills StartTime and EndTime. */
@@ -71,7 +72,18 @@ export interface FilterDef {
   width?: number;
   /** dateRange: required by the list (record lists); the default range is the last `defaultDays`. */
   defaultDays?: number;
+  /**
+   * dateRange: the longest range the server accepts, in calendar days (both ends counted, as the server's
+   * day-span rule counts a whole-day range). Days beyond it from the first day picked are disabled and the
+   * label says so.
+   */
+  maxDays?: number;
   placeholder?: TKey;
+  /**
+   * The query parameters a value stands for, when they are not `{ [name]: value }` (a "valid now" choice
+   * that becomes `ValidAt=<now>`). Called when the filter is applied.
+   */
+  toQuery?(value: unknown): Record<string, string | number | boolean>;
 }
 
 export type FieldKind =
@@ -85,7 +97,9 @@ export type FieldKind =
   | 'switch'
   | 'date'
   | 'datetime'
-  | 'json';
+  | 'json'
+  /** Money: the item and the body hold integer cents, the control shows yuan with two decimals. */
+  | 'cents';
 
 export interface FieldDef<T extends Row = Row> {
   name: string;
@@ -120,6 +134,20 @@ export interface FormDef<T extends Row> {
   toBody?(values: Record<string, unknown>, item: T | null): Record<string, unknown>;
   /** Dialog width; two columns from 720. */
   width?: number;
+  /** Values a new record's form opens with (a validity starting now); called each time it opens. */
+  defaults?(): Record<string, unknown>;
+  /**
+   * Checks across fields, on the body about to be sent (the shared rule the server applies, such as a
+   * tariff's terms): each problem is shown on its field and nothing is sent.
+   */
+  check?(body: Record<string, unknown>, item: T | null): FormProblem[];
+}
+
+/** A problem `FormDef.check` found: the field it belongs to and a catalogue key of the message. */
+export interface FormProblem {
+  field: string;
+  key: string;
+  params?: Record<string, unknown>;
 }
 
 export interface RowAction<T extends Row> {
@@ -132,6 +160,22 @@ export interface RowAction<T extends Row> {
   confirm?: TKey;
   danger?: boolean;
   run(row: T): void | Promise<unknown>;
+}
+
+/**
+ * An action on the rows ticked in the table (assign, revoke, extend…): a toolbar button, off while none is
+ * ticked. `run` resolves when the action is done (the ticks are cleared and the list reloads) and rejects
+ * when it was abandoned (a dialog cancelled: the ticks stay).
+ */
+export interface BatchAction<T extends Row> {
+  key: string;
+  label: TKey;
+  /** Codes that may use it (default: the page's write codes). */
+  codes?: readonly string[];
+  /** A confirmation question before running; `{{count}}` is the number of ticked rows. */
+  confirm?: TKey;
+  danger?: boolean;
+  run(rows: T[]): Promise<unknown>;
 }
 
 export interface ListPageConfig<T extends Row> {
@@ -153,11 +197,18 @@ export interface ListPageConfig<T extends Row> {
     export?: boolean;
   };
   rowActions?: RowAction<T>[];
+  /** Actions on the ticked rows (the table offers ticks when any is permitted). */
+  batchActions?: BatchAction<T>[];
   /** Extra buttons next to "create" (batch grant, import…). */
   toolbar?: ReactNode;
   /** Fixed query parameters (a page showing one kind of rows). */
   fixedQuery?: Record<string, string | number | boolean>;
   defaultSort?: { field: string; order: 'asc' | 'desc' };
+  /**
+   * Filter values the list opens with besides the defaults (a link to "this host's sockets"); Reset goes
+   * back to the defaults. Give the page a new `key` when they change.
+   */
+  initialFilters?: Record<string, unknown>;
   /** For APIs older than the resource shape (areas): calls that replace the standard ones. */
   endpoints?: {
     create?(body: Record<string, unknown>): Promise<unknown>;
@@ -165,6 +216,16 @@ export interface ListPageConfig<T extends Row> {
     remove?(ids: number[]): Promise<unknown>;
     setStatus?(id: number, disabled: boolean): Promise<unknown>;
   };
+  /**
+   * Keys of remote option sources this resource feeds (a new zone is a choice in the host form): they are
+   * loaded again after every write here.
+   */
+  invalidates?: readonly string[];
+  /**
+   * Other resources whose lists show what a write here changes (a new host changes its zone's socket
+   * counts): they are loaded again after every write here, also on pages kept open in other tabs.
+   */
+  refreshes?: readonly string[];
   /** Row key for tests and stable rendering. */
   testId?: string;
   /** Scroll width of the table when columns exceed the screen. */

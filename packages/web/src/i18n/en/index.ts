@@ -10,7 +10,6 @@ import {
   i18nDemo,
   icons,
   login,
-  pending,
   profile,
 } from './pages.ts';
 import { route } from './route.ts';
@@ -37,7 +36,6 @@ export const en: CatalogueShape<WebCatalogue> = {
   dashboard,
   profile,
   errorPage,
-  pending,
   errorLogPage,
   i18nDemo,
   icons,

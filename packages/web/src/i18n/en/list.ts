@@ -25,4 +25,5 @@ export const list: CatalogueShape<typeof zh> = {
   exportContinues: 'The export is still running; download it from the export log when it is done',
   total: '{{total}} in total',
   loadFailed: 'Could not load; try again',
+  maxDays: 'At most {{days}} days',
 };

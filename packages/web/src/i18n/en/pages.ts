@@ -28,7 +28,6 @@ export const dashboard = {
   roles: 'Permissions',
   quickLinks: 'Quick links',
   noQuickLinks: 'No business menus available',
-  charts: 'Charts arrive with the business modules.',
 };
 
 export const profile = {
@@ -56,20 +55,6 @@ export const errorPage = {
   text404: 'The page you are looking for does not exist or has been removed. Check the address.',
   home: 'Back to home',
   back: 'Go back',
-};
-
-export const pending = {
-  title: '{{screen}}',
-  text: '“{{screen}}” comes with the {{module}}, which has not landed yet.',
-  hint: 'Its menu entry, permissions and tab are ready; the business screen will appear here when the module lands.',
-  module: {
-    accessControl: 'access control module',
-    garage: 'garage module',
-    organization: 'organisation module',
-    systemUsers: 'system users module',
-    systemSettings: 'area and system settings module',
-    export: 'export module',
-  },
 };
 
 export const errorLogPage = {

@@ -26,4 +26,5 @@ export const list: CatalogueShape<typeof zh> = {
     'La exportación sigue en curso; descárguela desde el registro de exportaciones al terminar',
   total: '{{total}} en total',
   loadFailed: 'No se pudo cargar; inténtelo de nuevo',
+  maxDays: 'Como máximo {{days}} días',
 };

@@ -29,7 +29,6 @@ export const dashboard = {
   roles: 'Permisos',
   quickLinks: 'Accesos rápidos',
   noQuickLinks: 'No hay menús de negocio disponibles',
-  charts: 'Los gráficos llegarán con los módulos de negocio.',
 };
 
 export const profile = {
@@ -57,20 +56,6 @@ export const errorPage = {
   text404: 'La página que busca no existe o se ha eliminado. Compruebe la dirección.',
   home: 'Volver al inicio',
   back: 'Volver atrás',
-};
-
-export const pending = {
-  title: '{{screen}}',
-  text: '«{{screen}}» llega con el {{module}}, que aún no está disponible.',
-  hint: 'Su entrada de menú, permisos y pestaña ya están listos; la pantalla aparecerá aquí cuando llegue el módulo.',
-  module: {
-    accessControl: 'módulo de control de accesos',
-    garage: 'módulo de garaje',
-    organization: 'módulo de organización',
-    systemUsers: 'módulo de usuarios del sistema',
-    systemSettings: 'módulo de áreas y configuración',
-    export: 'módulo de exportación',
-  },
 };
 
 export const errorLogPage = {

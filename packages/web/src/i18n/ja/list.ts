@@ -25,4 +25,5 @@ export const list: CatalogueShape<typeof zh> = {
   exportContinues: 'エクスポートは処理中です。完了後にエクスポート管理からダウンロードできます',
   total: '全 {{total}} 件',
   loadFailed: '読み込みに失敗しました。再試行してください',
+  maxDays: '最長 {{days}} 日まで選択できます',
 };

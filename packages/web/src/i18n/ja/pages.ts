@@ -29,7 +29,6 @@ export const dashboard = {
   roles: '権限',
   quickLinks: 'クイックリンク',
   noQuickLinks: '利用できる業務メニューはありません',
-  charts: 'チャートは業務モジュールとともに提供されます。',
 };
 
 export const profile = {
@@ -57,20 +56,6 @@ export const errorPage = {
   text404: 'お探しのページは存在しないか、削除されました。アドレスを確認してください。',
   home: 'ホームに戻る',
   back: '前のページに戻る',
-};
-
-export const pending = {
-  title: '{{screen}}',
-  text: '「{{screen}}」は{{module}}で提供されます。このモジュールはまだ公開されていません。',
-  hint: 'メニュー、権限、タブは準備済みです。モジュールが公開されると、ここに業務画面が表示されます。',
-  module: {
-    accessControl: '入退室管理モジュール',
-    garage: '駐輪場モジュール',
-    organization: '組織モジュール',
-    systemUsers: 'システムユーザーモジュール',
-    systemSettings: 'エリア・システム設定モジュール',
-    export: 'エクスポートモジュール',
-  },
 };
 
 export const errorLogPage = {

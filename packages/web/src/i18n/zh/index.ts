@@ -8,7 +8,6 @@ import {
   i18nDemo,
   icons,
   login,
-  pending,
   profile,
 } from './pages.ts';
 import { route } from './route.ts';
@@ -36,7 +35,6 @@ export const zh = {
   dashboard,
   profile,
   errorPage,
-  pending,
   errorLogPage,
   i18nDemo,
   icons,

@@ -23,4 +23,5 @@ export const list = {
   exportContinues: '导出仍在进行，完成后可在导出管理中下载',
   total: '共 {{total}} 条',
   loadFailed: '加载失败，请重试',
+  maxDays: '最长可选 {{days}} 天',
 } as const;

@@ -29,7 +29,6 @@ export const dashboard = {
   roles: '权限',
   quickLinks: '快捷入口',
   noQuickLinks: '暂无可用的业务菜单',
-  charts: '图表将随业务模块提供。',
 } as const;
 
 export const profile = {
@@ -57,20 +56,6 @@ export const errorPage = {
   text404: '您访问的页面不存在或已被移除，请检查网址是否正确。',
   home: '返回首页',
   back: '返回上一页',
-} as const;
-
-export const pending = {
-  title: '{{screen}}',
-  text: '“{{screen}}”由{{module}}提供，该模块尚未上线。',
-  hint: '菜单、权限和标签页已经就绪，模块上线后此处将显示业务页面。',
-  module: {
-    accessControl: '门禁模块',
-    garage: '车库模块',
-    organization: '组织架构模块',
-    systemUsers: '系统用户模块',
-    systemSettings: '区域与系统设置模块',
-    export: '导出模块',
-  },
 } as const;
 
 export const errorLogPage = {

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { Suspense, lazy, useMemo } from 'react';
 import { Avatar, Card, Col, Descriptions, Empty, Row, Skeleton, Tag, Typography } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -10,7 +10,12 @@ import { menuLeaves, routeHref } from '../../app/route-utils.ts';
 import { useAreaStore, type AreaSummary } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
 import { RouteIcon } from '../../layout/route-icons.tsx';
+import { canUse } from '../../components/list-page/permissions.ts';
+import { BIKE_ANY } from '../garage/codes.ts';
 import './dashboard.css';
+
+/** The garage's figures and charts: their own chunk, fetched only for users of the garage. */
+const GaragePanel = lazy(() => import('../garage/dashboard/GaragePanel.tsx'));
 
 const KNOWN_CUSTOM = ['address', 'contact', 'timezone'] as const;
 
@@ -125,12 +130,14 @@ export default function DashboardPage() {
                 )}
               </div>
             )}
-            <Typography.Paragraph type="secondary" style={{ marginTop: 16, marginBottom: 0 }}>
-              {t('dashboard.charts')}
-            </Typography.Paragraph>
           </Card>
         </Col>
       </Row>
+      {canUse(roles, BIKE_ANY) && (
+        <Suspense fallback={null}>
+          <GaragePanel />
+        </Suspense>
+      )}
     </div>
   );
 }

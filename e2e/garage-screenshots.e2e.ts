@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR, goto, screenshot, untranslatedKeys } from './support/app.ts';
+import { useSuite } from './support/suite.ts';
+import { choose, control, openCreate, rowAction, rows } from './garage-helpers.ts';
+
+const suite = useSuite();
+
+const TABLE = '.ant-table-row:visible';
+const TILE = '[data-testid="socket-tile"]';
+
+/** The eight /Bicycle screens (the parking-zone screen with its vehicle and pass tabs, the sockets as table and grid). */
+const SCREENS = [
+  { name: 'park-area', path: '/Bicycle/parkArea', ready: TABLE },
+  { name: 'vehicles', path: '/Bicycle/parkArea?tab=vehicles', ready: TABLE },
+  { name: 'monthly-passes', path: '/Bicycle/parkArea?tab=passes', ready: TABLE },
+  { name: 'charge-rule', path: '/Bicycle/chargeRule', ready: TABLE },
+  { name: 'charge-equipment', path: '/Bicycle/chargeEquipment', ready: TABLE },
+  { name: 'socket-grid', path: '/Bicycle/chargeEquipment?view=grid', ready: TILE },
+  { name: 'charge-records', path: '/Bicycle/chargeRecords', ready: TABLE },
+  { name: 'forced-outage-records', path: '/Bicycle/forcedOutageRecords', ready: TABLE },
+  { name: 'parkorder-records', path: '/Bicycle/parkorderRecords', ready: TABLE },
+  { name: 'chargeorder-records', path: '/Bicycle/chargeorderRecords', ready: TABLE },
+  { name: 'charge-host', path: '/Bicycle/chargeHost', ready: TABLE },
+];
+
+async function shoot(page: Page, name: string, language: string) {
+  expect(await untranslatedKeys(page), name).toEqual([]);
+  await screenshot(page, `garage-${name}-${language}`);
+}
+
+describe.each(['zh', 'en'] as const)('garage screenshots in %s', (language) => {
+  it('every screen and the dashboard, translated, with their data', async () => {
+    const { page } = await suite.signedIn('bikeadmin', { language, width: 1440, height: 900 });
+    for (const screen of SCREENS) {
+      await goto(page, screen.path);
+      await page.locator(`.app-main ${screen.ready}`).first().waitFor({ timeout: 60_000 });
+      await shoot(page, screen.name, language);
+    }
+
+    await goto(page, '/dashboard');
+    const panel = page.locator('[data-testid="garage-panel"]');
+    await panel.locator('.ant-statistic').first().waitFor({ timeout: 20_000 });
+    await panel.scrollIntoViewIfNeeded();
+    // The charts load when scrolled to: three canvases once echarts has drawn.
+    await page.locator('[data-testid="garage-charts"] canvas').nth(2).waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(800);
+    expect(await untranslatedKeys(page)).toEqual([]);
+    // A viewport tall enough for the whole dashboard: a full-page capture would draw the fixed sidebar
+    // at the wrong height.
+    await page.setViewportSize({ width: 1440, height: 1300 });
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `garage-dashboard-${language}.png`) });
+  });
+
+  it('the dialogs: a charge rule, a charging host, a refund and a forced power-off', async () => {
+    const { page } = await suite.signedIn('bikeadmin', { language, width: 1440, height: 900 });
+    const [temporaryCharging, metered, api, paid] =
+      language === 'zh'
+        ? ['临时充电', '计量', '充电接口', '支付成功']
+        : ['Temporary charging', 'Metered', 'Charging API', 'Paid'];
+
+    await goto(page, '/Bicycle/chargeRule');
+    await rows(page).first().waitFor();
+    await openCreate(page);
+    await choose(page, 'field-ChargeType', temporaryCharging);
+    await choose(page, 'field-TemporaryChargeType', metered);
+    await control(page, 'field-UnitPriceCents').fill('1.2');
+    await page.locator('[data-testid="dialog-ok"]').click();
+    await page.locator('.ant-form-item-explain-error').first().waitFor();
+    await shoot(page, 'rule-form', language);
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-modal-footer .ant-btn').first().click();
+
+    await goto(page, '/Bicycle/chargeHost');
+    await rows(page).first().waitFor();
+    await openCreate(page);
+    await choose(page, 'field-ChargingSystemType', api);
+    await control(page, 'field-Endpoint').waitFor();
+    await shoot(page, 'host-form', language);
+    await page.locator('.ant-modal-footer .ant-btn').first().click();
+
+    await goto(page, '/Bicycle/chargeorderRecords');
+    await rows(page).first().waitFor();
+    await choose(page, 'filter-PaymentState', paid);
+    await control(page, 'list-search').click();
+    const refundable = rows(page)
+      .filter({ has: page.locator('[data-testid="row-Refund"]') })
+      .first();
+    await refundable.waitFor({ timeout: 30_000 });
+    await rowAction(refundable, 'Refund').click();
+    await page.locator('[data-testid="order-action-reason"]').waitFor();
+    await shoot(page, 'refund-dialog', language);
+    await page.locator('.ant-modal-footer .ant-btn').first().click();
+
+    await goto(page, '/Bicycle/chargeEquipment?view=grid');
+    await page.locator(TILE).first().waitFor({ timeout: 60_000 });
+    const cut = page.locator('[data-testid="socket-power-off"]').first();
+    await cut.click();
+    await page.locator('[data-testid="power-off-reason"]').waitFor();
+    await shoot(page, 'power-off-dialog', language);
+    await page.locator('.ant-modal-footer .ant-btn').first().click();
+  });
+
+  it('a narrow window (1024 px): the socket grid and the charging orders', async () => {
+    const { page } = await suite.signedIn('bikeuser', { language, width: 1024, height: 768 });
+    await goto(page, '/Bicycle/chargeEquipment?view=grid');
+    await page.locator(TILE).first().waitFor({ timeout: 60_000 });
+    await shoot(page, 'socket-grid-1024', language);
+    await goto(page, '/Bicycle/chargeorderRecords');
+    await rows(page).first().waitFor({ timeout: 20_000 });
+    await shoot(page, 'chargeorder-records-1024', language);
+  });
+});

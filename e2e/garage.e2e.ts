@@ -1,0 +1,314 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { eventually, goto, toasts, waitForPath } from './support/app.ts';
+import { useSuite } from './support/suite.ts';
+import {
+  choose,
+  control,
+  fieldErrors,
+  fieldLabels,
+  openCreate,
+  dayFromToday,
+  paymentStates,
+  row,
+  rowAction,
+  rows,
+  search,
+  submitDialog,
+  typeRange,
+} from './garage-helpers.ts';
+
+const suite = useSuite();
+
+const tiles = (page: Page) => page.locator('[data-testid="socket-tile"]');
+
+/** YYYY-MM-DD in the local zone (browser and test share the machine's). */
+function day(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}`;
+}
+
+describe('garage screens', () => {
+  it('creates a zone, a charge rule for it and a charging host with its sockets', async () => {
+    const { page } = await suite.signedIn('bikeadmin');
+
+    await goto(page, '/Bicycle/parkArea');
+    await rows(page).first().waitFor();
+    await openCreate(page);
+    await control(page, 'field-Name').fill('E2E 测试车棚');
+    await control(page, 'field-Capacity').fill('40');
+    await control(page, 'field-Location').fill('测试楼北侧');
+    await submitDialog(page);
+    await eventually(() => toasts(page)).toContain('新增成功');
+    await search(page, 'Name', 'E2E 测试车棚');
+    await eventually(() => rows(page).count()).toBe(1);
+    await expect(
+      row(page, 'E2E 测试车棚').locator('[data-testid="zone-occupancy"]').innerText(),
+    ).resolves.toContain('0 / 0');
+
+    // The rule dialog shows the fields of the chosen charge type only.
+    await goto(page, '/Bicycle/chargeRule');
+    await rows(page).first().waitFor();
+    await openCreate(page);
+    await control(page, 'field-Name').fill('E2E 计量充电');
+    await choose(page, 'field-ChargeType', '月租停车');
+    await eventually(() => fieldLabels(page)).toContain('时间单位');
+    expect(await fieldLabels(page)).not.toContain('免费时长（分钟）');
+    expect(await fieldLabels(page)).not.toContain('临时收费类型');
+    await choose(page, 'field-ChargeType', '临时充电');
+    await eventually(() => fieldLabels(page)).toEqual(
+      expect.arrayContaining(['临时收费类型', '免费时长（分钟）', '单笔封顶（元）']),
+    );
+    expect(await fieldLabels(page)).not.toContain('时间单位');
+    await choose(page, 'field-TemporaryChargeType', '计量');
+    await control(page, 'field-UnitPriceCents').fill('1.2');
+    await eventually(() => page.locator('.ant-modal:visible').innerText()).toContain('/ 度');
+    await control(page, 'field-FreeMinutes').fill('5');
+    await control(page, 'field-CapCents').fill('8');
+    await choose(page, 'field-ParkAreaIds', 'E2E 测试车棚');
+    // Parking is never metered: the shared tariff check refuses before anything is sent.
+    await choose(page, 'field-ChargeType', '临时停车');
+    await submitDialog(page);
+    await eventually(() => fieldErrors(page)).toContain('临时停车只能计时或按次收费');
+    await choose(page, 'field-ChargeType', '临时充电');
+    await submitDialog(page);
+    await eventually(() => toasts(page)).toContain('新增成功');
+    await search(page, 'Name', 'E2E 计量充电');
+    await eventually(() => row(page, 'E2E 计量充电').innerText()).toContain('¥1.20 / 度');
+    const rule = await row(page, 'E2E 计量充电').innerText();
+    expect(rule).toContain('E2E 测试车棚');
+    expect(rule).toContain('¥8.00');
+
+    // A host's connection fields follow its charging system type; creating it creates its sockets.
+    await goto(page, '/Bicycle/chargeHost');
+    await rows(page).first().waitFor();
+    await openCreate(page);
+    await control(page, 'field-SerialNumber').fill('E2EHOST01');
+    await control(page, 'field-Name').fill('E2E 测试主机');
+    await choose(page, 'field-ParkAreaId', 'E2E 测试车棚');
+    await control(page, 'field-PortCount').fill('6');
+    expect(await fieldLabels(page)).not.toContain('接口地址');
+    await choose(page, 'field-ChargingSystemType', '充电接口');
+    await eventually(() => fieldLabels(page)).toEqual(
+      expect.arrayContaining(['接口地址', '应用 ID', '接口密钥']),
+    );
+    await control(page, 'field-Endpoint').fill('not a url');
+    await submitDialog(page);
+    await eventually(() => fieldErrors(page)).toEqual(expect.arrayContaining(['网址格式错误', '不能为空']));
+    await control(page, 'field-Endpoint').fill('https://api.example.com/charger');
+    await control(page, 'field-Password').fill('S3cret-key');
+    await submitDialog(page);
+    await eventually(() => toasts(page)).toContain('新增成功');
+    await search(page, 'Keyword', 'E2EHOST01');
+    await eventually(() => row(page, 'E2EHOST01').innerText()).toContain('共 6（0 / 0）');
+
+    await rowAction(row(page, 'E2EHOST01'), 'sockets').click();
+    await waitForPath(page, /^\/Bicycle\/chargeEquipment\?/);
+    await eventually(() => tiles(page).count()).toBe(6);
+    expect(await tiles(page).evaluateAll((t) => t.map((e) => e.getAttribute('data-state')))).toEqual(
+      Array(6).fill('0'),
+    );
+    await expect(page.locator('[data-legend-state="0"]').innerText()).resolves.toContain('6');
+
+    await goto(page, '/Bicycle/parkArea');
+    await search(page, 'Name', 'E2E 测试车棚');
+    await eventually(() =>
+      row(page, 'E2E 测试车棚').locator('[data-testid="zone-occupancy"]').innerText(),
+    ).toContain('0 / 6');
+  });
+
+  it('filters charging orders over the longest range and closes an unpaid one (User code: no refund)', async () => {
+    const { page } = await suite.signedIn('bikeuser');
+    await goto(page, '/Bicycle/chargeorderRecords');
+    await rows(page).first().waitFor();
+    await typeRange(page, dayFromToday(-60), dayFromToday(0));
+
+    await choose(page, 'filter-PaymentState', '支付成功');
+    await control(page, 'list-search').click();
+    await eventually(async () => {
+      const states = await paymentStates(page);
+      return states.length > 0 && states.every((s) => s === '支付成功');
+    }, 30_000).toBe(true);
+    // A refund sends money back: the Admin's. The User code sees paid orders without the button.
+    await expect(page.locator('.app-main [data-testid="row-Refund"]:visible').count()).resolves.toBe(0);
+
+    await choose(page, 'filter-PaymentState', '未支付');
+    await choose(page, 'filter-Open', '已结束');
+    await control(page, 'list-search').click();
+    await eventually(async () => {
+      const states = await paymentStates(page);
+      return states.length > 0 && states.every((s) => s === '未支付');
+    }, 30_000).toBe(true);
+    const first = rows(page).first();
+    const orderNo = (await first.locator('td').first().innerText()).trim();
+    await rowAction(first, 'Close').click();
+    await page.locator('[data-testid="order-action-reason"]').fill('E2E 现场免单');
+    await page.locator('[data-testid="order-action-ok"]').click();
+    await eventually(() => toasts(page)).toContain(`订单 ${orderNo} 现为「已关闭」`);
+
+    await choose(page, 'filter-PaymentState', '已关闭');
+    await search(page, 'OrderNo', orderNo);
+    await eventually(() => rows(page).count(), 30_000).toBe(1);
+    await expect(paymentStates(page)).resolves.toEqual(['已关闭']);
+    await expect(row(page, orderNo).innerText()).resolves.toContain('E2E 现场免单');
+    await expect(rowAction(row(page, orderNo), 'Close').count()).resolves.toBe(0);
+  });
+
+  it('refunds a paid order with a reason, then cancels the refund (Admin code)', async () => {
+    const { page } = await suite.signedIn('bikeadmin');
+    await goto(page, '/Bicycle/chargeorderRecords');
+    await rows(page).first().waitFor();
+    await choose(page, 'filter-PaymentState', '支付成功');
+    await control(page, 'list-search').click();
+    await eventually(async () => {
+      const states = await paymentStates(page);
+      return states.length > 0 && states.every((s) => s === '支付成功');
+    }, 30_000).toBe(true);
+    const first = rows(page).first();
+    const orderNo = (await first.locator('td').first().innerText()).trim();
+
+    await rowAction(first, 'Refund').click();
+    await page.locator('[data-testid="order-action-ok"]').click();
+    await eventually(() => fieldErrors(page)).toContain('不能为空');
+    await page.locator('[data-testid="order-action-reason"]').fill('E2E 重复扣费');
+    await page.locator('[data-testid="order-action-ok"]').click();
+    await eventually(() => toasts(page)).toContain(`订单 ${orderNo} 现为「转入退款」`);
+
+    await control(page, 'list-reset').click();
+    await search(page, 'OrderNo', orderNo);
+    await eventually(() => paymentStates(page), 30_000).toEqual(['转入退款']);
+    const refunded = row(page, orderNo);
+    await expect(refunded.innerText()).resolves.toContain('E2E 重复扣费');
+    await expect(rowAction(refunded, 'Refund').count()).resolves.toBe(0);
+
+    await rowAction(refunded, 'CancelRefund').click();
+    await page.locator('[data-testid="order-action-ok"]').click();
+    await eventually(() => paymentStates(page)).toEqual(['退款关闭']);
+    await expect(rowAction(row(page, orderNo), 'Refund').count()).resolves.toBe(1);
+  });
+
+  it('cuts the power of a charging socket from the grid: the session and its order end as forced', async () => {
+    const { page } = await suite.signedIn('bikeuser');
+    await goto(page, '/Bicycle/chargeEquipment?view=grid');
+    // Generous: the machine is shared, and the grid waits for the host list, then the host's sockets.
+    await tiles(page).first().waitFor({ timeout: 60_000 });
+    const charging = page.locator('[data-testid="socket-tile"][data-state="1"]');
+    // Step through the hosts until one has a socket charging (most demo hosts do).
+    const summary = page.locator('[data-testid="grid-host-summary"]');
+    for (let i = 0; i < 20 && (await charging.count()) === 0; i += 1) {
+      const shown = await summary.innerText();
+      await page.locator('[data-testid="grid-next-host"]').click();
+      // Count only once the next host's sockets are on screen.
+      await eventually(async () => (await summary.isVisible()) && (await summary.innerText()) !== shown).toBe(
+        true,
+      );
+    }
+    const tile = charging.first();
+    const port = await tile.getAttribute('data-port');
+    await tile.locator('[data-testid="socket-power-off"]').click();
+    const target = await page.locator('[data-testid="power-off-target"]').innerText();
+    const orderNo = /CD\d+/.exec(target)?.[0];
+    expect(orderNo).toBeTruthy();
+
+    await page.locator('[data-testid="power-off-ok"]').click();
+    await eventually(() => fieldErrors(page)).toContain('不能为空');
+    await page.locator('[data-testid="power-off-reason"]').fill('E2E 插座冒烟');
+    await page.locator('[data-testid="power-off-ok"]').click();
+    await eventually(() => toasts(page)).toEqual(
+      expect.arrayContaining([expect.stringContaining(`已强制断电，订单 ${orderNo} 结算`)]),
+    );
+    // The vehicle is still plugged in: occupied, not charging, and no session any more.
+    const after = page.locator(`[data-testid="socket-tile"][data-port="${port}"]`);
+    await eventually(() => after.getAttribute('data-state')).toBe('2');
+    await expect(after.locator('[data-testid="socket-state"]').innerText()).resolves.toBe('占用未充电');
+    await expect(after.innerText()).resolves.not.toContain('卡号');
+
+    await goto(page, '/Bicycle/chargeorderRecords');
+    await rows(page).first().waitFor();
+    await search(page, 'OrderNo', orderNo!);
+    await eventually(() => rows(page).count(), 30_000).toBe(1);
+    const order = row(page, orderNo!);
+    await expect(order.locator('[data-testid="order-forced"]').count()).resolves.toBe(1);
+    const text = await order.innerText();
+    expect(text).toContain('强制断电');
+    expect(text).not.toContain('充电中');
+    expect(text).not.toContain('预估');
+    expect(['未支付', '已关闭']).toContain((await paymentStates(page))[0]);
+
+    await goto(page, '/Bicycle/forcedOutageRecords');
+    await rows(page).first().waitFor();
+    const record = await rows(page).first().innerText();
+    expect(record).toContain('E2E 插座冒烟');
+    expect(record).toContain(orderNo!);
+    expect(record).toContain('bikeuser');
+  });
+
+  it('the User code sees the configuration screens without their write buttons', async () => {
+    const { page } = await suite.signedIn('bikeuser');
+    for (const path of [
+      '/Bicycle/parkArea',
+      '/Bicycle/chargeRule',
+      '/Bicycle/chargeHost',
+      '/Bicycle/chargeEquipment',
+    ]) {
+      await goto(page, path);
+      await rows(page).first().waitFor();
+      await expect(page.locator('.app-main [data-testid="list-create"]:visible').count(), path).resolves.toBe(
+        0,
+      );
+      await expect(page.locator('.app-main [data-testid="row-edit"]:visible').count(), path).resolves.toBe(0);
+      await expect(
+        page.locator('.app-main [data-testid="status-switch"]:visible').count(),
+        path,
+      ).resolves.toBe(0);
+    }
+    // Vehicles and passes are desk work: both codes may register and sell.
+    await goto(page, '/Bicycle/parkArea?tab=vehicles');
+    await rows(page).first().waitFor();
+    await expect(page.locator('.app-main [data-testid="list-create"]:visible').count()).resolves.toBe(1);
+  });
+
+  it('record lists open on the last 7 days and never offer a range over 61 days', async () => {
+    const { page } = await suite.signedIn('bikeuser');
+    await goto(page, '/Bicycle/chargeRecords');
+    await rows(page).first().waitFor();
+    const today = new Date();
+    const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 6);
+    const range = page.locator('.app-main .ant-picker-range:visible');
+    const inputs = range.locator('input');
+    await expect(inputs.nth(0).inputValue()).resolves.toBe(day(start));
+    await expect(inputs.nth(1).inputValue()).resolves.toBe(day(today));
+    // The label says how long a range may be.
+    await page
+      .locator('.app-main .ant-form-item:visible', { has: page.locator('.ant-picker-range') })
+      .locator('.ant-form-item-tooltip')
+      .hover();
+    await eventually(() => page.locator('.ant-tooltip:visible').innerText()).toBe('最长可选 61 天');
+
+    // A typed range of 62 days is not taken; one of 61 is.
+    await typeRange(page, dayFromToday(-61), dayFromToday(0));
+    await expect(inputs.nth(0).inputValue()).resolves.not.toBe(dayFromToday(-61));
+    await typeRange(page, dayFromToday(-60), dayFromToday(0));
+    await expect(inputs.nth(0).inputValue()).resolves.toBe(dayFromToday(-60));
+    await control(page, 'list-reset').click();
+    await expect(inputs.nth(0).inputValue()).resolves.toBe(day(start));
+
+    // Pick a start day; the 61st day after it is still allowed, the 62nd is not.
+    await inputs.nth(0).click();
+    await page
+      .locator(`.ant-picker-dropdown:visible td[title="${day(start)}"]`)
+      .first()
+      .click();
+    const last = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 60);
+    const beyond = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 61);
+    for (
+      let i = 0;
+      i < 3 && (await page.locator(`.ant-picker-dropdown:visible td[title="${day(beyond)}"]`).count()) === 0;
+      i += 1
+    )
+      await page.locator('.ant-picker-dropdown:visible .ant-picker-header-next-btn').last().click();
+    const cell = (d: Date) => page.locator(`.ant-picker-dropdown:visible td[title="${day(d)}"]`).first();
+    await expect(cell(last).getAttribute('class')).resolves.not.toContain('ant-picker-cell-disabled');
+    await expect(cell(beyond).getAttribute('class')).resolves.toContain('ant-picker-cell-disabled');
+  });
+});

@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'react';
+import { Select } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { http } from '../../../app/http.ts';
+import type { Page } from '../../../components/list-page/index.ts';
+import { useAreaStore } from '../../../stores/area.ts';
+
+/** A card as the select holds it: its id and printed number (antd's labelInValue). */
+export interface CardValue {
+  value: number;
+  label: string;
+}
+
+interface FreeCard {
+  Id: number;
+  CardNumber: string;
+  CardType: number;
+}
+
+interface Props {
+  value?: CardValue[];
+  onChange?: (value: CardValue[]) => void;
+}
+
+const SEARCH_DELAY_MS = 300;
+
+/**
+ * The holder's cards: the free cards of the area (searched by the digits typed) plus those the holder has
+ * now. A card belongs to one holder at a time, so taken cards never appear; the server checks it again.
+ */
+export function FreeCardSelect({ value, onChange }: Props) {
+  const { t } = useTranslation();
+  const areaId = useAreaStore((s) => s.current?.Id ?? null);
+  const [typed, setTyped] = useState('');
+  const [keyword, setKeyword] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setKeyword(typed.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const free = useQuery({
+    queryKey: ['ac-free-cards', areaId, keyword],
+    queryFn: () =>
+      http.get<Page<FreeCard>>('/api/Card', {
+        query: {
+          Held: false,
+          PageSize: 50,
+          SortField: 'CardNumber',
+          SortOrder: 'asc',
+          ...(keyword ? { Keyword: keyword } : {}),
+        },
+      }),
+  });
+  const chosen = new Set((value ?? []).map((c) => c.value));
+  const options = [
+    ...(value ?? []).map((c) => ({ value: c.value, label: c.label })),
+    ...(free.data?.Items ?? [])
+      .filter((c) => !chosen.has(c.Id))
+      .map((c) => ({
+        value: c.Id,
+        label: c.CardNumber,
+        title: String(t(`enum.cardType.${c.CardType}` as never)),
+      })),
+  ];
+  return (
+    <Select
+      mode="multiple"
+      labelInValue
+      value={value}
+      onChange={(next: CardValue[]) =>
+        onChange?.(next.map((c) => ({ value: c.value, label: String(c.label) })))
+      }
+      options={options}
+      showSearch={{ filterOption: false, onSearch: setTyped }}
+      loading={free.isFetching}
+      notFoundContent={free.isFetching ? undefined : t('acUi.holder.noFreeCard')}
+      placeholder={t('acUi.holder.cardsPlaceholder')}
+      data-testid="field-CardIds"
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import dayjs from 'dayjs';
+import { chineseName, citizenId, nation, phone } from '@gatehouse/shared';
+import type { FormDef } from '../../../components/list-page/index.ts';
+import { departmentOptions, peopleGroupOptions, peopleTypeOptions } from '../../options.ts';
+import { FreeCardSelect, type CardValue } from './FreeCardSelect.tsx';
+
+export interface HolderRow {
+  Id: number;
+  Name: string;
+  Phone: string | null;
+  CitizenId: string | null;
+  Nation: number;
+  DepartmentId: number | null;
+  DepartmentName: string | null;
+  PeopleGroupId: number | null;
+  PeopleGroupName: string | null;
+  PeopleTypeId: number | null;
+  PeopleTypeName: string | null;
+  ValidFrom: string;
+  ValidTo: string;
+  Expired: boolean;
+  Disabled: boolean;
+  Remark: string | null;
+  Cards: { Id: number; CardNumber: string; CardValue: number; CardType: number }[];
+  CardNumbers: string[];
+  AuthorizationCount: number;
+  CreatedAt: string;
+  [key: string]: unknown;
+}
+
+/** A new holder is valid from now for a year unless the operator says otherwise. */
+export const DEFAULT_VALIDITY_YEARS = 1;
+
+/**
+ * The holder form: the spec's name rule, phone, citizen id (both of its messages), nation (57 entries,
+ * searchable), department tree, people group and type, cards (free cards of the area), validity. The
+ * rules are the shared validators the server applies to the same fields.
+ */
+export const holderForm: FormDef<HolderRow> = {
+  width: 760,
+  fields: [
+    { name: 'Name', label: 'accessControl.field.Name', kind: 'text', required: true, rules: [chineseName] },
+    { name: 'Phone', label: 'accessControl.field.Phone', kind: 'text', rules: [phone], maxLength: 11 },
+    {
+      name: 'CitizenId',
+      label: 'accessControl.field.CitizenId',
+      kind: 'text',
+      rules: [citizenId],
+      maxLength: 18,
+    },
+    {
+      name: 'Nation',
+      label: 'accessControl.field.Nation',
+      kind: 'select',
+      options: { kind: 'enum', def: nation },
+    },
+    {
+      name: 'DepartmentId',
+      label: 'accessControl.field.Department',
+      kind: 'treeSelect',
+      options: departmentOptions,
+    },
+    {
+      name: 'PeopleGroupId',
+      label: 'accessControl.field.PeopleGroup',
+      kind: 'select',
+      options: peopleGroupOptions,
+    },
+    {
+      name: 'PeopleTypeId',
+      label: 'accessControl.field.PeopleType',
+      kind: 'select',
+      options: peopleTypeOptions,
+    },
+    {
+      name: 'CardIds',
+      label: 'accessControl.field.Cards',
+      kind: 'multiSelect',
+      fromItem: (h) => h.Cards.map((c) => ({ value: c.Id, label: c.CardNumber })),
+      render: () => <FreeCardSelect />,
+    },
+    { name: 'ValidFrom', label: 'accessControl.field.ValidFrom', kind: 'datetime', required: true },
+    { name: 'ValidTo', label: 'accessControl.field.ValidTo', kind: 'datetime', required: true },
+    { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
+  ],
+  defaults: () => {
+    const now = dayjs().startOf('minute');
+    return { Nation: 0, ValidFrom: now, ValidTo: now.add(DEFAULT_VALIDITY_YEARS, 'year').endOf('day') };
+  },
+  toBody: (values) => ({
+    ...values,
+    // Nulls clear a reference on edit; an empty list takes every card back.
+    DepartmentId: values.DepartmentId ?? null,
+    PeopleGroupId: values.PeopleGroupId ?? null,
+    PeopleTypeId: values.PeopleTypeId ?? null,
+    CardIds: ((values.CardIds as CardValue[] | undefined) ?? []).map((c) => c.value),
+  }),
+};

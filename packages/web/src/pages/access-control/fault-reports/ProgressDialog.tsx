@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'react';
+import { Form, Input, Modal, Select, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { faultReportStatus } from '@gatehouse/shared';
+import { http } from '../../../app/http.ts';
+import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { OptionSelect } from '../../../components/list-page/index.ts';
+import { handlerOptions } from '../options.ts';
+import { FAULT_RESOLVED, type FaultRow } from './types.ts';
+
+interface Values {
+  Status: number;
+  Note?: string;
+  HandlerId?: number | null;
+}
+
+interface Props {
+  item: FaultRow | null;
+  onClose(): void;
+  onSaved(): void;
+}
+
+/**
+ * Moves a fault report forward (open → in progress → resolved, or straight to resolved), with a note and
+ * the handler; keeping the status records a note or a hand-over. Resolving needs a note; resolved is final.
+ */
+export function ProgressDialog({ item, onClose, onSaved }: Props) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const status = Form.useWatch('Status', form) as number | undefined;
+
+  useEffect(() => {
+    if (item)
+      form.setFieldsValue({
+        Status: Math.min(item.Status + 1, FAULT_RESOLVED),
+        Note: undefined,
+        HandlerId: item.HandlerId,
+      });
+  }, [item, form]);
+
+  async function save() {
+    const values = await form.validateFields();
+    setSaving(true);
+    try {
+      await http.post('/api/FailureDeclarationRecord/Progress', {
+        Id: item!.Id,
+        Status: values.Status,
+        Note: values.Note?.trim() || null,
+        HandlerId: values.HandlerId ?? null,
+      });
+      feedback.success(t('accessControl.message.faultProgressed'));
+      onSaved();
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const resolving = status === FAULT_RESOLVED;
+  return (
+    <Modal
+      open={item !== null}
+      title={t('acUi.fault.progressTitle')}
+      mask={DIALOG_MASK}
+      forceRender
+      confirmLoading={saving}
+      okText={t('list.save')}
+      cancelText={t('list.cancel')}
+      onCancel={onClose}
+      onOk={() => void save().catch(() => undefined)}
+      okButtonProps={{ 'data-testid': 'progress-ok' } as never}
+    >
+      <Typography.Paragraph ellipsis={{ rows: 2 }}>
+        {item &&
+          `${item.DeviceName}${item.ChannelName ? ` · ${item.ChannelName}` : ''}${t('acUi.colon')}${item.Description}`}
+      </Typography.Paragraph>
+      <Form form={form} layout="vertical">
+        <Form.Item name="Status" label={t('accessControl.field.FaultStatus')}>
+          <Select
+            // Forward only: the current status (a note or a hand-over) and the ones after it.
+            options={faultReportStatus.items
+              .filter((s) => s.value >= (item?.Status ?? 0))
+              .map((s) => ({ value: s.value, label: String(t(s.key as never)) }))}
+            data-testid="progress-status"
+          />
+        </Form.Item>
+        <Form.Item name="HandlerId" label={t('accessControl.field.Handler')}>
+          <OptionSelect source={handlerOptions} testId="progress-handler" />
+        </Form.Item>
+        <Form.Item
+          name="Note"
+          label={t('accessControl.field.Note')}
+          rules={
+            resolving
+              ? [
+                  {
+                    required: true,
+                    whitespace: true,
+                    message: t('accessControl.error.resolutionNoteRequired'),
+                  },
+                ]
+              : []
+          }
+        >
+          <Input.TextArea rows={3} maxLength={500} showCount data-testid="progress-note" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import { Alert, Descriptions, Form, Input, Modal } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  PAYMENT_REASON_MAX,
+  antdRule,
+  formatCents,
+  formatDate,
+  formatKWh,
+  required,
+} from '@gatehouse/shared';
+import { http } from '../../../app/http.ts';
+import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import type { PowerOffTarget } from './types.ts';
+
+interface PowerOffRecord {
+  Id: number;
+  OrderNo: string | null;
+  AmountCents: number | null;
+}
+
+/** Every list the cut changes: the socket's state, the session, its order and the power-off records. */
+const AFFECTED = [
+  ['garage.grid'],
+  ['list', 'ChargeEquipment'],
+  ['list', 'ChargeRecord'],
+  ['list', 'ChargeOrder'],
+  ['list', 'ForcedOutageRecord'],
+];
+
+/**
+ * Forced power-off of one socket: says which socket and which session it ends, asks for the reason, and
+ * names the session it saw, so a second click (or a colleague's cut meanwhile) is refused by the server
+ * instead of cutting twice.
+ */
+export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ Reason: string }>();
+  const [saving, setSaving] = useState(false);
+  const session = target?.session ?? null;
+
+  async function submit() {
+    const { Reason } = await form.validateFields();
+    setSaving(true);
+    try {
+      const record = await http.post<PowerOffRecord>('/api/ChargeEquipment/ForcedPowerOff', {
+        ChargeEquipmentId: target!.socketId,
+        ...(session ? { ChargeRecordId: session.ChargeRecordId } : {}),
+        Reason: Reason.trim(),
+      });
+      feedback.success(
+        record.OrderNo
+          ? t('garageUi.powerOff.doneWithOrder', {
+              order: record.OrderNo,
+              amount: formatCents(record.AmountCents ?? 0),
+            })
+          : t('garageUi.powerOff.done'),
+      );
+      onClose();
+    } finally {
+      setSaving(false);
+      // Also after a refusal (the session had ended): the grid then shows what is true now.
+      await Promise.all(AFFECTED.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    }
+  }
+
+  return (
+    <Modal
+      open={target !== null}
+      title={t('garage.action.ForcedPowerOff')}
+      mask={DIALOG_MASK}
+      keyboard={false}
+      destroyOnHidden
+      confirmLoading={saving}
+      okText={t('garageUi.powerOff.confirm')}
+      okButtonProps={{ danger: true, 'data-testid': 'power-off-ok' } as never}
+      cancelText={t('list.cancel')}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+    >
+      {target && (
+        <Descriptions
+          size="small"
+          column={1}
+          bordered
+          style={{ marginBottom: 16 }}
+          data-testid="power-off-target"
+        >
+          <Descriptions.Item label={t('garage.entity.ChargeEquipment')}>
+            {t('garageUi.socket.hostPort', { host: target.hostName, port: target.portNumber })}
+          </Descriptions.Item>
+          {session && (
+            <>
+              <Descriptions.Item label={t('garage.field.OrderNo')}>
+                {session.OrderNo ?? '-'}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('garage.field.CardNumber')}>
+                {session.CardNumber ?? '-'}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('garage.field.StartAt')}>
+                {formatDate(session.StartAt)}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('garageUi.socket.usage')}>
+                {t('garageUi.socket.minutesEnergy', {
+                  minutes: session.DurationMinutes,
+                  kwh: formatKWh(session.EnergyWh),
+                })}
+              </Descriptions.Item>
+              {session.EstimatedCents !== null && (
+                <Descriptions.Item label={t('garageUi.powerOff.billed')}>
+                  ¥{formatCents(session.EstimatedCents)}
+                </Descriptions.Item>
+              )}
+            </>
+          )}
+        </Descriptions>
+      )}
+      {target && !session && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('garageUi.powerOff.noSession')}
+          style={{ marginBottom: 16 }}
+        />
+      )}
+      <Form form={form} layout="vertical" preserve={false}>
+        <Form.Item name="Reason" label={t('garage.field.Reason')} rules={[antdRule((k) => t(k), required)]}>
+          <Input.TextArea
+            rows={3}
+            maxLength={PAYMENT_REASON_MAX}
+            showCount
+            placeholder={t('garageUi.powerOff.reasonPlaceholder')}
+            data-testid="power-off-reason"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,74 @@
+import { Button, Typography } from 'antd';
+import { PoweroffOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { findEnumItem, chargePortState, formatCents, formatDate, formatKWh } from '@gatehouse/shared';
+import { canPowerOff, type GridSocket } from './types.ts';
+
+/** Text on a state-coloured band: every port-state colour reaches 4.5:1 against white. */
+const BAND_TEXT = '#ffffff';
+const UNKNOWN_STATE_COLOUR = '#424242';
+
+/**
+ * One socket of the grid: a band in its state's colour with the port and the state's label, the running
+ * session (card, time, energy, live estimate) or when the state last changed, and the power-off action.
+ */
+export function SocketTile({ socket, onPowerOff }: { socket: GridSocket; onPowerOff(): void }) {
+  const { t } = useTranslation();
+  const item = findEnumItem(chargePortState, socket.State);
+  const colour = socket.StateColor ?? item?.color ?? UNKNOWN_STATE_COLOUR;
+  const session = socket.Session;
+  return (
+    <div
+      className="socket-tile"
+      style={{ borderColor: colour }}
+      data-port={socket.PortNumber}
+      data-state={socket.State}
+      data-testid="socket-tile"
+    >
+      <div className="socket-tile-band" style={{ background: colour, color: BAND_TEXT }}>
+        <span className="socket-tile-port">{t('garageUi.socket.port', { port: socket.PortNumber })}</span>
+        <span className="socket-tile-state" data-testid="socket-state">
+          {item ? t(item.key as never) : String(socket.State)}
+        </span>
+      </div>
+      <div className="socket-tile-body">
+        {session ? (
+          <>
+            <div>
+              {t('garage.field.CardNumber')}: {session.CardNumber ?? '-'}
+            </div>
+            <div>
+              {t('garageUi.socket.minutesEnergy', {
+                minutes: session.DurationMinutes,
+                kwh: formatKWh(session.EnergyWh),
+              })}
+            </div>
+            {session.EstimatedCents !== null && (
+              <div>
+                {t('garageUi.estimated')}: ¥{formatCents(session.EstimatedCents)}
+              </div>
+            )}
+          </>
+        ) : (
+          <Typography.Text type="secondary">
+            {t('garageUi.socket.since', { time: formatDate(socket.StateChangedAt, 'MM-DD HH:mm') })}
+          </Typography.Text>
+        )}
+      </div>
+      {canPowerOff(socket) && (
+        <div className="socket-tile-actions">
+          <Button
+            size="small"
+            danger
+            block
+            icon={<PoweroffOutlined />}
+            onClick={onPowerOff}
+            data-testid="socket-power-off"
+          >
+            {t('garage.action.ForcedPowerOff')}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

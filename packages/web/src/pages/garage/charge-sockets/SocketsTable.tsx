@@ -1,0 +1,148 @@
+import { useMemo } from 'react';
+import { Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { MAX_HOST_PORTS, chargePortState, formatCents, formatKWh } from '@gatehouse/shared';
+import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
+import { hostOptions, zoneOptions } from '../options.ts';
+import { canPowerOff, type PortStateGroup, type PowerOffTarget, type SocketRow } from './types.ts';
+
+const GROUPS: PortStateGroup[] = ['idle', 'occupied', 'fault', 'disabled'];
+
+/** The sockets as a table: filters by zone, host and state, the running session, and the standard actions. */
+export function SocketsTable({
+  initialFilters,
+  onPowerOff,
+}: {
+  initialFilters?: Record<string, unknown> | undefined;
+  onPowerOff(target: PowerOffTarget): void;
+}) {
+  const { t } = useTranslation();
+  const config = useMemo<ListPageConfig<SocketRow>>(
+    () => ({
+      resource: 'ChargeEquipment',
+      read: BIKE_ANY,
+      write: BIKE_ADMIN,
+      actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
+      defaultSort: { field: 'Host', order: 'asc' },
+      refreshes: ['ParkArea', 'ChargeHost'],
+      initialFilters,
+      filters: [
+        { name: 'Keyword', label: 'garageUi.keyword', kind: 'text', placeholder: 'garageUi.host.keyword' },
+        { name: 'ParkAreaId', label: 'garage.field.ZoneName', kind: 'select', options: zoneOptions },
+        {
+          name: 'ChargeHostId',
+          label: 'garage.field.HostName',
+          kind: 'select',
+          options: hostOptions,
+          width: 240,
+        },
+        {
+          name: 'StateGroup',
+          label: 'garageUi.socket.group',
+          kind: 'select',
+          options: {
+            kind: 'static',
+            options: (tr) => GROUPS.map((g) => ({ value: g, label: tr(`garage.portGroup.${g}`) })),
+          },
+        },
+        {
+          name: 'State',
+          label: 'garage.field.State',
+          kind: 'select',
+          options: { kind: 'enum', def: chargePortState },
+        },
+      ],
+      columns: [
+        {
+          key: 'HostName',
+          title: 'garage.field.HostName',
+          sort: 'Host',
+          width: 190,
+          render: (row) => (
+            <span className="list-page-nowrap">
+              {row.HostName} <Typography.Text type="secondary">({row.HostSerialNumber})</Typography.Text>
+            </span>
+          ),
+        },
+        { key: 'ZoneName', title: 'garage.field.ZoneName', width: 170 },
+        { key: 'PortNumber', title: 'garage.field.PortNumber', sort: 'PortNumber', width: 90 },
+        {
+          key: 'State',
+          title: 'garage.field.State',
+          kind: 'enum',
+          enumDef: chargePortState,
+          sort: 'State',
+          width: 150,
+        },
+        { key: 'Disabled', title: 'garage.field.Status', kind: 'status', width: 100 },
+        {
+          key: 'Session',
+          title: 'garage.field.Session',
+          width: 260,
+          render: (row, tr) =>
+            row.Session ? (
+              <span className="list-page-nowrap" data-testid="socket-session">
+                {row.Session.CardNumber ?? '-'} ·{' '}
+                {tr('garageUi.socket.minutesEnergy', {
+                  minutes: row.Session.DurationMinutes,
+                  kwh: formatKWh(row.Session.EnergyWh),
+                })}
+                {row.Session.EstimatedCents !== null && ` · ¥${formatCents(row.Session.EstimatedCents)}`}
+              </span>
+            ) : (
+              <Typography.Text type="secondary">-</Typography.Text>
+            ),
+        },
+        {
+          key: 'StateChangedAt',
+          title: 'garage.field.StateChangedAt',
+          kind: 'instant',
+          sort: 'StateChangedAt',
+          width: 170,
+        },
+        { key: 'Remark', title: 'garage.field.Remark', ellipsis: true },
+      ],
+      form: {
+        fields: [
+          {
+            name: 'ChargeHostId',
+            label: 'garage.field.HostName',
+            kind: 'select',
+            required: true,
+            options: hostOptions,
+            only: 'create',
+          },
+          {
+            name: 'PortNumber',
+            label: 'garage.field.PortNumber',
+            kind: 'number',
+            required: true,
+            min: 1,
+            max: MAX_HOST_PORTS,
+            extra: 'garageUi.socket.portHint',
+          },
+          { name: 'Remark', label: 'garage.field.Remark', kind: 'textarea', maxLength: 200 },
+        ],
+      },
+      rowActions: [
+        {
+          key: 'power-off',
+          label: 'garage.action.ForcedPowerOff',
+          codes: BIKE_ANY,
+          danger: true,
+          visible: canPowerOff,
+          run: (row) =>
+            onPowerOff({
+              socketId: row.Id,
+              hostName: row.HostName,
+              portNumber: row.PortNumber,
+              session: row.Session,
+            }),
+        },
+      ],
+    }),
+    [initialFilters, onPowerOff],
+  );
+  return <ListPage config={config} title={t('route.chargeSockets')} />;
+}

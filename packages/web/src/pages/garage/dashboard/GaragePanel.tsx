@@ -1,0 +1,152 @@
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { Card, Skeleton, Statistic, Typography } from 'antd';
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatCents, formatKWh } from '@gatehouse/shared';
+import { http } from '../../../app/http.ts';
+import type { GarageSummary } from './types.ts';
+import './garage-dashboard.css';
+
+const GarageCharts = lazy(() => import('./GarageCharts.tsx'));
+
+/** True once the element has come near the viewport: the charts (and echarts) load only then. */
+function useSeen<T extends Element>(): [(element: T | null) => void, boolean] {
+  // A callback ref: the element appears only once the figures have loaded.
+  const [element, setElement] = useState<T | null>(null);
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    if (seen || !element) return;
+    if (typeof IntersectionObserver === 'undefined') {
+      setSeen(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setSeen(true);
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element, seen]);
+  return [setElement, seen];
+}
+
+function Figure({
+  title,
+  value,
+  suffix,
+  testId,
+}: {
+  title: string;
+  value: string | number;
+  suffix?: string;
+  testId: string;
+}) {
+  return (
+    <Card size="small" className="garage-figure">
+      <Statistic title={title} value={value} suffix={suffix} data-testid={testId} />
+    </Card>
+  );
+}
+
+/**
+ * The garage on the dashboard, for the current area: sockets by state group, hosts online, spaces and
+ * vehicles inside, sessions running, today's sessions, energy and revenue; below them the charts, loaded
+ * when scrolled to.
+ */
+export default function GaragePanel() {
+  const { t } = useTranslation();
+  const summary = useQuery({
+    queryKey: ['garage.dashboard'],
+    queryFn: () => http.get<GarageSummary>('/api/GarageDashboard'),
+  });
+  const [chartsRef, chartsSeen] = useSeen<HTMLDivElement>();
+  const s = summary.data;
+  return (
+    <Card
+      title={t('garage.title.dashboard')}
+      extra={
+        <Link to="/Bicycle/chargeEquipment?view=grid" data-testid="garage-panel-grid">
+          {t('garage.title.socketGrid')}
+        </Link>
+      }
+      data-testid="garage-panel"
+    >
+      {!s ? (
+        <Skeleton active paragraph={{ rows: 4 }} />
+      ) : (
+        <>
+          <div className="garage-figures">
+            <Figure
+              title={t('garageUi.dashboard.socketsOccupied')}
+              value={s.Sockets.Occupied}
+              suffix={`/ ${s.Sockets.Total}`}
+              testId="figure-sockets"
+            />
+            <Figure
+              title={t('garageUi.dashboard.socketsIdleFault')}
+              value={`${s.Sockets.Idle} / ${s.Sockets.Fault}`}
+              testId="figure-idle-fault"
+            />
+            <Figure
+              title={t('garageUi.dashboard.hostsOnline')}
+              value={s.Hosts.Online}
+              suffix={`/ ${s.Hosts.Total}`}
+              testId="figure-hosts"
+            />
+            <Figure
+              title={t('garageUi.dashboard.openSessions')}
+              value={s.OpenSessions}
+              testId="figure-open-sessions"
+            />
+            <Figure
+              title={t('garageUi.dashboard.parked')}
+              value={s.Zones.Parked}
+              suffix={`/ ${s.Zones.Capacity}`}
+              testId="figure-parked"
+            />
+            <Figure
+              title={t('garageUi.dashboard.sessionsToday')}
+              value={s.Today.Sessions}
+              testId="figure-sessions-today"
+            />
+            <Figure
+              title={t('garageUi.dashboard.energyToday')}
+              value={formatKWh(s.Today.EnergyWh)}
+              testId="figure-energy-today"
+            />
+            <Figure
+              title={t('garageUi.dashboard.chargingRevenueToday')}
+              value={`¥${formatCents(s.Today.ChargingRevenueCents)}`}
+              testId="figure-charging-revenue"
+            />
+            <Figure
+              title={t('garageUi.dashboard.parkOrdersToday')}
+              value={s.Today.ParkOrders}
+              testId="figure-park-orders"
+            />
+            <Figure
+              title={t('garageUi.dashboard.parkingRevenueToday')}
+              value={`¥${formatCents(s.Today.ParkingRevenueCents)}`}
+              testId="figure-parking-revenue"
+            />
+          </div>
+          <Typography.Paragraph type="secondary" className="garage-panel-note">
+            {t('garageUi.dashboard.note', { zone: s.TimeZone })}
+          </Typography.Paragraph>
+          <div ref={chartsRef} className="garage-panel-charts">
+            {chartsSeen ? (
+              <Suspense fallback={<Skeleton active paragraph={{ rows: 6 }} />}>
+                <GarageCharts summary={s} />
+              </Suspense>
+            ) : (
+              <Skeleton active paragraph={{ rows: 6 }} />
+            )}
+          </div>
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,81 @@
+import { useTranslation } from 'react-i18next';
+import { forcedOutageResult } from '@gatehouse/shared';
+import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import { AmountCell, SocketCell } from '../cells.tsx';
+import { BIKE_ANY } from '../codes.ts';
+import { hostOptions, zoneOptions } from '../options.ts';
+import { recordRange } from '../record-range.ts';
+
+interface OutageRow {
+  Id: number;
+  At: string;
+  PortNumber: number;
+  HostName: string;
+  ZoneName: string;
+  OrderNo: string | null;
+  CardNumber: string | null;
+  AmountCents: number | null;
+  Reason: string;
+  Result: number;
+  UserName: string;
+  [key: string]: unknown;
+}
+
+/** Forced power-off records: who cut which socket when and why, the order it ended and the device's answer. */
+const config: ListPageConfig<OutageRow> = {
+  resource: 'ForcedOutageRecord',
+  read: BIKE_ANY,
+  write: [],
+  actions: { export: true },
+  defaultSort: { field: 'At', order: 'desc' },
+  filters: [
+    recordRange('garage.field.At'),
+    {
+      name: 'Keyword',
+      label: 'garageUi.keyword',
+      kind: 'text',
+      placeholder: 'garageUi.powerOff.keyword',
+      width: 220,
+    },
+    { name: 'ParkAreaId', label: 'garage.field.ZoneName', kind: 'select', options: zoneOptions },
+    {
+      name: 'ChargeHostId',
+      label: 'garage.field.HostName',
+      kind: 'select',
+      options: hostOptions,
+      width: 240,
+    },
+    {
+      name: 'Result',
+      label: 'garage.field.Result',
+      kind: 'select',
+      options: { kind: 'enum', def: forcedOutageResult },
+    },
+    { name: 'UserName', label: 'garage.field.Operator', kind: 'text', width: 140 },
+  ],
+  columns: [
+    { key: 'At', title: 'garage.field.At', kind: 'instant', sort: 'At', width: 170 },
+    {
+      key: 'HostName',
+      title: 'garageUi.socket.column',
+      render: (row) => <SocketCell host={row.HostName} port={row.PortNumber} />,
+    },
+    { key: 'Reason', title: 'garage.field.Reason', ellipsis: true, width: 220 },
+    { key: 'Result', title: 'garage.field.Result', kind: 'enum', enumDef: forcedOutageResult, width: 170 },
+    { key: 'UserName', title: 'garage.field.Operator', width: 110 },
+    { key: 'OrderNo', title: 'garage.field.OrderNo', width: 190 },
+    { key: 'CardNumber', title: 'garage.field.CardNumber', width: 120 },
+    {
+      key: 'AmountCents',
+      title: 'garage.field.Amount',
+      width: 110,
+      render: (row) => <AmountCell cents={row.AmountCents} estimated={false} />,
+    },
+    { key: 'ZoneName', title: 'garage.field.ZoneName', width: 160 },
+  ],
+};
+
+export default function ForcedOutageRecordsPage() {
+  const { t } = useTranslation();
+  return <ListPage config={config} title={t('route.forcedOutageRecords')} />;
+}

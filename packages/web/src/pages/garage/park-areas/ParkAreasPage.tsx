@@ -1,0 +1,36 @@
+import { Tabs } from 'antd';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PassesList } from '../passes/PassesList.tsx';
+import { VehiclesList } from '../vehicles/VehiclesList.tsx';
+import { ZonesList } from './ZonesList.tsx';
+
+const TABS = ['zones', 'vehicles', 'passes'] as const;
+type Tab = (typeof TABS)[number];
+
+/**
+ * The garage's landing screen (spec parkArea): parking zones, and beside them the vehicles and monthly
+ * passes that park in them. The spec's menu has no entries for vehicles and passes; this is where an
+ * operator managing parking looks for them (`?tab=vehicles` or `?tab=passes` opens one directly).
+ */
+export default function ParkAreasPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  // The address holds the tab, so a link (or the tab bar's refresh) opens the same one, also when this
+  // page is kept alive in its tab.
+  const active: Tab = TABS.includes(asked as Tab) ? (asked as Tab) : 'zones';
+  return (
+    <Tabs
+      activeKey={active}
+      onChange={(key) => setParams(key === 'zones' ? {} : { tab: key }, { replace: true })}
+      className="garage-tabs"
+      data-testid="park-area-tabs"
+      items={[
+        { key: 'zones', label: t('garage.title.parkArea'), children: <ZonesList /> },
+        { key: 'vehicles', label: t('garage.title.vehicle'), children: <VehiclesList /> },
+        { key: 'passes', label: t('garage.title.monthlyPass'), children: <PassesList /> },
+      ]}
+    />
+  );
+}
