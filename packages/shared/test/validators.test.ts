@@ -3,6 +3,7 @@ import {
   LANGUAGES,
   alnum,
   cardNumber,
+  cardNumberItem,
   cardNumberList,
   chineseName,
   citizenId,
@@ -45,6 +46,12 @@ const tables: Record<string, Table> = {
     key: 'validation.cardNumber',
     valid: ['12', '0001', '1234567890', 12],
     invalid: ['1', '12345678901', '12a', ' 12', '12 ', '1,2', 1, ' '],
+  },
+  cardNumberItem: {
+    rule: cardNumberItem,
+    key: 'validation.cardNumber',
+    valid: ['1', '0001', '1234567890', 7],
+    invalid: ['12345678901', '1,2', '12a', ' 12', '12 ', '-1', 1.5, ' '],
   },
   cardNumberList: {
     rule: cardNumberList,
@@ -301,6 +308,7 @@ describe('validator registry', () => {
         'digits',
         'commaDigits',
         'cardNumber',
+        'cardNumberItem',
         'cardNumberList',
         'upperAlnum',
         'phone',

@@ -74,6 +74,9 @@ export const commaDigits: Validator = (value) => {
 
 export const cardNumber = pattern(/^\d{2,10}$/, 'validation.cardNumber');
 
+/** One item of a card-number list, or a whole stored card number in a filter: 1 to 10 digits. */
+export const cardNumberItem = pattern(/^\d{1,10}$/, 'validation.cardNumber');
+
 export const cardNumberList = pattern(/^\d{1,10}(,\d{1,10})*$/, 'validation.cardNumber');
 
 export const upperAlnum = pattern(/^[A-Z0-9]+$/, 'validation.upperAlnum');
@@ -184,6 +187,7 @@ export const validators = {
   digits,
   commaDigits,
   cardNumber,
+  cardNumberItem,
   cardNumberList,
   upperAlnum,
   phone,

@@ -1,4 +1,4 @@
-import { canonicalCardNumber, displayToCard, isoInstant } from '@gatehouse/shared';
+import { canonicalCardNumber, cardNumberItem, displayToCard, isoInstant, zodRule } from '@gatehouse/shared';
 import { sql, type SelectQueryBuilder, type Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
@@ -29,11 +29,7 @@ const filters = {
   /** Holders whose current name contains the text. */
   HolderName: z.string().trim().min(1).max(50).optional(),
   /** A whole card number (leading zeros optional). */
-  CardNumber: z
-    .string()
-    .trim()
-    .regex(/^\d{1,10}$/, { message: 'validation.cardNumber' })
-    .optional(),
+  CardNumber: z.string().trim().superRefine(zodRule(cardNumberItem)).optional(),
   StartTime: instant.optional(),
   EndTime: instant.optional(),
 };

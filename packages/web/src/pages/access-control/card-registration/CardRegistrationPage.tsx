@@ -13,6 +13,7 @@ import { PoolAreaCell } from '../cells.tsx';
 import { SUPER } from '../codes.ts';
 import { AssignAreaDialog } from '../pool/AssignAreaDialog.tsx';
 import { assignedOptions, heldOptions } from '../pool/filters.ts';
+import { poolActions } from '../pool/pool-actions.ts';
 import { usePoolAssign } from '../pool/use-assign.ts';
 import { REGISTER_CARD_DEFAULTS, registerCardsForm } from './register-cards.tsx';
 import '../access-control.css';
@@ -114,56 +115,17 @@ export default function CardRegistrationPage() {
         },
       ],
       defaultSort: { field: 'CardNumber', order: 'asc' },
-      rowActions: [
-        {
-          key: 'assign',
-          label: 'acUi.pool.assign',
-          visible: (row) => row.AreaId === null,
-          run: (row) =>
-            ask([row.Id], t('acUi.card.assignOne', { card: row.CardNumber })).catch(() => undefined),
-        },
-        {
-          key: 'unassign',
-          label: 'acUi.pool.unassign',
-          visible: (row) => row.AreaId !== null && row.CardUserId === null,
-          confirm: 'acUi.card.confirmUnassign',
-          run: async (row) => {
-            await unassign([row.Id]);
-            feedback.success(t('accessControl.message.unassigned'));
-          },
-        },
-        {
-          key: 'delete',
-          label: 'list.delete',
-          danger: true,
-          visible: (row) => row.AreaId === null,
-          confirm: 'list.confirmDelete',
-          run: async (row) => {
-            await http.del(`/api/${RESOURCE}/${row.Id}`);
-            feedback.success(t('list.deleted', { count: 1 }));
-          },
-        },
-      ],
-      batchActions: [
-        {
-          key: 'assign',
-          label: 'acUi.pool.batchAssign',
-          run: (rows) =>
-            ask(
-              rows.map((r) => r.Id),
-              t('acUi.card.assignMany', { count: rows.length }),
-            ),
-        },
-        {
-          key: 'unassign',
-          label: 'acUi.pool.batchUnassign',
-          confirm: 'acUi.card.confirmBatchUnassign',
-          run: async (rows) => {
-            await unassign(rows.map((r) => r.Id));
-            feedback.success(t('accessControl.message.unassigned'));
-          },
-        },
-      ],
+      ...poolActions<CardRow>({
+        resource: RESOURCE,
+        t,
+        ask,
+        unassign,
+        assignOne: (row) => t('acUi.card.assignOne', { card: row.CardNumber }),
+        assignMany: (count) => t('acUi.card.assignMany', { count }),
+        confirmUnassign: 'acUi.card.confirmUnassign',
+        confirmBatchUnassign: 'acUi.card.confirmBatchUnassign',
+        canUnassign: (row) => row.CardUserId === null,
+      }),
       toolbar: (
         <Button
           type="primary"

@@ -12,6 +12,7 @@ import { areaOptions } from '../../options.ts';
 import { PoolAreaCell, TwoLineCell } from '../cells.tsx';
 import { SUPER } from '../codes.ts';
 import { AssignAreaDialog } from '../pool/AssignAreaDialog.tsx';
+import { poolActions } from '../pool/pool-actions.ts';
 import { usePoolAssign } from '../pool/use-assign.ts';
 import { assignedOptions } from '../pool/filters.ts';
 import { REGISTER_DEFAULTS, registerDevicesForm } from './register-devices.tsx';
@@ -124,56 +125,16 @@ export default function DeviceRegistrationPage() {
         },
       ],
       defaultSort: { field: 'CreatedAt', order: 'desc' },
-      rowActions: [
-        {
-          key: 'assign',
-          label: 'acUi.pool.assign',
-          visible: (row) => row.AreaId === null,
-          run: (row) =>
-            ask([row.Id], t('acUi.device.assignOne', { serial: row.SerialNumber })).catch(() => undefined),
-        },
-        {
-          key: 'unassign',
-          label: 'acUi.pool.unassign',
-          visible: (row) => row.AreaId !== null,
-          confirm: 'acUi.device.confirmUnassign',
-          run: async (row) => {
-            await unassign([row.Id]);
-            feedback.success(t('accessControl.message.unassigned'));
-          },
-        },
-        {
-          key: 'delete',
-          label: 'list.delete',
-          danger: true,
-          visible: (row) => row.AreaId === null,
-          confirm: 'list.confirmDelete',
-          run: async (row) => {
-            await http.del(`/api/${RESOURCE}/${row.Id}`);
-            feedback.success(t('list.deleted', { count: 1 }));
-          },
-        },
-      ],
-      batchActions: [
-        {
-          key: 'assign',
-          label: 'acUi.pool.batchAssign',
-          run: (rows) =>
-            ask(
-              rows.map((r) => r.Id),
-              t('acUi.device.assignMany', { count: rows.length }),
-            ),
-        },
-        {
-          key: 'unassign',
-          label: 'acUi.pool.batchUnassign',
-          confirm: 'acUi.device.confirmBatchUnassign',
-          run: async (rows) => {
-            await unassign(rows.map((r) => r.Id));
-            feedback.success(t('accessControl.message.unassigned'));
-          },
-        },
-      ],
+      ...poolActions<DeviceRow>({
+        resource: RESOURCE,
+        t,
+        ask,
+        unassign,
+        assignOne: (row) => t('acUi.device.assignOne', { serial: row.SerialNumber }),
+        assignMany: (count) => t('acUi.device.assignMany', { count }),
+        confirmUnassign: 'acUi.device.confirmUnassign',
+        confirmBatchUnassign: 'acUi.device.confirmBatchUnassign',
+      }),
       toolbar: (
         <Button
           type="primary"
