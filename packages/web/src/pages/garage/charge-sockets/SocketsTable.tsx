@@ -6,6 +6,7 @@ import { ListPage, type ListPageConfig } from '../../../components/list-page/ind
 import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
 import { hostOptions, zoneOptions } from '../options.ts';
 import { canPowerOff, type PortStateGroup, type PowerOffTarget, type SocketRow } from './types.ts';
+import './sockets.css';
 
 const GROUPS: PortStateGroup[] = ['idle', 'occupied', 'fault', 'disabled'];
 
@@ -79,16 +80,18 @@ export function SocketsTable({
         {
           key: 'Session',
           title: 'garage.field.Session',
-          width: 260,
+          width: 210,
           render: (row, tr) =>
             row.Session ? (
-              <span className="list-page-nowrap" data-testid="socket-session">
-                {row.Session.CardNumber ?? '-'} ·{' '}
-                {tr('garageUi.socket.minutesEnergy', {
-                  minutes: row.Session.DurationMinutes,
-                  kwh: formatKWh(row.Session.EnergyWh),
-                })}
-                {row.Session.EstimatedCents !== null && ` · ¥${formatCents(row.Session.EstimatedCents)}`}
+              <span className="socket-session" data-testid="socket-session">
+                <span>{row.Session.CardNumber ?? '-'}</span>
+                <Typography.Text type="secondary">
+                  {tr('garageUi.socket.minutesEnergy', {
+                    minutes: row.Session.DurationMinutes,
+                    kwh: formatKWh(row.Session.EnergyWh),
+                  })}
+                  {row.Session.EstimatedCents !== null && ` · ¥${formatCents(row.Session.EstimatedCents)}`}
+                </Typography.Text>
               </span>
             ) : (
               <Typography.Text type="secondary">-</Typography.Text>
