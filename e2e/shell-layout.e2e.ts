@@ -112,6 +112,35 @@ describe('tabs', () => {
     await tabMenu(page, 'Icons', 'Refresh');
     await eventually(() => page.locator('[data-testid="icons-filter"] input').inputValue()).toBe('');
   });
+
+  it("hides a cached page's open dialog while the user is elsewhere, and shows it again as typed", async () => {
+    const { page } = await suite.signedIn('admin', { language: 'en' });
+    await goto(page, '/dashboard');
+    await goto(page, '/usermanagement/usermanagement');
+    await page.locator('[data-testid="list-create"]').click();
+    const form = page.locator('[data-testid="record-form"]');
+    await form.waitFor();
+    await page.locator('[data-testid="field-UserName"]').fill('typed.before.back');
+
+    // Back (browser button) leaves the page with the dialog open: it must not float over the dashboard.
+    await page.goBack();
+    await waitForPath(page, '/dashboard');
+    await form.waitFor({ state: 'hidden' });
+    await page.locator('[data-testid="dashboard"]').waitFor();
+    expect(await page.locator('.ant-modal-wrap:visible').count()).toBe(0);
+    // The page under it takes clicks and keys: nothing invisible is in the way or holds the focus.
+    await page.locator('[data-testid="menu-search-button"]').click();
+    const search = page.locator('[data-testid="menu-search"] input');
+    await eventually(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('Roles');
+    await eventually(() => search.inputValue()).toBe('Roles');
+    await page.keyboard.press('Escape');
+
+    await page.locator('[data-tab="UserAccounts"]').click();
+    await waitForPath(page, '/usermanagement/usermanagement');
+    await form.waitFor();
+    expect(await page.locator('[data-testid="field-UserName"]').inputValue()).toBe('typed.before.back');
+  });
 });
 
 describe('settings panel', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Col, DatePicker, Form, Input, InputNumber, Modal, Row as GridRow, Switch } from 'antd';
+import { Col, DatePicker, Form, Input, InputNumber, Row as GridRow, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import {
@@ -15,6 +15,7 @@ import { RequestError } from '../../app/request.ts';
 import { feedback } from '../../app/feedback.tsx';
 import { OptionSelect } from './OptionSelect.tsx';
 import type { FieldDef, FormDef, FormProblem, Row, TKey } from './types.ts';
+import { PageModal } from '../PageModal.tsx';
 
 interface Props<T extends Row> {
   open: boolean;
@@ -277,7 +278,7 @@ export function FormDialog<T extends Row>({
       (!f.visible || f.visible(values ?? {})),
   );
   return (
-    <Modal
+    <PageModal
       open={open}
       title={title}
       width={def.width ?? 560}
@@ -333,6 +334,6 @@ export function FormDialog<T extends Row>({
           })}
         </GridRow>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Checkbox, DatePicker, Form, Modal, Radio } from 'antd';
+import { Checkbox, DatePicker, Form, Radio } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
@@ -9,6 +9,7 @@ import { OptionSelect } from '../../../components/list-page/index.ts';
 import { departmentOptions, peopleGroupOptions } from '../../options.ts';
 import { ChannelPicker } from './ChannelPicker.tsx';
 import { validityBody } from './validity.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 type Target = 'department' | 'group';
 
@@ -75,7 +76,7 @@ export function BatchGrantDialog({ open, onClose, onGranted }: Props) {
   }
 
   return (
-    <Modal
+    <PageModal
       open={open}
       title={t('acUi.grant.batchTitle')}
       width={680}
@@ -131,6 +132,6 @@ export function BatchGrantDialog({ open, onClose, onGranted }: Props) {
           <DatePicker.RangePicker showTime style={{ width: '100%' }} />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

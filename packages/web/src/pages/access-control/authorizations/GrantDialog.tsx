@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DatePicker, Form, Modal } from 'antd';
+import { DatePicker, Form } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
@@ -8,6 +8,7 @@ import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import { ChannelPicker } from './ChannelPicker.tsx';
 import { HolderSelect } from './HolderSelect.tsx';
 import { validityBody } from './validity.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 interface Values {
   CardUserId: number;
@@ -54,7 +55,7 @@ export function GrantDialog({ open, onClose, onGranted }: Props) {
   }
 
   return (
-    <Modal
+    <PageModal
       open={open}
       title={t('acUi.grant.title')}
       width={640}
@@ -82,6 +83,6 @@ export function GrantDialog({ open, onClose, onGranted }: Props) {
           <DatePicker.RangePicker showTime style={{ width: '100%' }} data-testid="grant-validity" />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { DatePicker, Form, Modal, Radio, Typography } from 'antd';
+import { DatePicker, Form, Radio, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
 import { http } from '../../../app/http.ts';
 import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import type { AuthorizationRow } from './types.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 interface Values {
   Own: boolean;
@@ -53,7 +54,7 @@ export function ValidityDialog({ item, onClose, onSaved }: Props) {
   }
 
   return (
-    <Modal
+    <PageModal
       open={item !== null}
       title={t('acUi.auth.validityTitle')}
       mask={DIALOG_MASK}
@@ -92,6 +93,6 @@ export function ValidityDialog({ item, onClose, onSaved }: Props) {
           </Form.Item>
         )}
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

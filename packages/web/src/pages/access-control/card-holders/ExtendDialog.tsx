@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { DatePicker, Form, Input, Modal, Typography } from 'antd';
+import { DatePicker, Form, Input, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { antdRule, formatDate, required } from '@gatehouse/shared';
 import { http } from '../../../app/http.ts';
 import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import type { HolderRow } from './holder-form.tsx';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 export interface ExtendRequest {
   holders: HolderRow[];
@@ -51,7 +52,7 @@ export function ExtendDialog({ request }: { request: ExtendRequest | null }) {
 
   const one = holders.length === 1 ? holders[0] : undefined;
   return (
-    <Modal
+    <PageModal
       open={request !== null}
       title={t('acUi.holder.extendTitle')}
       mask={DIALOG_MASK}
@@ -80,6 +81,6 @@ export function ExtendDialog({ request }: { request: ExtendRequest | null }) {
           <Input.TextArea rows={2} maxLength={200} showCount data-testid="extend-Remark" />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

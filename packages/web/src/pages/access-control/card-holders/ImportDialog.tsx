@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Modal, Space, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Space, Table, Typography, Upload } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../app/http.ts';
 import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import { RequestError } from '../../../app/request.ts';
 import { downloadFile } from '../../../components/list-page/index.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 interface RowError {
   Row: number;
@@ -82,7 +83,7 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
   }
 
   return (
-    <Modal
+    <PageModal
       open={open}
       title={t('acUi.import.title')}
       width={760}
@@ -145,6 +146,6 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
           />
         )}
       </Space>
-    </Modal>
+    </PageModal>
   );
 }

@@ -1,15 +1,16 @@
-import { Modal, Space, Timeline, Typography } from 'antd';
+import { Space, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { faultReportStatus, formatDate } from '@gatehouse/shared';
 import { DIALOG_MASK } from '../../../app/feedback.tsx';
 import { EnumCell } from '../../../components/list-page/index.ts';
 import type { FaultRow } from './types.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 /** Every step of a fault report: when, which status, who, the handler then and the note. */
 export function HistoryDialog({ item, onClose }: { item: FaultRow | null; onClose(): void }) {
   const { t } = useTranslation();
   return (
-    <Modal
+    <PageModal
       open={item !== null}
       title={t('accessControl.field.History')}
       mask={DIALOG_MASK}
@@ -43,6 +44,6 @@ export function HistoryDialog({ item, onClose }: { item: FaultRow | null; onClos
           ),
         }))}
       />
-    </Modal>
+    </PageModal>
   );
 }

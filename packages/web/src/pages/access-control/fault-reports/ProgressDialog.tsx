@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Form, Input, Modal, Select, Typography } from 'antd';
+import { Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { faultReportStatus } from '@gatehouse/shared';
 import { http } from '../../../app/http.ts';
@@ -7,6 +7,7 @@ import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import { OptionSelect } from '../../../components/list-page/index.ts';
 import { handlerOptions } from '../options.ts';
 import { FAULT_RESOLVED, type FaultRow } from './types.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 interface Values {
   Status: number;
@@ -58,7 +59,7 @@ export function ProgressDialog({ item, onClose, onSaved }: Props) {
 
   const resolving = status === FAULT_RESOLVED;
   return (
-    <Modal
+    <PageModal
       open={item !== null}
       title={t('acUi.fault.progressTitle')}
       mask={DIALOG_MASK}
@@ -105,6 +106,6 @@ export function ProgressDialog({ item, onClose, onSaved }: Props) {
           <Input.TextArea rows={3} maxLength={500} showCount data-testid="progress-note" />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Form, Modal, Select, Typography } from 'antd';
+import { Form, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
 import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import { useAreaStore } from '../../../stores/area.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 export interface AssignRequest {
   /** What is being assigned, for the dialog's text: "3 devices", "serial 1234…". */
@@ -35,7 +36,7 @@ export function AssignAreaDialog({ request }: { request: AssignRequest | null })
   }
 
   return (
-    <Modal
+    <PageModal
       open={request !== null}
       title={t('acUi.pool.assignTitle')}
       mask={DIALOG_MASK}
@@ -62,6 +63,6 @@ export function AssignAreaDialog({ request }: { request: AssignRequest | null })
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

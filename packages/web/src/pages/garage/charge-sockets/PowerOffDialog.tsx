@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Descriptions, Form, Input, Modal } from 'antd';
+import { Alert, Descriptions, Form, Input } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
@@ -13,6 +13,7 @@ import {
 import { http } from '../../../app/http.ts';
 import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import type { PowerOffTarget } from './types.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 interface PowerOffRecord {
   Id: number;
@@ -67,7 +68,7 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
   }
 
   return (
-    <Modal
+    <PageModal
       open={target !== null}
       title={t('garage.action.ForcedPowerOff')}
       mask={DIALOG_MASK}
@@ -136,6 +137,6 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

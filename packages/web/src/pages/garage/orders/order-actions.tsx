@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Descriptions, Form, Input, Modal } from 'antd';
+import { Descriptions, Form, Input } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
@@ -18,6 +18,7 @@ import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import type { RowAction, TKey } from '../../../components/list-page/index.ts';
 import { PaymentStateTag } from '../cells.tsx';
 import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 /** What both order lists carry for the payment actions. */
 export interface OrderRow {
@@ -127,7 +128,7 @@ function ReasonDialog({
   }
 
   return (
-    <Modal
+    <PageModal
       open={pending !== null}
       title={action ? `${t(`garage.action.${action}`)} · ${pending!.order.OrderNo}` : ''}
       mask={DIALOG_MASK}
@@ -165,6 +166,6 @@ function ReasonDialog({
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

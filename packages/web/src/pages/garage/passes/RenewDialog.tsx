@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Descriptions, Form, Input, InputNumber, Modal } from 'antd';
+import { Descriptions, Form, Input, InputNumber } from 'antd';
 import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { MAX_PASS_UNITS, antdRule, formatCents, formatDate, required } from '@ga
 import { http } from '../../../app/http.ts';
 import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import type { PassRow } from './PassesList.tsx';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 /** Renewal sells the next pass under the same rule, from where this one ends (or now, once it has ended). */
 export function RenewDialog({ pass, onClose }: { pass: PassRow | null; onClose(): void }) {
@@ -41,7 +42,7 @@ export function RenewDialog({ pass, onClose }: { pass: PassRow | null; onClose()
   }
 
   return (
-    <Modal
+    <PageModal
       open={pass !== null}
       title={`${t('garage.action.Renew')} · ${pass?.Plate ?? ''}`}
       mask={DIALOG_MASK}
@@ -77,6 +78,6 @@ export function RenewDialog({ pass, onClose }: { pass: PassRow | null; onClose()
           <Input.TextArea rows={2} maxLength={200} showCount />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }

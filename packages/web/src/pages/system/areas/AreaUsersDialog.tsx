@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Modal, Select, Spin } from 'antd';
+import { Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../app/http.ts';
 import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 interface UserOption {
   Id: number;
@@ -55,7 +56,7 @@ export function AreaUsersDialog({
   }
 
   return (
-    <Modal
+    <PageModal
       open={area !== null}
       title={`${t('adminUi.areaUsers')} · ${area?.Name ?? ''}`}
       mask={DIALOG_MASK}
@@ -80,6 +81,6 @@ export function AreaUsersDialog({
           data-testid="area-users"
         />
       )}
-    </Modal>
+    </PageModal>
   );
 }

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Modal, Spin, Tree } from 'antd';
+import { Spin, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../app/http.ts';
 import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 export interface ResourceNode {
   Id: number;
@@ -58,7 +59,7 @@ export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
   }
 
   return (
-    <Modal
+    <PageModal
       open={role !== null}
       title={`${t('adminUi.assignResources')} · ${role?.Name ?? ''}`}
       mask={DIALOG_MASK}
@@ -91,6 +92,6 @@ export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
           data-testid="resource-tree"
         />
       )}
-    </Modal>
+    </PageModal>
   );
 }

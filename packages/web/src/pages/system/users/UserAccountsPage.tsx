@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Form, Input, Modal, Tag } from 'antd';
+import { Form, Input, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { antdRule, email, phone, required } from '@gatehouse/shared';
 import { http } from '../../../app/http.ts';
@@ -7,6 +7,7 @@ import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 import { areaOptions, departmentOptions, roleOptions } from '../../options.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
 
 interface UserRow {
   Id: number;
@@ -131,7 +132,7 @@ function ResetPasswordDialog({ user, onClose }: { user: UserRow | null; onClose(
   const [form] = Form.useForm<{ NewPassword: string }>();
   const [saving, setSaving] = useState(false);
   return (
-    <Modal
+    <PageModal
       open={user !== null}
       title={`${t('adminUi.resetPassword')} · ${user?.Name ?? ''}`}
       mask={DIALOG_MASK}
@@ -163,6 +164,6 @@ function ResetPasswordDialog({ user, onClose }: { user: UserRow | null; onClose(
           <Input.Password autoComplete="new-password" data-testid="reset-password" />
         </Form.Item>
       </Form>
-    </Modal>
+    </PageModal>
   );
 }
