@@ -30,10 +30,8 @@ export async function exportList(
   query: Record<string, string | number | boolean>,
   onProgress: (job: ExportJob) => void,
 ): Promise<ExportJob> {
-  // The list request carries its filters as URL text; the export sends the same text, so the server reads
-  // both with one schema (a boolean filter such as Disabled=false would otherwise be refused).
-  const asText = Object.fromEntries(Object.entries(query).map(([key, value]) => [key, String(value)]));
-  let job = await http.post<ExportJob>('/api/ExportJob', { Resource: resource, Query: asText });
+  // The server reads these as the list reads its URL (Disabled=false, StaffType=2), whatever their JSON types.
+  let job = await http.post<ExportJob>('/api/ExportJob', { Resource: resource, Query: query });
   const started = Date.now();
   while (job.Status === 'pending' || job.Status === 'running') {
     onProgress(job);

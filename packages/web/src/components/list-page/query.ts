@@ -1,4 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import { dateSpanDays } from '@gatehouse/shared';
 import type { FilterDef } from './types.ts';
 
 export type FilterValues = Record<string, unknown>;
@@ -46,12 +47,14 @@ export function initialFilterValues(filters: readonly FilterDef[], now: Dayjs = 
 }
 
 /**
- * Whether a day lies beyond a range of at most `maxDays` calendar days (both ends counted) from the first
- * day picked: the date-range filter disables such days. Without a first day nothing is disabled.
+ * Whether a day lies beyond a range of at most `maxDays` days from the first day picked, measured as the
+ * server measures the submitted range (shared `dateSpanDays`, first day's start to last day's end): the
+ * date-range filter disables such days. Without a first day nothing is disabled.
  */
 export function beyondMaxDays(day: Dayjs, from: Dayjs | null | undefined, maxDays: number): boolean {
   if (!from) return false;
-  return Math.abs(day.startOf('day').diff(from.startOf('day'), 'day')) > maxDays - 1;
+  const [first, last] = day.isBefore(from) ? [day, from] : [from, day];
+  return dateSpanDays(first.startOf('day').valueOf(), last.endOf('day').valueOf()) > maxDays;
 }
 
 /** The full list query: fixed parameters, filters, sort and page. */
