@@ -52,7 +52,9 @@ async function pick(page: Page, testId: string, label: string) {
     .filter({ hasText: new RegExp(`^${label}$`) })
     .first();
   await option.waitFor();
-  await option.click({ force: true });
+  // A dropdown still moving in (its zoom animation, a page settling after a dialog) can sit partly outside the
+  // viewport for a moment; the option's own click handler is what matters here.
+  await option.dispatchEvent('click');
 }
 
 async function confirmPopup(page: Page) {

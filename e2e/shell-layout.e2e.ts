@@ -140,6 +140,16 @@ describe('tabs', () => {
     await waitForPath(page, '/usermanagement/usermanagement');
     await form.waitFor();
     expect(await page.locator('[data-testid="field-UserName"]').inputValue()).toBe('typed.before.back');
+
+    // A delete confirmation left open follows its page the same way.
+    await page.locator('.ant-modal-footer .ant-btn').first().click();
+    await form.waitFor({ state: 'detached' });
+    await page.locator('[data-testid="row-delete"]').first().click();
+    const confirmation = page.locator('.ant-popconfirm');
+    await confirmation.waitFor();
+    await page.goBack();
+    await waitForPath(page, '/dashboard');
+    await confirmation.waitFor({ state: 'hidden' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { useMemo, useState, type Key, type ReactNode } from 'react';
-import { Button, Card, Popconfirm, Progress, Space, Table, Typography } from 'antd';
+import { Button, Card, Progress, Space, Table, Typography } from 'antd';
+import { PagePopconfirm } from '../PageModal.tsx';
 import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
@@ -181,7 +182,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
             .filter((a) => !a.visible || a.visible(row))
             .map((a) =>
               a.confirm ? (
-                <Popconfirm
+                <PagePopconfirm
                   key={a.key}
                   title={t(a.confirm)}
                   onConfirm={() => void Promise.resolve(a.run(row)).then(refresh)}
@@ -191,7 +192,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
                   <Button type="link" size="small" danger={a.danger} data-testid={`row-${a.key}`}>
                     {t(a.label)}
                   </Button>
-                </Popconfirm>
+                </PagePopconfirm>
               ) : (
                 <Button
                   key={a.key}
@@ -206,7 +207,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
               ),
             )}
           {showRemove && (
-            <Popconfirm
+            <PagePopconfirm
               title={t('list.confirmDelete')}
               onConfirm={() => remove.mutate([row.Id])}
               okText={t('list.confirm')}
@@ -216,7 +217,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
               <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="row-delete">
                 {t('list.delete')}
               </Button>
-            </Popconfirm>
+            </PagePopconfirm>
           )}
         </Space>
       ),
@@ -282,7 +283,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
             </Button>
           )}
           {batch && (
-            <Popconfirm
+            <PagePopconfirm
               title={t('list.confirmBatchDelete', { count: selected.length })}
               disabled={selected.length === 0}
               onConfirm={() => remove.mutate(selected.map(Number))}
@@ -298,11 +299,11 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
               >
                 {t('list.batchDelete')}
               </Button>
-            </Popconfirm>
+            </PagePopconfirm>
           )}
           {batchActions.map((a) =>
             a.confirm ? (
-              <Popconfirm
+              <PagePopconfirm
                 key={a.key}
                 title={String(t(a.confirm, { count: selected.length } as never))}
                 disabled={selected.length === 0}
@@ -314,7 +315,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
                 <Button danger={a.danger} disabled={selected.length === 0} data-testid={`batch-${a.key}`}>
                   {t(a.label)}
                 </Button>
-              </Popconfirm>
+              </PagePopconfirm>
             ) : (
               <Button
                 key={a.key}

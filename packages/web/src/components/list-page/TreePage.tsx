@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Card, Popconfirm, Space, Table, Typography } from 'antd';
+import { Button, Card, Space, Table, Typography } from 'antd';
+import { PagePopconfirm } from '../PageModal.tsx';
 import type { ColumnsType } from 'antd/es/table';
 import {
   DeleteOutlined,
@@ -145,7 +146,7 @@ export function TreePage<T extends TreeRow>({
             </Button>
           )}
           {(config.canDelete?.(row) ?? true) && (
-            <Popconfirm
+            <PagePopconfirm
               title={t('list.confirmDelete')}
               onConfirm={() => remove.mutate(row.Id)}
               okText={t('list.confirm')}
@@ -155,7 +156,7 @@ export function TreePage<T extends TreeRow>({
               <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="row-delete">
                 {t('list.delete')}
               </Button>
-            </Popconfirm>
+            </PagePopconfirm>
           )}
         </Space>
       ),
