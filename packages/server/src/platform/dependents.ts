@@ -1,5 +1,5 @@
 import { translate, type Lang } from '@gatehouse/shared';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 
@@ -16,6 +16,22 @@ export interface Dependent {
 }
 
 const registry = new Map<string, Dependent[]>();
+
+/** The usual counter: rows of `table` whose `column` holds the record's id. */
+export function rowsWhere<T extends keyof Database & string>(
+  table: T,
+  column: keyof Database[T] & string,
+): Dependent['count'] {
+  return async (db, id) => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- table and column are checked by the signature
+    const row = await (db as Kysely<any>)
+      .selectFrom(table as string)
+      .select(sql<number>`count(*)`.as('n'))
+      .where(column as string, '=', id)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+}
 
 export function registerDependent(entity: string, dependent: Dependent): void {
   const list = registry.get(entity) ?? [];

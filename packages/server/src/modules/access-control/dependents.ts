@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { registerDependent } from '../../platform/dependents.ts';
+import { registerDependent, rowsWhere, type Dependent } from '../../platform/dependents.ts';
 import { registerDepartmentMembers } from '../organization/departments/members.ts';
 
 /**
@@ -8,31 +8,18 @@ import { registerDepartmentMembers } from '../organization/departments/members.t
  * device with history. Holders are never deleted, so their change and renewal records and authorisations
  * are covered by the holders themselves.
  */
-const countWhere = (
-  table: 'AccessControlDevice' | 'Card' | 'CardUser' | 'FailureDeclarationRecord',
-  column: 'AreaId' | 'DeviceId' | 'PeopleGroupId' | 'PeopleTypeId',
-) =>
-  async function count(db: Parameters<Parameters<typeof registerDependent>[1]['count']>[0], rowId: number) {
-    const row = await db
-      .selectFrom(table)
-      .select(sql<number>`count(*)`.as('n'))
-      .where(column as never, '=', rowId as never)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  };
-
 for (const [table, labelKey] of [
   ['AccessControlDevice', 'accessControl.entity.Device'],
   ['Card', 'accessControl.entity.Card'],
   ['CardUser', 'accessControl.entity.CardUser'],
   ['FailureDeclarationRecord', 'accessControl.entity.FailureDeclarationRecord'],
 ] as const) {
-  registerDependent('AreaInfo', { labelKey, count: countWhere(table, 'AreaId') });
+  registerDependent('AreaInfo', { labelKey, count: rowsWhere(table, 'AreaId') });
 }
 
 /** Swipe records, counted from the per-day counts rather than the millions of records. */
 const swipeCount = (column: 'AreaId' | 'DeviceId') =>
-  async function count(db: Parameters<Parameters<typeof registerDependent>[1]['count']>[0], rowId: number) {
+  async function count(db: Parameters<Dependent['count']>[0], rowId: number) {
     const row = await db
       .selectFrom('DoorOpeningRecordDay')
       .select(sql<number>`coalesce(sum("Count"), 0)`.as('n'))
@@ -51,16 +38,16 @@ registerDependent('AccessControlDevice', {
 });
 registerDependent('AccessControlDevice', {
   labelKey: 'accessControl.entity.FailureDeclarationRecord',
-  count: countWhere('FailureDeclarationRecord', 'DeviceId'),
+  count: rowsWhere('FailureDeclarationRecord', 'DeviceId'),
 });
 
 registerDependent('PeopleGroup', {
   labelKey: 'accessControl.entity.CardUser',
-  count: countWhere('CardUser', 'PeopleGroupId'),
+  count: rowsWhere('CardUser', 'PeopleGroupId'),
 });
 registerDependent('PeopleType', {
   labelKey: 'accessControl.entity.CardUser',
-  count: countWhere('CardUser', 'PeopleTypeId'),
+  count: rowsWhere('CardUser', 'PeopleTypeId'),
 });
 
 registerDepartmentMembers({

@@ -54,18 +54,3 @@ export async function assertInArea(
     .executeTakeFirst();
   if (!row) throw fieldError(field, key);
 }
-
-/** COUNT(*) as a number on both databases. */
-export async function countWhere(
-  db: Kysely<Database>,
-  table: keyof Database & string,
-  column: string,
-  value: number,
-): Promise<number> {
-  const row = await (db as Kysely<any>) // eslint-disable-line @typescript-eslint/no-explicit-any -- any garage table
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where(column, '=', value)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -1,5 +1,4 @@
-import { registerDependent } from '../../platform/dependents.ts';
-import { countWhere } from './common.ts';
+import { registerDependent, rowsWhere } from '../../platform/dependents.ts';
 
 /** Garage rows keep their area from being deleted until they are removed. */
 for (const table of [
@@ -16,42 +15,42 @@ for (const table of [
 ] as const) {
   registerDependent('AreaInfo', {
     labelKey: `garage.entity.${table}`,
-    count: (db, areaId) => countWhere(db, table, 'AreaId', areaId),
+    count: rowsWhere(table, 'AreaId'),
   });
 }
 
 /** A zone with hosts or parking orders stays (its rule links go with it). */
 registerDependent('ParkArea', {
   labelKey: 'garage.entity.ChargeHost',
-  count: (db, id) => countWhere(db, 'ChargeHost', 'ParkAreaId', id),
+  count: rowsWhere('ChargeHost', 'ParkAreaId'),
 });
 registerDependent('ParkArea', {
   labelKey: 'garage.entity.ParkOrder',
-  count: (db, id) => countWhere(db, 'ParkOrder', 'ParkAreaId', id),
+  count: rowsWhere('ParkOrder', 'ParkAreaId'),
 });
 
 /** A rule that priced orders or sold passes stays (disable it instead); its zone links go with it. */
 registerDependent('ChargeRule', {
   labelKey: 'garage.entity.ChargeOrder',
-  count: (db, id) => countWhere(db, 'ChargeOrder', 'ChargeRuleId', id),
+  count: rowsWhere('ChargeOrder', 'ChargeRuleId'),
 });
 registerDependent('ChargeRule', {
   labelKey: 'garage.entity.ParkOrder',
-  count: (db, id) => countWhere(db, 'ParkOrder', 'ChargeRuleId', id),
+  count: rowsWhere('ParkOrder', 'ChargeRuleId'),
 });
 registerDependent('ChargeRule', {
   labelKey: 'garage.entity.MonthlyPass',
-  count: (db, id) => countWhere(db, 'MonthlyPass', 'ChargeRuleId', id),
+  count: rowsWhere('MonthlyPass', 'ChargeRuleId'),
 });
 
 /** A socket with history stays; a host goes with its sockets only when none of them has any. */
 registerDependent('ChargeEquipment', {
   labelKey: 'garage.entity.ChargeRecord',
-  count: (db, id) => countWhere(db, 'ChargeRecord', 'ChargeEquipmentId', id),
+  count: rowsWhere('ChargeRecord', 'ChargeEquipmentId'),
 });
 registerDependent('ChargeEquipment', {
   labelKey: 'garage.entity.ForcedOutageRecord',
-  count: (db, id) => countWhere(db, 'ForcedOutageRecord', 'ChargeEquipmentId', id),
+  count: rowsWhere('ForcedOutageRecord', 'ChargeEquipmentId'),
 });
 for (const [table, labelKey] of [
   ['ChargeRecord', 'garage.entity.ChargeRecord'],
@@ -77,5 +76,5 @@ for (const [table, labelKey] of [
 /** A vehicle with passes stays (parking orders keep their plate and lose the link). */
 registerDependent('Vehicle', {
   labelKey: 'garage.entity.MonthlyPass',
-  count: (db, id) => countWhere(db, 'MonthlyPass', 'VehicleId', id),
+  count: rowsWhere('MonthlyPass', 'VehicleId'),
 });

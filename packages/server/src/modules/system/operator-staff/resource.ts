@@ -1,6 +1,6 @@
 import { disabledFlag, email, enumLabel, phone, wechatUserType, zodRule } from '@gatehouse/shared';
 import { z } from 'zod';
-import { registerDependent } from '../../../platform/dependents.ts';
+import { registerDependent, rowsWhere } from '../../../platform/dependents.ts';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
 import { enumNumber } from '../../../platform/schemas.ts';
@@ -42,14 +42,7 @@ const values = (input: Partial<Input>) =>
 
 registerDependent('AreaInfo', {
   labelKey: 'admin.entity.OperatorStaff',
-  async count(db, areaId) {
-    const row = await db
-      .selectFrom('OperatorStaff')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('AreaId', '=', areaId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
+  count: rowsWhere('OperatorStaff', 'AreaId'),
 });
 
 export const operatorStaffRoutes = defineResource({

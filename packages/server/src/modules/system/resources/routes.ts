@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assertNoDependents, registerDependent } from '../../../platform/dependents.ts';
+import { assertNoDependents, registerDependent, rowsWhere } from '../../../platform/dependents.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
@@ -36,25 +36,11 @@ const fields = {
 
 registerDependent('Resource', {
   labelKey: 'admin.entity.ChildResource',
-  async count(db, resourceId) {
-    const row = await db
-      .selectFrom('Resource')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('ParentId', '=', resourceId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
+  count: rowsWhere('Resource', 'ParentId'),
 });
 registerDependent('Resource', {
   labelKey: 'admin.entity.Role',
-  async count(db, resourceId) {
-    const row = await db
-      .selectFrom('RoleResource')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('ResourceId', '=', resourceId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
+  count: rowsWhere('RoleResource', 'ResourceId'),
 });
 
 /** A parent must exist and be a menu (permissions are leaves), and not be the resource itself or below it. */

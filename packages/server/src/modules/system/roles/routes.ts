@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { audit } from '../../../platform/audit.ts';
-import { assertNoDependents, registerDependent } from '../../../platform/dependents.ts';
+import { assertNoDependents, registerDependent, rowsWhere } from '../../../platform/dependents.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { filter } from '../../../platform/filters.ts';
 import { ADMIN_CODE, hasAnyCode } from '../../../platform/principal.ts';
@@ -37,17 +37,7 @@ const fields = {
   Description: z.string().trim().max(200).nullable().optional(),
 };
 
-registerDependent('Role', {
-  labelKey: 'admin.entity.AppUser',
-  async count(db, roleId) {
-    const row = await db
-      .selectFrom('UserRole')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('RoleId', '=', roleId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
-});
+registerDependent('Role', { labelKey: 'admin.entity.AppUser', count: rowsWhere('UserRole', 'RoleId') });
 
 function assertNotBuiltIn(row: { BuiltIn: number }) {
   if (row.BuiltIn) throw new AppError(409, 'error.builtInRole');
