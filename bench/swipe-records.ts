@@ -16,7 +16,7 @@ import { openDatabase } from '../packages/server/src/db/database.ts';
 import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
 import { DEMO_PASSWORD } from '../packages/server/src/db/seed/catalog.ts';
 import { seedIfEmpty } from '../packages/server/src/db/seed/index.ts';
-import { prng } from '../packages/server/src/modules/access-control/demo/bulk.ts';
+import { prng } from '../packages/server/src/db/seed/random.ts';
 import {
   seedSwipes,
   type SwipeDevice,

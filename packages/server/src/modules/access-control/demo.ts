@@ -3,7 +3,8 @@ import type { Db } from '../../db/database.ts';
 import type { DemoContext } from '../../db/seed/demo.ts';
 import { formatInstant } from '../../platform/exports/workbook.ts';
 import { ISSUE } from './authorizations/lifecycle.ts';
-import { bulkInsert, prng, type Random } from './demo/bulk.ts';
+import { prng, type Random } from '../../db/seed/random.ts';
+import { bulkInsert } from './demo/bulk.ts';
 import {
   DEVICES,
   FAULTS,

@@ -17,7 +17,7 @@ import { queryBool } from '../../platform/schemas.ts';
 import { READ, iso, moneyCell } from './common.ts';
 import { actionsFor, orderActionRoutes } from './order-actions.ts';
 import { orderAmount } from './pricing.ts';
-import { sessionFilters, socketPlaces } from './session-details.ts';
+import { sessionFilters, socketPlaces, socketPlaceFields } from './session-details.ts';
 import type { ChargeOrderTable } from './tables.ts';
 
 /** Terms and payment fields both order lists carry. */
@@ -47,12 +47,7 @@ export const orderFields = {
 const item = z.object({
   Id: z.number(),
   ChargeRecordId: z.number(),
-  ChargeEquipmentId: z.number(),
-  PortNumber: z.number(),
-  ChargeHostId: z.number(),
-  HostName: z.string(),
-  ParkAreaId: z.number(),
-  ZoneName: z.string(),
+  ...socketPlaceFields,
   CardNumber: z.string().nullable(),
   StartAt: z.string(),
   EndAt: z.string().nullable(),

@@ -6,16 +6,11 @@ import type { AuthedContext } from '../../platform/route.ts';
 import { queryBool } from '../../platform/schemas.ts';
 import { READ, iso, moneyCell } from './common.ts';
 import { orderAmount } from './pricing.ts';
-import { placeFilters, socketPlaces } from './session-details.ts';
+import { placeFilters, socketPlaces, socketPlaceFields } from './session-details.ts';
 
 const item = z.object({
   Id: z.number(),
-  ChargeEquipmentId: z.number(),
-  PortNumber: z.number(),
-  ChargeHostId: z.number(),
-  HostName: z.string(),
-  ParkAreaId: z.number(),
-  ZoneName: z.string(),
+  ...socketPlaceFields,
   CardNumber: z.string().nullable(),
   StartAt: z.string(),
   EndAt: z.string().nullable(),

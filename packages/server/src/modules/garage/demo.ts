@@ -13,6 +13,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DemoContext } from '../../db/seed/demo.ts';
+import { prng, type Random } from '../../db/seed/random.ts';
 import { areaTimeZone } from './common.ts';
 import type {
   ChargeOrderTable,
@@ -34,33 +35,6 @@ const DAYS = 90;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-/** Deterministic PRNG (mulberry32): the same demo on every fresh start. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    weighted: <T>(entries: readonly (readonly [T, number])[]): T => {
-      const total = entries.reduce((s, [, w]) => s + w, 0);
-      let r = next() * total;
-      for (const [value, w] of entries) {
-        r -= w;
-        if (r < 0) return value;
-      }
-      return entries[entries.length - 1]![0];
-    },
-  };
-}
-type Rng = ReturnType<typeof prng>;
 
 interface ZoneSeed {
   name: string;
@@ -217,12 +191,12 @@ const OUTAGE_REASONS = [
 ];
 const PLATE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
-function personName(rng: Rng): string {
+function personName(rng: Random): string {
   return rng.pick([...SURNAMES]) + rng.pick(GIVEN);
 }
 
 /** An ordinary plate of the area's city that passes the shared plate rule. */
-function plateOf(rng: Rng, area: AreaSeed): string {
+function plateOf(rng: Random, area: AreaSeed): string {
   for (;;) {
     const tail = Array.from({ length: 5 }, (_, i) =>
       i < 2 && rng.next() < 0.5 ? rng.pick([...PLATE_CHARS.slice(0, 24)]) : String(rng.int(0, 9)),
@@ -306,11 +280,11 @@ const PAID_STATES = new Set([2, 3, 7, 8, 9, 10]);
 const REFUND_STATES = new Set([3, 7, 8, 9, 10]);
 
 /** After a session ends with money to collect: how it stands now, by how long ago it ended. */
-function settledState(rng: Rng, age: number): number {
+function settledState(rng: Random, age: number): number {
   return rng.weighted(age < 30 * MINUTE ? RECENT_STATES : SETTLED_STATES);
 }
 
-function paymentColumns(rng: Rng, state: number, endAt: number) {
+function paymentColumns(rng: Random, state: number, endAt: number) {
   const PaidAt = PAID_STATES.has(state) ? endAt + rng.int(1, 30) * MINUTE : null;
   return {
     PaymentState: state,
@@ -325,7 +299,7 @@ function paymentColumns(rng: Rng, state: number, endAt: number) {
 type PassWindows = Map<string, [number, number][]>;
 
 function chargingSessions(
-  rng: Rng,
+  rng: Random,
   areaId: number,
   sockets: Socket[],
   count: number,
@@ -369,7 +343,7 @@ function chargingSessions(
 }
 
 function session(
-  rng: Rng,
+  rng: Random,
   areaId: number,
   socket: Socket,
   startAt: number,
@@ -461,7 +435,7 @@ function session(
 }
 
 function parkOrders(
-  rng: Rng,
+  rng: Random,
   areaId: number,
   zones: { id: number; ruleId: number; tariff: Tariff }[],
   count: number,

@@ -10,6 +10,7 @@ import { READ, moneyCell } from './common.ts';
 import { chargerGateway } from './gateway.ts';
 import { transition } from './payments.ts';
 import { tariffOf } from './pricing.ts';
+import { socketPlaceFields } from './session-details.ts';
 
 const STOP_FORCED = 3;
 /** After the cut the vehicle is still plugged in: occupied, not charging, until the device says otherwise. */
@@ -18,12 +19,7 @@ const STATE_AFTER_CUT = 2;
 const item = z.object({
   Id: z.number(),
   At: z.string(),
-  ChargeEquipmentId: z.number(),
-  PortNumber: z.number(),
-  ChargeHostId: z.number(),
-  HostName: z.string(),
-  ParkAreaId: z.number(),
-  ZoneName: z.string(),
+  ...socketPlaceFields,
   ChargeRecordId: z.number().nullable(),
   ChargeOrderId: z.number().nullable(),
   OrderNo: z.string().nullable(),

@@ -10,13 +10,16 @@ import { id, queryBool } from '../../platform/schemas.ts';
  * bench/garage-volume.ts). Filters on the socket, host, zone or card become subqueries for the same reason.
  */
 
-export interface SocketPlace {
-  PortNumber: number;
-  ChargeHostId: number;
-  HostName: string;
-  ParkAreaId: number;
-  ZoneName: string;
-}
+/** Where a session or order happened, as every session list shows it. */
+export const socketPlaceFields = {
+  ChargeEquipmentId: z.number(),
+  PortNumber: z.number(),
+  ChargeHostId: z.number(),
+  HostName: z.string(),
+  ParkAreaId: z.number(),
+  ZoneName: z.string(),
+};
+export type SocketPlace = Omit<z.infer<z.ZodObject<typeof socketPlaceFields>>, 'ChargeEquipmentId'>;
 
 export async function socketPlaces(
   db: Kysely<Database>,

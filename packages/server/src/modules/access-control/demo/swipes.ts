@@ -1,7 +1,8 @@
 import type { Db } from '../../../db/database.ts';
 import type { DemoContext } from '../../../db/seed/demo.ts';
 import { DAY_MS } from '../records/swipe.ts';
-import { bulkInsert, type Random } from './bulk.ts';
+import type { Random } from '../../../db/seed/random.ts';
+import { bulkInsert } from './bulk.ts';
 
 /** What the swipe generator needs of a holder and a device. */
 export interface SwipeDevice {

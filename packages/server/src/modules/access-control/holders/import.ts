@@ -3,6 +3,7 @@ import {
   canonicalCardNumber,
   enumLabel,
   enumOptions,
+  fromLocalTime,
   nation,
   translate,
   type Lang,
@@ -157,37 +158,13 @@ function cellValue(value: ExcelJS.CellValue): string | Date {
   return String(value).trim();
 }
 
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
-
-/** Epoch ms of a wall-clock time in a time zone (the area's; the server's when it has none). */
-export function zonedTime(parts: [number, number, number, number, number, number], zone: string | undefined) {
-  const [y, mo, d, h, mi, s] = parts;
-  if (!zone) return new Date(y, mo - 1, d, h, mi, s).getTime();
-  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
-  let formatter = wallClocks.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    wallClocks.set(zone, formatter);
-  }
-  const clock = formatter;
-  const offsetAt = (ms: number) => {
-    const f = clock.formatToParts(new Date(ms));
-    const get = (t: string) => Number(f.find((p) => p.type === t)?.value);
-    return (
-      Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - ms
-    );
-  };
-  const first = wall - offsetAt(wall);
-  return wall - offsetAt(first);
+/** Epoch ms of a wall-clock time in the area's time zone (the server's when it has none). */
+function zonedTime([year, month, day, hour, minute, second]: number[], zone: string | undefined): number {
+  if (!zone) return new Date(year!, month! - 1, day, hour, minute, second).getTime();
+  return fromLocalTime(
+    { year: year!, month: month!, day: day!, hour: hour!, minute: minute!, second: second!, millisecond: 0 },
+    zone,
+  );
 }
 
 /**
