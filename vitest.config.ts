@@ -34,6 +34,24 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'ocpp-simulator',
+          root: 'packages/ocpp-simulator',
+          include: ['test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'wg-simulator',
+          root: 'packages/wg-simulator',
+          include: ['test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           root: 'e2e',
           include: ['**/*.e2e.ts'],

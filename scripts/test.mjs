@@ -32,7 +32,11 @@ function vitestRun(label, projects, report) {
 
 const unitReport = path.join(reportDir, 'unit.json');
 const e2eReport = path.join(reportDir, 'e2e.json');
-let status = vitestRun('unit and database tests', ['shared', 'server', 'web'], unitReport);
+let status = vitestRun(
+  'unit and database tests',
+  ['shared', 'server', 'web', 'ocpp-simulator', 'wg-simulator'],
+  unitReport,
+);
 
 if (process.env.SKIP_E2E !== '1') {
   const build = run('web build', ['run', 'build', '-w', 'packages/web'], 'npm');
