@@ -7,3 +7,4 @@ export * from './access-control-rules.ts';
 export * from './tariff/index.ts';
 export * from './payment/index.ts';
 export * from './garage/index.ts';
+export * from './contract/index.ts';

@@ -39,7 +39,8 @@ describe('enumeration data', () => {
     expect(enumValues(ENUMS.changeType)).toEqual([0, 1, 2, 3, 4]);
     expect(enumValues(ENUMS.timeUnit)).toEqual([0, 1, 2, 3]);
     expect(enumValues(ENUMS.wechatUserType)).toEqual([0, 1, 2]);
-    expect(enumValues(chargePortState)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 170]);
+    // 255 is Gatehouse's own: "unknown / offline", shown (never stored) for a charger that is not connected.
+    expect(enumValues(chargePortState)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 170, 255]);
     expect(enumValues(paymentState)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 

@@ -197,6 +197,7 @@ describe('charge-port groups and hosts', () => {
       11: 'occupied',
       12: 'disabled',
       170: 'occupied',
+      255: 'offline',
     });
   });
 

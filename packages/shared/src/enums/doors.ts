@@ -27,3 +27,42 @@ export const faultReportStatus = defineEnum('faultReportStatus', [
   { value: 1, color: '#946200' },
   { value: 2, color: '#2E7D32' },
 ]);
+
+/**
+ * A WG controller's own reason code for a record (docs/devices.md, "Record"), kept with every record read
+ * from a controller (DoorOpeningRecord.EventReason) so door events and alarms (button, door held open,
+ * forced, remote open, power-on) show what happened. Codes outside this list are shown as numbers.
+ */
+export const doorEventReason = defineEnum('doorEventReason', [
+  { value: 1 },
+  { value: 5 },
+  { value: 6 },
+  { value: 7 },
+  { value: 8 },
+  { value: 9 },
+  { value: 10 },
+  { value: 11 },
+  { value: 12 },
+  { value: 13 },
+  { value: 15 },
+  { value: 18 },
+  { value: 20 },
+  { value: 23 },
+  { value: 24 },
+  { value: 25 },
+  { value: 28 },
+  { value: 29 },
+  { value: 31 },
+  { value: 32 },
+  { value: 33 },
+  { value: 34 },
+  { value: 37 },
+  { value: 38 },
+  { value: 39 },
+  { value: 40 },
+  { value: 41 },
+  { value: 42 },
+  { value: 43 },
+  { value: 44 },
+  { value: 45 },
+]);

@@ -46,6 +46,9 @@ export const chargePortState = defineEnum('chargePortState', [
   { value: 11, color: '#6A1B9A' }, // bound port: purple
   { value: 12, color: '#616161' }, // disabled: grey
   { value: 170, color: '#007A87' }, // waiting for card swipe: cyan
+  // Not stored: what the API shows for a socket whose charge point is offline or never connected (its last
+  // report is stale). Blue grey, apart from disabled's grey.
+  { value: 255, color: '#546E7A' }, // unknown / offline
 ]);
 
 /**

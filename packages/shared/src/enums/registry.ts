@@ -9,7 +9,7 @@ import {
   issueStatus,
 } from './access-control.ts';
 import { disabledFlag, nation, wechatUserType } from './common.ts';
-import { doorDirection, doorRecordReason, faultReportStatus } from './doors.ts';
+import { doorDirection, doorEventReason, doorRecordReason, faultReportStatus } from './doors.ts';
 import type { EnumValueOf } from './define.ts';
 import {
   chargePortState,
@@ -35,6 +35,7 @@ export const ENUMS = {
   doorRecordResult,
   doorDirection,
   doorRecordReason,
+  doorEventReason,
   faultReportStatus,
   chargeType,
   temporaryChargeType,

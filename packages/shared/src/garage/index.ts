@@ -1,2 +1,3 @@
 export * from './ports.ts';
 export * from './hosts.ts';
+export * from './ocpp-status.ts';

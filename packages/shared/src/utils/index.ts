@@ -6,3 +6,4 @@ export * from './card-number.ts';
 export * from './custom.ts';
 export * from './day-span.ts';
 export * from './iso-instant.ts';
+export * from './site-time.ts';

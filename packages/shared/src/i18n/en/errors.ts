@@ -2,6 +2,7 @@ import type { errors as zh } from '../zh/errors.ts';
 
 export const errors: Record<keyof typeof zh, string> = {
   badRequest: 'The request is not valid',
+  payloadTooLarge: 'The request is too large',
   validation: 'Some fields are not valid',
   unauthorized: 'Your session has expired, please log in again',
   forbidden: 'You do not have permission for this action',

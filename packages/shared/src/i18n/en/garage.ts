@@ -106,6 +106,7 @@ export const garage: CatalogueShape<typeof zh> = {
     occupied: 'Occupied',
     fault: 'Fault',
     disabled: 'Disabled',
+    offline: 'Unknown / offline',
   },
   hostStatus: {
     online: 'Online',
@@ -124,7 +125,24 @@ export const garage: CatalogueShape<typeof zh> = {
     ForcedPowerOff: 'Forced power-off',
     Renew: 'Renew',
   },
+  /** Why a forced power-off was not sent or failed (ForcedOutageRecord.ResultReason). */
+  powerOffResult: {
+    notConnected: 'Recorded, not sent: the host is not connected',
+    noDeviceLink: 'Recorded, not sent: the host has no device link',
+    refused: 'The charger refused the command',
+    timeout: 'The charger did not answer in time',
+    noConfirmation: 'The charger accepted but has not confirmed the stop yet',
+    error: 'The command could not be delivered',
+    sending: 'Sending…',
+  },
   error: {
+    powerOffPending: 'A power-off of this session is already under way',
+    hostOffline: 'The host is not connected: the command was not sent',
+    hostNotOcpp: 'This host is not driven over the charging API: commands cannot be sent to it',
+    commandRefused: 'The charger refused the command ({{status}})',
+    commandTimeout: 'The charger did not answer in time',
+    noSession: 'No session is running on this socket',
+    socketDisabled: 'The socket is disabled',
     zoneNameTaken: 'A parking zone with this name already exists',
     ruleNameTaken: 'A charge rule with this name already exists',
     hostNameTaken: 'A charging host with this name already exists',

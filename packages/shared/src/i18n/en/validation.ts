@@ -27,6 +27,7 @@ export const validation: Record<keyof typeof zh, string> = {
   invalid: 'Invalid format',
   json: 'Not a valid JSON object',
   endBeforeStart: 'The end cannot be before the start',
+  instantRange: 'Must be a date between 2000 and 2099',
   roleCode: 'Start with a letter; 2 to 50 letters, digits or / _ -; not admin',
   resourceCode: 'Start with a letter; 2 to 60 letters, digits or / : _ -',
   userName: 'Only letters, digits and . _ @ -',

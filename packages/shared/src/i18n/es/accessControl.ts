@@ -133,6 +133,8 @@ export const accessControl: CatalogueShape<typeof zh> = {
     wrongTemplate: 'El archivo no es la plantilla de importación de titulares; descárguela y rellénela',
     empty: 'La plantilla no contiene filas',
     tooManyRows: 'Se pueden importar como máximo {{max}} filas a la vez',
+    tooLarge:
+      'El archivo es demasiado grande una vez descomprimido; importe como máximo 5.000 filas de la plantilla',
     failed:
       '{{rows}} de {{total}} filas tienen errores; no se ha importado nada. Corríjalas e importe de nuevo',
     unknownValue: '"{{value}}" no existe',
@@ -178,5 +180,14 @@ export const accessControl: CatalogueShape<typeof zh> = {
     faultResolved: 'Esta avería está resuelta y ya no puede cambiar',
     faultBackwards: 'El estado de la gestión solo puede avanzar',
     resolutionNoteRequired: 'Escriba una nota al marcar la avería como resuelta',
+    deviceOffline: 'El dispositivo {{name}} está desconectado: la orden no se ejecutó',
+    deviceNoAnswer:
+      'El dispositivo {{name}} no responde: compruebe la red y la alimentación e inténtelo de nuevo',
+    deviceRefused: 'El dispositivo {{name}} rechazó la orden',
+    deviceNoAddress: 'El dispositivo {{name}} no tiene dirección IP: Gatehouse no puede comunicarse con él',
+    gatewayOff:
+      'La comunicación con dispositivos está desactivada (WG=off): no se puede enviar ninguna orden',
+    notWgDevice: 'El dispositivo {{name}} no es un controlador WG y no admite esta acción',
+    channelNoDoor: 'El canal {{name}} no tiene número de puerta: no se puede controlar a distancia',
   },
 };

@@ -2,6 +2,7 @@ import type { errors as zh } from '../zh/errors.ts';
 
 export const errors: Record<keyof typeof zh, string> = {
   badRequest: 'La solicitud no es válida',
+  payloadTooLarge: 'La solicitud es demasiado grande',
   validation: 'Algunos campos no son válidos',
   unauthorized: 'Su sesión ha caducado, inicie sesión de nuevo',
   forbidden: 'No tiene permiso para esta acción',

@@ -110,6 +110,7 @@ export const garage: CatalogueShape<typeof zh> = {
     occupied: 'Ocupada',
     fault: 'Avería',
     disabled: 'Deshabilitada',
+    offline: 'Desconocido / sin conexión',
   },
   hostStatus: {
     online: 'En línea',
@@ -128,7 +129,24 @@ export const garage: CatalogueShape<typeof zh> = {
     ForcedPowerOff: 'Corte forzado',
     Renew: 'Renovar',
   },
+  /** Why a forced power-off was not sent or failed (ForcedOutageRecord.ResultReason). */
+  powerOffResult: {
+    notConnected: 'Registrado, no enviado: el equipo no está conectado',
+    noDeviceLink: 'Registrado, no enviado: el equipo no tiene enlace de dispositivo',
+    refused: 'El cargador rechazó la orden',
+    timeout: 'El cargador no respondió a tiempo',
+    noConfirmation: 'El cargador aceptó pero aún no ha confirmado la parada',
+    error: 'No se pudo entregar la orden',
+    sending: 'Enviando…',
+  },
   error: {
+    powerOffPending: 'Ya hay un corte en curso para esta carga',
+    hostOffline: 'El equipo no está conectado: la orden no se envió',
+    hostNotOcpp: 'Este equipo no usa la API de carga: no se le pueden enviar órdenes',
+    commandRefused: 'El cargador rechazó la orden ({{status}})',
+    commandTimeout: 'El cargador no respondió a tiempo',
+    noSession: 'No hay ninguna carga en curso en esta toma',
+    socketDisabled: 'La toma está desactivada',
     zoneNameTaken: 'Ya existe una zona de aparcamiento con este nombre',
     ruleNameTaken: 'Ya existe una tarifa con este nombre',
     hostNameTaken: 'Ya existe un cargador con este nombre',

@@ -1,5 +1,6 @@
 import { accessControl } from './accessControl.ts';
 import { admin } from './admin.ts';
+import { audit } from './audit.ts';
 import { common } from './common.ts';
 import { enums } from './enums.ts';
 import { errors } from './errors.ts';
@@ -19,6 +20,7 @@ export const es: CatalogueShape<typeof zh> = {
   time,
   common,
   admin,
+  audit,
   accessControl,
   garage,
 };

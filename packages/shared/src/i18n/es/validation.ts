@@ -27,6 +27,7 @@ export const validation: Record<keyof typeof zh, string> = {
   invalid: 'Formato no válido',
   json: 'No es un objeto JSON válido',
   endBeforeStart: 'El final no puede ser anterior al inicio',
+  instantRange: 'Debe ser una fecha entre 2000 y 2099',
   roleCode: 'Empiece por una letra; de 2 a 50 letras, dígitos o / _ -; no admin',
   resourceCode: 'Empiece por una letra; de 2 a 60 letras, dígitos o / : _ -',
   userName: 'Solo letras, dígitos y . _ @ -',

@@ -133,6 +133,7 @@ export const accessControl: CatalogueShape<typeof zh> = {
       'カード所有者のインポートテンプレートではありません。テンプレートをダウンロードして記入してください',
     empty: 'テンプレートにデータがありません',
     tooManyRows: '一度にインポートできるのは {{max}} 行までです',
+    tooLarge: '展開後のファイルが大きすぎます。テンプレートの 5,000 行までをインポートしてください',
     failed:
       '{{total}} 行中 {{rows}} 行にエラーがあるため、何もインポートしていません。修正して再度インポートしてください',
     unknownValue: '「{{value}}」は存在しません',
@@ -178,5 +179,12 @@ export const accessControl: CatalogueShape<typeof zh> = {
     faultResolved: 'この故障は解決済みのため変更できません',
     faultBackwards: '対応状況は先に進めることしかできません',
     resolutionNoteRequired: '解決済みにする場合は対応メモを記入してください',
+    deviceOffline: 'デバイス {{name}} はオフラインです。コマンドは実行されませんでした',
+    deviceNoAnswer: 'デバイス {{name}} が応答しません。ネットワークと電源を確認して再試行してください',
+    deviceRefused: 'デバイス {{name}} がコマンドを拒否しました',
+    deviceNoAddress: 'デバイス {{name}} に IP アドレスが設定されていないため通信できません',
+    gatewayOff: 'デバイス通信が無効です（WG=off）。コマンドを送信できません',
+    notWgDevice: 'デバイス {{name}} は WG コントローラーではないため、この操作はできません',
+    channelNoDoor: 'チャネル {{name}} にドア番号がないため、遠隔操作できません',
   },
 };

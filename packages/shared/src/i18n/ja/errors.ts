@@ -2,6 +2,7 @@ import type { errors as zh } from '../zh/errors.ts';
 
 export const errors: Record<keyof typeof zh, string> = {
   badRequest: 'リクエストが正しくありません',
+  payloadTooLarge: 'リクエストが大きすぎます',
   validation: '入力内容に誤りがあります',
   unauthorized: 'ログインの有効期限が切れました。再度ログインしてください',
   forbidden: 'この操作を行う権限がありません',

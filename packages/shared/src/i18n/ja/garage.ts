@@ -110,6 +110,7 @@ export const garage: CatalogueShape<typeof zh> = {
     occupied: '使用中',
     fault: '故障',
     disabled: '無効',
+    offline: '不明／オフライン',
   },
   hostStatus: {
     online: 'オンライン',
@@ -128,7 +129,24 @@ export const garage: CatalogueShape<typeof zh> = {
     ForcedPowerOff: '強制停止',
     Renew: '更新',
   },
+  /** Why a forced power-off was not sent or failed (ForcedOutageRecord.ResultReason). */
+  powerOffResult: {
+    notConnected: '記録済み・未送信：ホストが接続されていません',
+    noDeviceLink: '記録済み・未送信：ホストに機器連携がありません',
+    refused: '充電器がコマンドを拒否しました',
+    timeout: '充電器が時間内に応答しませんでした',
+    noConfirmation: '充電器は受け付けましたが、停止はまだ確認されていません',
+    error: 'コマンドを届けられませんでした',
+    sending: '送信中…',
+  },
   error: {
+    powerOffPending: 'この充電の停止は既に実行中です',
+    hostOffline: 'ホストが接続されていないため、コマンドは送信されませんでした',
+    hostNotOcpp: 'このホストは充電APIで接続されていないため、コマンドを送信できません',
+    commandRefused: '充電器がコマンドを拒否しました（{{status}}）',
+    commandTimeout: '充電器が時間内に応答しませんでした',
+    noSession: 'このコンセントで進行中の充電はありません',
+    socketDisabled: 'このコンセントは無効です',
     zoneNameTaken: 'この名前の駐輪エリアは既に存在します',
     ruleNameTaken: 'この名前の料金ルールは既に存在します',
     hostNameTaken: 'この名前の充電ホストは既に存在します',

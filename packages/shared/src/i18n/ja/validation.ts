@@ -27,6 +27,7 @@ export const validation: Record<keyof typeof zh, string> = {
   invalid: '形式が正しくありません',
   json: '有効な JSON オブジェクトではありません',
   endBeforeStart: '終了は開始より前にできません',
+  instantRange: '2000 年から 2099 年までの日付にしてください',
   roleCode: '英字で始まる 2～50 文字の英数字または / _ -（admin は不可）',
   resourceCode: '英字で始まる 2～60 文字の英数字または / : _ -',
   userName: '英数字と . _ @ - のみ使用できます',

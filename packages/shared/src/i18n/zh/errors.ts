@@ -1,6 +1,7 @@
 /** Messages of the server's error catalogue (docs/api.md lists when each is used). */
 export const errors = {
   badRequest: '请求参数有误',
+  payloadTooLarge: '请求内容过大',
   validation: '参数校验失败',
   unauthorized: '登录已过期，请重新登录',
   forbidden: '没有执行此操作的权限',

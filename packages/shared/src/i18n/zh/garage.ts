@@ -104,6 +104,7 @@ export const garage = {
     occupied: '占用',
     fault: '故障',
     disabled: '禁用',
+    offline: '未知/离线',
   },
   hostStatus: {
     online: '在线',
@@ -122,7 +123,24 @@ export const garage = {
     ForcedPowerOff: '强制断电',
     Renew: '续费',
   },
+  /** Why a forced power-off was not sent or failed (ForcedOutageRecord.ResultReason). */
+  powerOffResult: {
+    notConnected: '已记录，未下发：主机未连接',
+    noDeviceLink: '已记录，未下发：该主机未接入设备通信',
+    refused: '充电桩拒绝了该指令',
+    timeout: '充电桩未在规定时间内应答',
+    noConfirmation: '充电桩已接受，但尚未确认停止充电',
+    error: '指令未能送达',
+    sending: '下发中…',
+  },
   error: {
+    powerOffPending: '该次充电的断电指令正在执行中',
+    hostOffline: '主机未连接，指令未下发',
+    hostNotOcpp: '该主机不是充电接口类型，无法下发指令',
+    commandRefused: '充电桩拒绝了该指令（{{status}}）',
+    commandTimeout: '充电桩未在规定时间内应答',
+    noSession: '该插座没有正在进行的充电',
+    socketDisabled: '该插座已禁用',
     zoneNameTaken: '停车区域名称已存在',
     ruleNameTaken: '收费规则名称已存在',
     hostNameTaken: '充电主机名称已存在',

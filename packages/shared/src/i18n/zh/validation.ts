@@ -26,6 +26,7 @@ export const validation = {
   invalid: '格式不正确',
   json: '不是有效的 JSON 对象',
   endBeforeStart: '结束时间不能早于开始时间',
+  instantRange: '日期须在 2000 年至 2099 年之间',
   roleCode: '以字母开头，2 到 50 位字母、数字或 / _ -，且不能为 admin',
   resourceCode: '以字母开头，2 到 60 位字母、数字或 / : _ -',
   userName: '只能包含字母、数字和 . _ @ -',

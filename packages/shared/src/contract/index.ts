@@ -1,0 +1,7 @@
+// The API contract: what each resource returns and who may call it, shared by the server's routes
+// (and so the OpenAPI document) and the web's typed rows and permission checks.
+export * from './permissions.ts';
+export * from './system.ts';
+export * from './organization.ts';
+export * from './access-control.ts';
+export * from './garage.ts';
