@@ -1,0 +1,779 @@
+import { EventEmitter } from 'node:events';
+import { RPCClient, createRPCError } from 'ocpp-rpc';
+import { charge, type Battery } from './battery.ts';
+import type {
+  AuthorizationStatus,
+  BootNotificationConf,
+  ChargePointErrorCode,
+  ChargePointStatus,
+  IdTagInfo,
+  MeterValue,
+  MeterValuesReq,
+  StartTransactionConf,
+  StartTransactionReq,
+  StatusNotificationReq,
+  StopReason,
+  StopTransactionReq,
+  TriggerableMessage,
+} from './ocpp.ts';
+
+export interface ChargePointOptions {
+  /** Central system URL without the identity, e.g. ws://127.0.0.1:8080/ocpp. */
+  url: string;
+  /** The charge point id (Gatehouse: the host's serial number). */
+  id: string;
+  /** HTTP Basic password (security profile 1); none sends no Authorization header. */
+  password?: string;
+  connectors: number;
+  vendor?: string;
+  model?: string;
+  /** Wall clock for timestamps (tests pin it). */
+  now?: () => number;
+  /** Seconds between MeterValues of a running transaction (configuration key MeterValueSampleInterval). */
+  meterIntervalSeconds?: number;
+  /** Simulated seconds per real second for the battery (demos speed sessions up); 1 is real time. */
+  speed?: number;
+  /** Run the heartbeat and meter timers (tests drive `advance` by hand instead). */
+  timers?: boolean;
+  /** Seconds to wait before a new BootNotification when the central system answered interval 0. */
+  bootRetrySeconds?: number;
+  /** Milliseconds before an unanswered call fails. */
+  callTimeoutMs?: number;
+}
+
+export interface ConnectorState {
+  id: number;
+  status: ChargePointStatus;
+  errorCode: ChargePointErrorCode;
+  vendorErrorCode: string | undefined;
+  plugged: boolean;
+  /** Set by ChangeAvailability; an Inoperative connector reports Unavailable. */
+  operative: boolean;
+  /** Inoperative was asked during a transaction: applied when it ends (ChangeAvailability "Scheduled"). */
+  inoperativeScheduled: boolean;
+  /** Lifetime energy register in Wh (fractional inside, rounded when reported). */
+  registerWh: number;
+  /** The charger's bulk rate while a bike is plugged in (W). */
+  bulkW: number;
+  powerW: number;
+  battery: Battery | undefined;
+  transaction: Transaction | undefined;
+}
+
+export interface Transaction {
+  /** Local reference, stable while the central system's id is not known yet (started offline). */
+  ref: number;
+  /** The central system's transactionId, once StartTransaction was answered. */
+  id: number | undefined;
+  idTag: string;
+  meterStartWh: number;
+  startedAt: number;
+}
+
+/** A transaction message waiting for the connection; `txRef` is filled in with the transactionId when sent. */
+interface Queued {
+  action: 'StartTransaction' | 'StopTransaction' | 'MeterValues';
+  payload: Record<string, unknown>;
+  txRef: number;
+}
+
+type Handler = (args: {
+  params: Record<string, unknown>;
+}) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+/** Configuration keys answered by GetConfiguration; the writable ones can be changed by ChangeConfiguration. */
+const READONLY_KEYS = new Set(['NumberOfConnectors', 'SupportedFeatureProfiles', 'MeterValuesSampledData']);
+
+/**
+ * One simulated OCPP 1.6J charge point with M connectors, over an ocpp-rpc client in strict mode: every call
+ * it makes and every answer it gives is checked against the official 1.6 schemas before it leaves.
+ *
+ * Events: 'log' (text), 'status' (connectorId, status), 'boot' (conf), 'online', 'offline',
+ * 'transaction' (connectorId, transactionId), 'error' never (failures are logged, the simulator carries on).
+ */
+export class ChargePoint extends EventEmitter {
+  readonly id: string;
+  readonly connectors: ConnectorState[];
+  private client: RPCClient | undefined;
+  private readonly now: () => number;
+  private readonly speed: number;
+  private heartbeatSeconds = 60;
+  private meterSeconds: number;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private meterTimer: NodeJS.Timeout | undefined;
+  private bootTimer: NodeJS.Timeout | undefined;
+  private readonly queue: Queued[] = [];
+  private flushing: Promise<void> | undefined;
+  private nextTxRef = 1;
+  /** The central system's id per local transaction reference. */
+  private readonly txIds = new Map<number, number>();
+  /** Local transaction references whose StartTransaction is on the way. */
+  private readonly startsInFlight = new Set<number>();
+  /** Status of the charge point itself (connector 0). */
+  status: ChargePointStatus = 'Available';
+  bootStatus: BootNotificationConf['status'] | 'none' = 'none';
+  private readonly config = new Map<string, string>();
+
+  constructor(private readonly options: ChargePointOptions) {
+    super();
+    this.id = options.id;
+    this.now = options.now ?? Date.now;
+    this.speed = options.speed ?? 1;
+    this.meterSeconds = options.meterIntervalSeconds ?? 60;
+    this.connectors = Array.from({ length: options.connectors }, (_, i) => ({
+      id: i + 1,
+      status: 'Available',
+      errorCode: 'NoError',
+      vendorErrorCode: undefined,
+      plugged: false,
+      operative: true,
+      inoperativeScheduled: false,
+      registerWh: 0,
+      bulkW: 250,
+      powerW: 0,
+      battery: undefined,
+      transaction: undefined,
+    }));
+    this.config.set('HeartbeatInterval', String(this.heartbeatSeconds));
+    this.config.set('MeterValueSampleInterval', String(this.meterSeconds));
+    this.config.set('NumberOfConnectors', String(options.connectors));
+    this.config.set('SupportedFeatureProfiles', 'Core,RemoteTrigger');
+    this.config.set('MeterValuesSampledData', 'Energy.Active.Import.Register,Power.Active.Import');
+    this.config.set('ConnectionTimeOut', '60');
+  }
+
+  get online(): boolean {
+    return this.client?.state === RPCClient.OPEN;
+  }
+
+  /** Transaction messages waiting for the connection. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  connector(connectorId: number): ConnectorState {
+    const found = this.connectors[connectorId - 1];
+    if (!found) throw new RangeError(`${this.id} has no connector ${connectorId}`);
+    return found;
+  }
+
+  private iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  private log(text: string): void {
+    this.emit('log', `[${this.id}] ${text}`);
+  }
+
+  // ---------------------------------------------------------------- connection and boot
+
+  /** Connects and boots; rejects when the handshake is refused (unknown id, wrong password). */
+  async goOnline(): Promise<void> {
+    if (this.client && this.client.state !== RPCClient.CLOSED) return;
+    const client = this.createClient();
+    this.client = client;
+    try {
+      await client.connect();
+    } catch (error) {
+      this.client = undefined;
+      throw error;
+    }
+  }
+
+  /** Drops the connection as a network failure would; transaction messages queue until goOnline. */
+  async goOffline(): Promise<void> {
+    this.stopTimers();
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.close({ force: true });
+    this.emit('offline');
+  }
+
+  /** Stops everything (no reconnect). */
+  async close(): Promise<void> {
+    await this.goOffline();
+    this.removeAllListeners();
+  }
+
+  private createClient(): RPCClient {
+    // The typings mark every option required; the library fills in the ones left out.
+    const client = new RPCClient({
+      endpoint: this.options.url,
+      identity: this.id,
+      protocols: ['ocpp1.6'],
+      strictMode: true,
+      ...(this.options.password !== undefined ? { password: this.options.password } : {}),
+      callTimeoutMs: this.options.callTimeoutMs ?? 30_000,
+      reconnect: true,
+      backoff: { initialDelay: 1000, maxDelay: 30_000, factor: 2, randomisationFactor: 0.25 },
+    } as ConstructorParameters<typeof RPCClient>[0]);
+    client.on('open', () => {
+      this.emit('online');
+      void this.afterOpen();
+    });
+    client.on('disconnect', () => {
+      this.stopTimers();
+      this.emit('offline');
+    });
+    client.on('strictValidationFailure', (event: unknown) => {
+      this.log(
+        `strict validation failure: ${JSON.stringify(event, (k, v: unknown) => (k === 'error' ? String(v) : v))}`,
+      );
+    });
+    this.register(client);
+    return client;
+  }
+
+  /** Every (re)connection: boot unless already accepted, then report the connectors and resend the queue. */
+  private async afterOpen(): Promise<void> {
+    try {
+      if (this.bootStatus !== 'Accepted') {
+        await this.boot();
+        return;
+      }
+      this.startTimers();
+      await this.reportAll();
+      await this.flush();
+    } catch (error) {
+      this.log(`after connect: ${String(error)}`);
+    }
+  }
+
+  private async boot(): Promise<void> {
+    clearTimeout(this.bootTimer);
+    const conf = (await this.call('BootNotification', {
+      chargePointVendor: this.options.vendor ?? 'Gatehouse',
+      chargePointModel: this.options.model ?? 'EBikeSim',
+      chargePointSerialNumber: this.id.slice(0, 25),
+      firmwareVersion: '1.0.0',
+    })) as BootNotificationConf;
+    this.bootStatus = conf.status;
+    this.emit('boot', conf);
+    if (conf.status === 'Accepted') {
+      if (conf.interval > 0) this.heartbeatSeconds = conf.interval;
+      this.config.set('HeartbeatInterval', String(this.heartbeatSeconds));
+      this.startTimers();
+      await this.reportAll();
+      await this.flush();
+      return;
+    }
+    // Pending or Rejected: ask again after the interval given (the charge point picks one for 0) and send
+    // nothing else meanwhile, as the specification requires of a rejected charge point.
+    const retry = conf.interval > 0 ? conf.interval : (this.options.bootRetrySeconds ?? 30);
+    this.log(`boot ${conf.status}, retry in ${retry} s`);
+    this.bootTimer = setTimeout(() => {
+      if (this.online) void this.boot().catch((error: unknown) => this.log(`boot: ${String(error)}`));
+    }, retry * 1000);
+    this.bootTimer.unref();
+  }
+
+  private startTimers(): void {
+    this.stopTimers();
+    if (this.options.timers === false) return;
+    this.heartbeatTimer = setInterval(
+      () => void this.heartbeat().catch(() => {}),
+      this.heartbeatSeconds * 1000,
+    );
+    this.heartbeatTimer.unref();
+    this.meterTimer = setInterval(
+      () => void this.advance(this.meterSeconds * this.speed),
+      this.meterSeconds * 1000,
+    );
+    this.meterTimer.unref();
+  }
+
+  private stopTimers(): void {
+    clearInterval(this.heartbeatTimer);
+    clearInterval(this.meterTimer);
+    clearTimeout(this.bootTimer);
+  }
+
+  async heartbeat(): Promise<string> {
+    const conf = (await this.call('Heartbeat', {})) as { currentTime: string };
+    return conf.currentTime;
+  }
+
+  private call(action: string, payload: Record<string, unknown>): Promise<unknown> {
+    if (!this.client || !this.online) return Promise.reject(new Error(`${this.id} is offline`));
+    return this.client.call(action, payload);
+  }
+
+  // ---------------------------------------------------------------- status
+
+  private async report(connectorId: number): Promise<void> {
+    if (!this.online || this.bootStatus !== 'Accepted') return;
+    const payload: StatusNotificationReq =
+      connectorId === 0
+        ? { connectorId: 0, errorCode: 'NoError', status: this.status, timestamp: this.iso() }
+        : this.statusOf(this.connector(connectorId));
+    await this.call('StatusNotification', { ...payload });
+  }
+
+  private statusOf(c: ConnectorState): StatusNotificationReq {
+    return {
+      connectorId: c.id,
+      errorCode: c.errorCode,
+      status: c.status,
+      timestamp: this.iso(),
+      ...(c.vendorErrorCode ? { vendorId: 'Gatehouse', vendorErrorCode: c.vendorErrorCode } : {}),
+    };
+  }
+
+  private async reportAll(): Promise<void> {
+    await this.report(0);
+    for (const c of this.connectors) await this.report(c.id);
+  }
+
+  private async setStatus(c: ConnectorState, status: ChargePointStatus): Promise<void> {
+    c.status = status;
+    this.emit('status', c.id, status);
+    await this.report(c.id).catch((error: unknown) => this.log(`status ${c.id}: ${String(error)}`));
+  }
+
+  /** The status a healthy connector shows without a transaction. */
+  private idleStatus(c: ConnectorState): ChargePointStatus {
+    if (!c.operative) return 'Unavailable';
+    return c.plugged ? 'Preparing' : 'Available';
+  }
+
+  // ---------------------------------------------------------------- user actions
+
+  /** A bike is plugged in: Preparing (the socket waits for a card). */
+  async plugIn(connectorId: number, battery: Partial<Battery> = {}): Promise<void> {
+    const c = this.connector(connectorId);
+    c.plugged = true;
+    c.battery = { capacityWh: battery.capacityWh ?? 500, soc: battery.soc ?? 0.3 };
+    if (c.status === 'Available') await this.setStatus(c, 'Preparing');
+  }
+
+  /** The charger's bulk rate for this connector (W), 100–400 for an e-bike. */
+  setPower(connectorId: number, watts: number): void {
+    this.connector(connectorId).bulkW = watts;
+  }
+
+  /**
+   * A card is swiped at the connector: Authorize, then StartTransaction when accepted and a bike is
+   * plugged in. Offline, the card is accepted locally and the StartTransaction queued (the charge point's
+   * choice: an e-bike garage would rather charge than refuse while its network is down).
+   */
+  async swipe(
+    connectorId: number,
+    idTag: string,
+  ): Promise<{ status: AuthorizationStatus; transactionId?: number }> {
+    const c = this.connector(connectorId);
+    if (c.transaction) return { status: 'ConcurrentTx' };
+    if (this.online) {
+      const conf = (await this.call('Authorize', { idTag })) as { idTagInfo: IdTagInfo };
+      if (conf.idTagInfo.status !== 'Accepted') return { status: conf.idTagInfo.status };
+    }
+    if (!c.plugged || !c.operative || c.status === 'Faulted') return { status: 'Accepted' };
+    return this.startTransaction(c, idTag);
+  }
+
+  private async startTransaction(
+    c: ConnectorState,
+    idTag: string,
+  ): Promise<{ status: AuthorizationStatus; transactionId?: number }> {
+    const tx: Transaction = {
+      ref: this.nextTxRef++,
+      id: undefined,
+      idTag,
+      meterStartWh: Math.round(c.registerWh),
+      startedAt: this.now(),
+    };
+    c.transaction = tx;
+    const payload: StartTransactionReq = {
+      connectorId: c.id,
+      idTag,
+      meterStart: tx.meterStartWh,
+      timestamp: new Date(tx.startedAt).toISOString(),
+    };
+    await this.setStatus(c, 'Charging');
+    c.powerW = c.battery ? charge(c.battery, c.bulkW, 0).powerW : c.bulkW;
+    const conf = (await this.send('StartTransaction', { ...payload }, tx.ref)) as
+      StartTransactionConf | undefined;
+    if (!conf) return { status: 'Accepted' };
+    if (conf.idTagInfo.status !== 'Accepted') {
+      // The central system refused the card after all: end the transaction it opened (StopTransactionOnInvalidId).
+      await this.stopTransaction(c, 'DeAuthorized');
+      return { status: conf.idTagInfo.status, transactionId: conf.transactionId };
+    }
+    return { status: 'Accepted', transactionId: conf.transactionId };
+  }
+
+  /** The bike is unplugged: the transaction (if any) ends with EVDisconnected, the connector is Available. */
+  async unplug(connectorId: number): Promise<void> {
+    const c = this.connector(connectorId);
+    if (c.transaction) await this.stopTransaction(c, 'EVDisconnected', false);
+    c.plugged = false;
+    c.battery = undefined;
+    c.powerW = 0;
+    if (c.status !== 'Faulted') await this.setStatus(c, this.idleStatus(c));
+  }
+
+  /** A local stop (button or card at the socket): the bike stays plugged in, Finishing. */
+  async stop(connectorId: number, reason: StopReason = 'Local'): Promise<void> {
+    const c = this.connector(connectorId);
+    if (c.transaction) await this.stopTransaction(c, reason);
+  }
+
+  /** A fault: a running transaction ends (the power is cut) and the connector reports Faulted. */
+  async fault(connectorId: number, errorCode: ChargePointErrorCode, vendorErrorCode?: string): Promise<void> {
+    const c = this.connector(connectorId);
+    if (c.transaction) await this.stopTransaction(c, 'Other', false);
+    c.errorCode = errorCode;
+    c.vendorErrorCode = vendorErrorCode;
+    c.powerW = 0;
+    await this.setStatus(c, 'Faulted');
+  }
+
+  /** The fault is repaired. */
+  async clearFault(connectorId: number): Promise<void> {
+    const c = this.connector(connectorId);
+    c.errorCode = 'NoError';
+    c.vendorErrorCode = undefined;
+    await this.setStatus(c, this.idleStatus(c));
+  }
+
+  private async stopTransaction(c: ConnectorState, reason: StopReason, report = true): Promise<void> {
+    const tx = c.transaction;
+    if (!tx) return;
+    c.transaction = undefined;
+    c.powerW = 0;
+    const meterStop = Math.round(c.registerWh);
+    const timestamp = this.iso();
+    const payload: Omit<StopTransactionReq, 'transactionId'> = {
+      meterStop,
+      timestamp,
+      idTag: tx.idTag,
+      reason,
+      transactionData: [
+        {
+          timestamp,
+          sampledValue: [
+            {
+              value: String(meterStop),
+              context: 'Transaction.End',
+              measurand: 'Energy.Active.Import.Register',
+              unit: 'Wh',
+            },
+          ],
+        },
+      ],
+    };
+    await this.send('StopTransaction', { ...payload }, tx.ref).catch((error: unknown) =>
+      this.log(`stop: ${String(error)}`),
+    );
+    if (c.inoperativeScheduled) {
+      c.operative = false;
+      c.inoperativeScheduled = false;
+    }
+    if (report) await this.setStatus(c, c.plugged && c.operative ? 'Finishing' : this.idleStatus(c));
+  }
+
+  // ---------------------------------------------------------------- metering
+
+  /**
+   * Advances every running transaction by `seconds` of simulated time and sends their MeterValues
+   * (register in Wh, power in W). A full pack draws nothing: the connector goes SuspendedEV.
+   */
+  async advance(seconds: number): Promise<void> {
+    for (const c of this.connectors) {
+      if (!c.transaction || c.status === 'Faulted') continue;
+      if (c.battery) {
+        const step = charge(c.battery, c.bulkW, Math.round(seconds));
+        c.registerWh += step.energyWh;
+        c.powerW = step.powerW;
+      } else {
+        c.registerWh += (c.bulkW * seconds) / 3600;
+        c.powerW = c.bulkW;
+      }
+      if (c.powerW === 0 && c.status === 'Charging') await this.setStatus(c, 'SuspendedEV');
+      await this.sendMeterValues(c, 'Sample.Periodic');
+    }
+  }
+
+  private meterValue(c: ConnectorState, context: 'Sample.Periodic' | 'Trigger'): MeterValue {
+    return {
+      timestamp: this.iso(),
+      sampledValue: [
+        {
+          value: String(Math.round(c.registerWh)),
+          context,
+          measurand: 'Energy.Active.Import.Register',
+          unit: 'Wh',
+        },
+        { value: String(Math.round(c.powerW)), context, measurand: 'Power.Active.Import', unit: 'W' },
+      ],
+    };
+  }
+
+  private async sendMeterValues(c: ConnectorState, context: 'Sample.Periodic' | 'Trigger'): Promise<void> {
+    const payload: Omit<MeterValuesReq, 'transactionId'> = {
+      connectorId: c.id,
+      meterValue: [this.meterValue(c, context)],
+    };
+    if (c.transaction) {
+      await this.send('MeterValues', { ...payload }, c.transaction.ref).catch((error: unknown) =>
+        this.log(`meter values: ${String(error)}`),
+      );
+    } else if (this.online) {
+      await this.call('MeterValues', { ...payload }).catch((error: unknown) =>
+        this.log(`meter values: ${String(error)}`),
+      );
+    }
+  }
+
+  // ---------------------------------------------------------------- transaction queue
+
+  /**
+   * Sends a transaction message now, or queues it when offline, when older ones still wait, or when the call
+   * fails on the way: transaction messages must reach the central system, in order, exactly as made.
+   * Resolves with the answer when sent now, undefined when queued.
+   */
+  private async send(
+    action: Queued['action'],
+    payload: Record<string, unknown>,
+    txRef: number,
+  ): Promise<unknown> {
+    const entry: Queued = { action, payload, txRef };
+    if (!this.online || this.bootStatus !== 'Accepted' || this.queue.length > 0 || this.waitsForId(entry)) {
+      this.queue.push(entry);
+      if (this.online && this.bootStatus === 'Accepted') void this.flush();
+      return undefined;
+    }
+    try {
+      return await this.deliver(entry);
+    } catch (error) {
+      if (isCallRejection(error)) throw error;
+      // Connection lost or timed out: the central system may or may not have it; send it again later (a
+      // central system must accept the repeat, which is what retries look like to it). First in line: what
+      // was queued while it was on the way came after it.
+      this.queue.unshift(entry);
+      return undefined;
+    }
+  }
+
+  private waitsForId(entry: Queued): boolean {
+    return entry.action !== 'StartTransaction' && !this.txIds.has(entry.txRef);
+  }
+
+  private async deliver(entry: Queued): Promise<unknown> {
+    const payload =
+      entry.action === 'StartTransaction'
+        ? entry.payload
+        : { ...entry.payload, transactionId: this.txIds.get(entry.txRef)! };
+    if (entry.action === 'StartTransaction') this.startsInFlight.add(entry.txRef);
+    let conf: unknown;
+    try {
+      conf = await this.call(entry.action, payload);
+    } finally {
+      this.startsInFlight.delete(entry.txRef);
+    }
+    if (entry.action === 'StartTransaction') {
+      const start = conf as StartTransactionConf;
+      this.txIds.set(entry.txRef, start.transactionId);
+      for (const c of this.connectors) {
+        if (c.transaction?.ref === entry.txRef) {
+          c.transaction.id = start.transactionId;
+          this.emit('transaction', c.id, start.transactionId);
+        }
+      }
+      // Messages of this transaction made while its start was on the way can go now.
+      if (this.queue.length > 0) void this.flush();
+    }
+    return conf;
+  }
+
+  /** Resends the queue in order; stops at the first failure and keeps the rest. */
+  flush(): Promise<void> {
+    // Assigned before the loop starts, so a loop that ends at once cannot leave a settled promise behind.
+    if (!this.flushing) {
+      this.flushing = Promise.resolve()
+        .then(() => this.drain())
+        .finally(() => {
+          this.flushing = undefined;
+        });
+    }
+    return this.flushing;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && this.online) {
+      const entry = this.queue[0]!;
+      if (this.waitsForId(entry)) {
+        // Its StartTransaction is still on the way: its answer flushes again.
+        if (this.startsInFlight.has(entry.txRef)) return;
+        // Its StartTransaction was refused: the central system knows no such transaction.
+        this.log(`${entry.action} dropped: its transaction never started`);
+        this.queue.shift();
+        continue;
+      }
+      try {
+        await this.deliver(entry);
+      } catch (error) {
+        if (!isCallRejection(error)) return;
+        // The central system answered with a CallError: resending the same message cannot help.
+        this.log(`${entry.action} refused: ${String(error)}`);
+      }
+      this.queue.shift();
+    }
+  }
+
+  // ---------------------------------------------------------------- central system calls
+
+  private register(client: RPCClient): void {
+    const handle = (action: string, handler: Handler) =>
+      client.handle(action, handler as Parameters<RPCClient['handle']>[1]);
+
+    handle('RemoteStartTransaction', ({ params }) => {
+      const idTag = params.idTag as string;
+      const wanted = params.connectorId as number | undefined;
+      const c =
+        wanted !== undefined
+          ? this.connectors[wanted - 1]
+          : this.connectors.find((k) => k.plugged && !k.transaction && k.operative && k.status !== 'Faulted');
+      // An e-bike socket starts only with a bike plugged in; the start itself follows the answer.
+      if (!c || !c.plugged || c.transaction || !c.operative || c.status === 'Faulted')
+        return { status: 'Rejected' };
+      setImmediate(
+        () =>
+          void this.startTransaction(c, idTag).catch((error: unknown) =>
+            this.log(`remote start: ${String(error)}`),
+          ),
+      );
+      return { status: 'Accepted' };
+    });
+
+    handle('RemoteStopTransaction', ({ params }) => {
+      const c = this.connectors.find((k) => k.transaction && k.transaction.id === params.transactionId);
+      if (!c) return { status: 'Rejected' };
+      setImmediate(() => void this.stopTransaction(c, 'Remote'));
+      return { status: 'Accepted' };
+    });
+
+    handle('ChangeAvailability', ({ params }) => {
+      const connectorId = params.connectorId as number;
+      const operative = params.type === 'Operative';
+      const targets = connectorId === 0 ? this.connectors : [this.connectors[connectorId - 1]];
+      if (targets.some((c) => !c)) return { status: 'Rejected' };
+      let scheduled = false;
+      for (const c of targets as ConnectorState[]) {
+        if (!operative && c.transaction) {
+          c.inoperativeScheduled = true;
+          scheduled = true;
+          continue;
+        }
+        c.operative = operative;
+        c.inoperativeScheduled = false;
+        if (c.status !== 'Faulted') setImmediate(() => void this.setStatus(c, this.idleStatus(c)));
+      }
+      if (connectorId === 0 && !scheduled) {
+        this.status = operative ? 'Available' : 'Unavailable';
+        setImmediate(() => void this.report(0).catch(() => {}));
+      }
+      return { status: scheduled ? 'Scheduled' : 'Accepted' };
+    });
+
+    handle('Reset', ({ params }) => {
+      const hard = params.type === 'Hard';
+      setImmediate(() => void this.reset(hard));
+      return { status: 'Accepted' };
+    });
+
+    handle('UnlockConnector', ({ params }) => {
+      const c = this.connectors[(params.connectorId as number) - 1];
+      if (!c) return { status: 'NotSupported' };
+      if (c.transaction) setImmediate(() => void this.stopTransaction(c, 'UnlockCommand'));
+      return { status: 'Unlocked' };
+    });
+
+    handle('GetConfiguration', ({ params }) => {
+      const keys = (params.key as string[] | undefined) ?? [...this.config.keys()];
+      const configurationKey = keys
+        .filter((key) => this.config.has(key))
+        .map((key) => ({ key, readonly: READONLY_KEYS.has(key), value: this.config.get(key)! }));
+      const unknownKey = keys.filter((key) => !this.config.has(key));
+      return { configurationKey, ...(unknownKey.length > 0 ? { unknownKey } : {}) };
+    });
+
+    handle('ChangeConfiguration', ({ params }) => {
+      const key = params.key as string;
+      const value = params.value as string;
+      if (!this.config.has(key)) return { status: 'NotSupported' };
+      if (READONLY_KEYS.has(key)) return { status: 'Rejected' };
+      const seconds = Number(value);
+      if ((key === 'HeartbeatInterval' || key === 'MeterValueSampleInterval') && !(seconds > 0)) {
+        return { status: 'Rejected' };
+      }
+      this.config.set(key, value);
+      if (key === 'HeartbeatInterval') this.heartbeatSeconds = seconds;
+      if (key === 'MeterValueSampleInterval') this.meterSeconds = seconds;
+      if (this.online && this.bootStatus === 'Accepted') this.startTimers();
+      return { status: 'Accepted' };
+    });
+
+    handle('TriggerMessage', ({ params }) => {
+      const message = params.requestedMessage as TriggerableMessage;
+      const connectorId = params.connectorId as number | undefined;
+      if (connectorId !== undefined && connectorId !== 0 && !this.connectors[connectorId - 1]) {
+        return { status: 'Rejected' };
+      }
+      setImmediate(
+        () =>
+          void this.trigger(message, connectorId).catch((error: unknown) =>
+            this.log(`trigger: ${String(error)}`),
+          ),
+      );
+      return { status: 'Accepted' };
+    });
+
+    // Anything else (reservations, local lists, smart charging, firmware): not implemented here.
+    client.handle(() => {
+      throw createRPCError('NotImplemented', 'not implemented by the simulator');
+    });
+  }
+
+  private async trigger(message: TriggerableMessage, connectorId: number | undefined): Promise<void> {
+    switch (message) {
+      case 'BootNotification':
+        return this.boot();
+      case 'Heartbeat':
+        await this.heartbeat();
+        return;
+      case 'StatusNotification':
+        if (connectorId === undefined) return this.reportAll();
+        return this.report(connectorId);
+      case 'MeterValues':
+        for (const c of this.connectors) {
+          if (connectorId === undefined || connectorId === 0 || c.id === connectorId)
+            await this.sendMeterValues(c, 'Trigger');
+        }
+        return;
+      case 'DiagnosticsStatusNotification':
+        await this.call('DiagnosticsStatusNotification', { status: 'Idle' });
+        return;
+      case 'FirmwareStatusNotification':
+        await this.call('FirmwareStatusNotification', { status: 'Idle' });
+        return;
+    }
+  }
+
+  /** Reset: running transactions end (SoftReset / HardReset), the connection drops, the charge point boots again. */
+  private async reset(hard: boolean): Promise<void> {
+    for (const c of this.connectors) {
+      if (c.transaction) await this.stopTransaction(c, hard ? 'HardReset' : 'SoftReset', false);
+      c.status = c.status === 'Faulted' ? 'Faulted' : this.idleStatus(c);
+    }
+    await this.flush().catch(() => {});
+    await this.goOffline();
+    this.bootStatus = 'none';
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await this.goOnline().catch((error: unknown) => this.log(`reconnect after reset: ${String(error)}`));
+  }
+}
+
+/** A CallError from the central system (it answered), as opposed to a lost connection or a timeout. */
+function isCallRejection(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'rpcErrorCode' in error;
+}

@@ -1,0 +1,408 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { RPCServer } from 'ocpp-rpc';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { systemActor } from '../../platform/context.ts';
+import { endSessionsOfLostHost } from '../../modules/garage/index.ts';
+import { authenticateChargePoint, type ChargePointSession } from './auth.ts';
+import { registerHandlers, type HandlerDeps } from './handlers.ts';
+import { registerTransactionHandlers } from './transactions.ts';
+import type { OcppEvents } from './events.ts';
+
+/** The URL path charge points connect under: `/ocpp/{chargePointId}`. */
+export const OCPP_PATH = '/ocpp';
+
+export interface CentralSystemOptions {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Heartbeat interval given in BootNotification.conf (seconds). */
+  heartbeatSeconds?: number;
+  /** Timeout of calls Gatehouse makes to a charge point (ms). */
+  callTimeoutMs?: number;
+  /** How long a host may stay offline before its running sessions are closed as power failure (seconds). */
+  offlineGraceSeconds?: number;
+}
+
+/** The part of an ocpp-rpc server-side client this gateway uses (the library's typings are loose). */
+export interface ChargePointClient {
+  identity: string;
+  session: ChargePointSession;
+  call(method: string, params?: unknown, options?: { callTimeoutMs?: number }): Promise<unknown>;
+  handle(method: string, handler: (args: { params: Record<string, unknown> }) => unknown): void;
+  close(options?: { code?: number; reason?: string; force?: boolean }): Promise<unknown>;
+  on(event: string, listener: (...args: unknown[]) => void): void;
+}
+
+/** A connected charge point, as the gateway tracks it in memory. */
+export interface Connection {
+  hostId: number;
+  areaId: number;
+  serial: string;
+  client: ChargePointClient;
+  connectedAt: number;
+  /** Last message of any kind from the charge point. */
+  lastSeenAt: number;
+  lastHeartbeatAt: number | undefined;
+  /** Last BootNotification accepted on this connection. */
+  bootedAt: number | undefined;
+}
+
+/**
+ * Gatehouse as an OCPP 1.6J central system (docs/chargers.md): an ocpp-rpc server in strict mode (every call
+ * and answer in either direction is checked against the official 1.6 JSON schemas), sharing the app's HTTP
+ * server. Charge points are the charging hosts of type "a charging API", identified by serial number and a
+ * Basic-auth password.
+ *
+ * Events (see events.ts) let the live hub and the session layer follow connections and socket states.
+ */
+export class CentralSystem extends EventEmitter<OcppEvents> {
+  readonly rpc: RPCServer;
+  readonly heartbeatSeconds: number;
+  readonly offlineGraceSeconds: number;
+  private readonly connections = new Map<number, Connection>();
+  // Per host and connector, kept across reconnections (see HandlerDeps).
+  private readonly lastStatusAt = new Map<string, number>();
+  private readonly lastPowerW = new Map<string, number>();
+  private readonly fullSince = new Map<string, number>();
+  private detach: (() => void) | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: CentralSystemOptions) {
+    super();
+    this.heartbeatSeconds = options.heartbeatSeconds ?? 60;
+    this.offlineGraceSeconds = options.offlineGraceSeconds ?? 600;
+    this.rpc = new RPCServer({
+      protocols: ['ocpp1.6'],
+      strictMode: true,
+      callTimeoutMs: options.callTimeoutMs ?? 30_000,
+    });
+    this.rpc.auth((accept, reject, handshake) => {
+      void authenticateChargePoint(
+        options.db,
+        handshake.endpoint,
+        handshake.identity,
+        handshake.password,
+      ).then(
+        (result) => {
+          if (result.ok) return accept(result.session, 'ocpp1.6');
+          // One answer for every refusal (unknown id, wrong password, disabled, not an OCPP host): a
+          // scanner learns nothing about which serials exist. The log says why.
+          options.log.info(
+            { chargePoint: handshake.identity, reason: result.reason, remote: handshake.remoteAddress },
+            'ocpp handshake refused',
+          );
+          reject(401, 'Unauthorized');
+        },
+        (error: unknown) => {
+          options.log.error({ err: error, chargePoint: handshake.identity }, 'ocpp handshake failed');
+          reject(500, 'Internal Server Error');
+        },
+      );
+    });
+    this.rpc.on('client', (client: unknown) => this.onClient(client as ChargePointClient));
+    this.rpc.on('error', (error: unknown) => options.log.error({ err: error }, 'ocpp server error'));
+    // Silence is checked every interval; the grace period of offline hosts at least every 30 s.
+    this.sweeper = setInterval(
+      () => {
+        this.sweep();
+        this.closeLostSessions().catch((error: unknown) =>
+          options.log.error({ err: error }, 'ocpp: closing sessions of offline hosts failed'),
+        );
+      },
+      Math.min(this.heartbeatSeconds, 30) * 1000,
+    );
+    this.sweeper.unref();
+  }
+
+  /**
+   * At start no charge point is connected, whatever the database says from before a restart: every OCPP host
+   * is offline from its last sign of life until its charge point connects again.
+   */
+  async start(): Promise<void> {
+    const k = this.options.db.kysely;
+    const stale = await k
+      .selectFrom('ChargeHost')
+      .select(['Id', 'LastSeenAt'])
+      .where('OcppOnline', '=', 1)
+      .execute();
+    for (const host of stale) {
+      if (this.connections.has(host.Id)) continue;
+      await k
+        .updateTable('ChargeHost')
+        .set({ OcppOnline: 0, OcppOfflineAt: host.LastSeenAt ?? this.options.clock.now() })
+        .where('Id', '=', host.Id)
+        .where('OcppOnline', '=', 1)
+        .execute();
+    }
+  }
+
+  /**
+   * Liveness (docs/chargers.md): sessions still running on a host offline for longer than the grace period are
+   * closed as power failure (stop reason 5), at its last sign of life, with the energy last reported. Marked
+   * provisional: the device's own StopTransaction after a reconnect corrects them once. Hosts never
+   * connected (OcppOfflineAt null) are left alone: nothing tells when they stopped. Public so tests with a
+   * manual clock can run it. Returns the sessions closed.
+   */
+  async closeLostSessions(): Promise<number[]> {
+    const k = this.options.db.kysely;
+    const now = this.options.clock.now();
+    const hosts = await k
+      .selectFrom('ChargeHost')
+      .select(['Id', 'AreaId', 'SerialNumber', 'OcppOfflineAt'])
+      .where('ChargingSystemType', '=', 2)
+      .where('OcppOnline', '=', 0)
+      .where('OcppOfflineAt', 'is not', null)
+      .where('OcppOfflineAt', '<=', now - this.offlineGraceSeconds * 1000)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('ChargeRecord')
+            .innerJoin('ChargeEquipment', 'ChargeEquipment.Id', 'ChargeRecord.ChargeEquipmentId')
+            .select('ChargeRecord.Id')
+            .whereRef('ChargeEquipment.ChargeHostId', '=', 'ChargeHost.Id')
+            .where('ChargeRecord.EndAt', 'is', null),
+        ),
+      )
+      .execute();
+    const closed: number[] = [];
+    for (const host of hosts) {
+      if (this.connections.has(host.Id)) continue;
+      const ctx = {
+        db: this.options.db,
+        clock: this.options.clock,
+        lang: 'en' as const,
+        actor: systemActor('ocpp liveness'),
+        areaId: host.AreaId,
+      };
+      const sessions = await endSessionsOfLostHost(ctx, host.Id, host.OcppOfflineAt!);
+      for (const s of sessions) {
+        closed.push(s.recordId);
+        this.emit('sessionEnded', {
+          hostId: host.Id,
+          areaId: host.AreaId,
+          serial: host.SerialNumber,
+          at: now,
+          socketId: s.socketId,
+          portNumber: s.portNumber,
+          recordId: s.recordId,
+          orderId: s.orderId,
+          amountCents: s.amountCents,
+          energyWh: s.energyWh,
+          stopReason: 5,
+        });
+      }
+      if (sessions.length > 0) {
+        this.options.log.info(
+          { chargePoint: host.SerialNumber, sessions: sessions.map((s) => s.recordId) },
+          'ocpp: sessions of an offline host closed as power failure',
+        );
+      }
+    }
+    return closed;
+  }
+
+  /**
+   * Resolves true when the session's StopTransaction has ended it (a sessionEnded event for it), false after
+   * `ms`. The forced power-off waits on it: "power cut" only once the device confirmed.
+   */
+  waitForSessionEnd(recordId: number, ms: number): { promise: Promise<boolean>; cancel(): void } {
+    let listener: ((event: { recordId: number }) => void) | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let settle: (value: boolean) => void = () => {};
+    const promise = new Promise<boolean>((resolve) => {
+      settle = (value) => {
+        if (listener) this.off('sessionEnded', listener);
+        clearTimeout(timer);
+        resolve(value);
+      };
+      listener = (event) => {
+        if (event.recordId === recordId) settle(true);
+      };
+      this.on('sessionEnded', listener);
+      timer = setTimeout(() => settle(false), ms);
+    });
+    return { promise, cancel: () => settle(false) };
+  }
+
+  /**
+   * Closes the connections of charge points silent for MISSED_HEARTBEATS heartbeat intervals (WebSocket
+   * pings keep a dead TCP connection from lingering, but a charger can stay connected and stop talking).
+   * Runs every interval; public so tests with a manual clock can run it. Returns the hosts closed.
+   */
+  sweep(): number[] {
+    const limit = this.options.clock.now() - MISSED_HEARTBEATS * this.heartbeatSeconds * 1000;
+    const silent = [...this.connections.values()].filter((c) => c.lastSeenAt < limit);
+    for (const connection of silent) {
+      this.options.log.info({ chargePoint: connection.serial }, 'ocpp: no message for 3 heartbeat intervals');
+      this.drop(connection);
+      void connection.client.close({ code: 1001, reason: 'no heartbeat', force: true });
+    }
+    return silent.map((c) => c.hostId);
+  }
+
+  /**
+   * Takes the WebSocket upgrades of `/ocpp/…` on the HTTP server and leaves every other upgrade (the live
+   * hub of @fastify/websocket) to the listeners already there. Node's 'upgrade' event has no routing: every
+   * listener sees every request, so the existing listeners are wrapped rather than joined.
+   */
+  attach(server: Server): void {
+    const others = server.listeners('upgrade') as ((
+      req: IncomingMessage,
+      socket: Duplex,
+      head: Buffer,
+    ) => void)[];
+    server.removeAllListeners('upgrade');
+    const dispatch = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (isOcppPath(request.url)) {
+        void this.rpc.handleUpgrade(request, socket as Parameters<RPCServer['handleUpgrade']>[1], head);
+        return;
+      }
+      for (const listener of others) listener.call(server, request, socket, head);
+    };
+    server.on('upgrade', dispatch);
+    this.detach = () => {
+      server.removeListener('upgrade', dispatch);
+      for (const listener of others) server.on('upgrade', listener);
+    };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.detach?.();
+    this.detach = undefined;
+    await this.rpc.close({ code: 1001, reason: 'server shutting down', force: true });
+    this.connections.clear();
+  }
+
+  /** The database this central system writes (the power-off gateway sets passwords through it). */
+  get db(): Db {
+    return this.options.db;
+  }
+
+  /** The live connection of a host, if its charge point is connected now. */
+  connection(hostId: number): Connection | undefined {
+    return this.connections.get(hostId);
+  }
+
+  /** Every live connection (the host screen's "online", the dashboard). */
+  connected(): Connection[] {
+    return [...this.connections.values()];
+  }
+
+  /**
+   * Calls the charge point of a host (RemoteStopTransaction, ChangeAvailability, Reset, …). Rejects when it is
+   * not connected, when it answers a CallError, or on timeout; strict mode refuses a payload that does not
+   * match the 1.6 schema before it is sent.
+   */
+  async call<T = Record<string, unknown>>(
+    hostId: number,
+    action: string,
+    payload: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<T> {
+    const connection = this.connections.get(hostId);
+    if (!connection) throw new ChargePointOfflineError(hostId);
+    return (await connection.client.call(
+      action,
+      payload,
+      timeoutMs !== undefined ? { callTimeoutMs: timeoutMs } : {},
+    )) as T;
+  }
+
+  /** Forgets a connection once; a replaced one must not mark the host offline. */
+  private drop(connection: Connection): void {
+    if (this.connections.get(connection.hostId) !== connection) return;
+    this.connections.delete(connection.hostId);
+    const { hostId, areaId, serial } = connection;
+    // Offline from its last message: the grace period before its sessions close counts from there.
+    void this.options.db.kysely
+      .updateTable('ChargeHost')
+      .set({ OcppOnline: 0, OcppOfflineAt: connection.lastSeenAt, LastSeenAt: connection.lastSeenAt })
+      .where('Id', '=', hostId)
+      .execute()
+      .catch((error: unknown) => this.options.log.error({ err: error }, 'ocpp: marking a host offline'));
+    this.emit('disconnected', { hostId, areaId, serial, at: this.options.clock.now() });
+  }
+
+  private onClient(client: ChargePointClient): void {
+    const { hostId, areaId, serial } = client.session;
+    const now = this.options.clock.now();
+    // A charge point that reconnects before the server noticed its old socket died: the new one wins.
+    const previous = this.connections.get(hostId);
+    if (previous && previous.client !== client) {
+      void previous.client.close({ code: 1000, reason: 'replaced by a new connection', force: true });
+    }
+    const connection: Connection = {
+      hostId,
+      areaId,
+      serial,
+      client,
+      connectedAt: now,
+      lastSeenAt: now,
+      lastHeartbeatAt: undefined,
+      bootedAt: undefined,
+    };
+    this.connections.set(hostId, connection);
+    client.on('strictValidationFailure', (event: unknown) => {
+      const { error, messageId, method, outbound, isCall } = event as Record<string, unknown>;
+      this.options.log.warn(
+        { chargePoint: serial, method, messageId, outbound, isCall, err: error },
+        'ocpp message failed schema validation',
+      );
+    });
+    client.on('close', () => this.drop(connection));
+    const deps: HandlerDeps = {
+      db: this.options.db,
+      clock: this.options.clock,
+      log: this.options.log,
+      heartbeatSeconds: this.heartbeatSeconds,
+      events: this,
+      lastStatusAt: this.lastStatusAt,
+      lastPowerW: this.lastPowerW,
+      fullSince: this.fullSince,
+    };
+    registerHandlers(client, connection, deps);
+    registerTransactionHandlers(client, connection, deps);
+    this.online(connection).catch((error: unknown) =>
+      this.options.log.error({ err: error }, 'ocpp: marking a host online'),
+    );
+    this.emit('connected', { hostId, areaId, serial, at: now });
+  }
+
+  /** Its sockets show their reported states again (and an offline period ends). */
+  private async online(connection: Connection): Promise<void> {
+    await this.options.db.kysely
+      .updateTable('ChargeHost')
+      .set({ OcppOnline: 1, OcppOfflineAt: null, LastSeenAt: connection.connectedAt })
+      .where('Id', '=', connection.hostId)
+      .execute();
+    // A drop that raced this write (the connection closed at once) must still leave the host offline.
+    if (this.connections.get(connection.hostId) !== connection) {
+      await this.options.db.kysely
+        .updateTable('ChargeHost')
+        .set({ OcppOnline: 0, OcppOfflineAt: connection.lastSeenAt })
+        .where('Id', '=', connection.hostId)
+        .execute();
+    }
+  }
+}
+
+/** How many heartbeat intervals of silence make a charge point offline (issue 13: three). */
+export const MISSED_HEARTBEATS = 3;
+
+export class ChargePointOfflineError extends Error {
+  constructor(readonly hostId: number) {
+    super(`charge point of host ${hostId} is not connected`);
+  }
+}
+
+/** `/ocpp/<id>` exactly one segment deep (ocpp-rpc takes the last segment as the identity). */
+export function isOcppPath(url: string | undefined): boolean {
+  if (!url) return false;
+  const path = url.split('?')[0]!;
+  return path.startsWith(`${OCPP_PATH}/`) && path.length > OCPP_PATH.length + 1;
+}

@@ -1,0 +1,83 @@
+// The demo's charge points: with the demo seed and SIMULATOR on, `npm start` connects a simulated OCPP
+// charge point for every demo host of the charging-API type (their password, DEMO_OCPP_KEY, was set when the
+// demo was seeded) and makes some activity: bikes plug in, riders swipe known cards, bikes leave. A new user
+// sees sockets and sessions opening and closing live. Nothing here runs with SIMULATOR=off or in tests.
+
+import { Simulator } from '@gatehouse/ocpp-simulator';
+import type { Db } from '../../db/database.ts';
+import { DEMO_OCPP_KEY } from '../../modules/garage/index.ts';
+import { OCPP_CHARGING_SYSTEM_TYPE } from './auth.ts';
+
+export interface DemoChargePoints {
+  simulator: Simulator;
+  close(): Promise<void>;
+}
+
+export async function startDemoChargePoints(
+  db: Db,
+  url: string,
+  options: { everySeconds?: number; speed?: number; random?: () => number } = {},
+): Promise<DemoChargePoints | undefined> {
+  const k = db.kysely;
+  const hosts = await k
+    .selectFrom('ChargeHost')
+    .select(['SerialNumber', 'AreaId', 'PortCount'])
+    .where('ChargingSystemType', '=', OCPP_CHARGING_SYSTEM_TYPE)
+    .where('Disabled', '=', 0)
+    .where('OcppPasswordHash', 'is not', null)
+    .execute();
+  if (hosts.length === 0) return undefined;
+  // Cards each area knows (enabled vehicles' cards): what riders swipe.
+  const vehicles = await k
+    .selectFrom('Vehicle')
+    .select(['AreaId', 'CardNumber'])
+    .where('Disabled', '=', 0)
+    .where('CardNumber', 'is not', null)
+    .execute();
+  const cardsOf = new Map<number, string[]>();
+  for (const v of vehicles) cardsOf.set(v.AreaId, [...(cardsOf.get(v.AreaId) ?? []), v.CardNumber!]);
+  const areaOf = new Map(hosts.map((h) => [h.SerialNumber, h.AreaId]));
+
+  const simulator = new Simulator({
+    url,
+    points: hosts.map((h) => h.SerialNumber),
+    connectors: Math.max(...hosts.map((h) => h.PortCount)),
+    password: DEMO_OCPP_KEY,
+    vendor: 'Gatehouse demo',
+    model: 'EBike-10',
+    // Batteries fill in minutes rather than hours, so sessions end while someone watches.
+    speed: options.speed ?? 30,
+    meterIntervalSeconds: 30,
+  });
+  await simulator.start();
+  const random = options.random ?? Math.random;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const timer = setInterval(
+    () => {
+      const cp = pick([...simulator.points.values()]);
+      if (!cp.online) return;
+      const cards = cardsOf.get(areaOf.get(cp.id) ?? 0) ?? [];
+      const free = cp.connectors.filter((c) => !c.plugged && c.status === 'Available');
+      const busy = cp.connectors.filter((c) => c.plugged);
+      if (free.length > 0 && cards.length > 0 && (busy.length === 0 || random() < 0.6)) {
+        const c = pick(free);
+        cp.setPower(c.id, 100 + Math.round(random() * 300));
+        void cp
+          .plugIn(c.id, { soc: 0.1 + random() * 0.6 })
+          .then(() => cp.swipe(c.id, pick(cards)))
+          .catch(() => undefined);
+      } else if (busy.length > 0) {
+        void cp.unplug(pick(busy).id).catch(() => undefined);
+      }
+    },
+    (options.everySeconds ?? 5) * 1000,
+  );
+  timer.unref();
+  return {
+    simulator,
+    async close() {
+      clearInterval(timer);
+      await simulator.stop();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// Record collection, exactly once (docs/devices.md, "Collection"). Per controller: the cursor persisted in
+// the database says which ring index to read next; records are read by index (0xB0) until the end of the
+// ring, stored through the access-control face in batches together with the cursor, and the controller's
+// own read index is written back (0xB2) so other tools see what Gatehouse has taken. Storing is idempotent
+// on (device, ring index): a crash between storing and moving the cursor, a retry, or a record seen both
+// pushed and polled adds nothing.
+
+import {
+  recordCursor,
+  storeControllerRecords,
+  storedRecordCount,
+  type ControllerRecordInput,
+  type ControllerRef,
+  type StoredControllerRecord,
+} from '../../modules/access-control/index.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import type { WgRecord } from './codec.ts';
+import { RecordType } from './constants.ts';
+import type { WgDevice, WgDriver } from './driver.ts';
+import { fromLocalDateTime } from './time.ts';
+
+export interface CollectResult {
+  stored: StoredControllerRecord[];
+  /** records the ring overwrote before they were read, found in this pass */
+  lost: number;
+  /** the cursor after this pass */
+  nextIndex: number;
+  /** records read (stored or already stored) */
+  read: number;
+}
+
+/** A ring record as the access-control service takes it; null for "no record" and overwritten slots. */
+export function recordInput(
+  record: WgRecord,
+  device: ControllerRef,
+  now: number,
+): ControllerRecordInput | null {
+  if (record.index === 0 || record.type === RecordType.None || record.type === RecordType.Overwritten)
+    return null;
+  return {
+    DeviceId: device.Id,
+    RecordIndex: record.index,
+    EventType: record.type,
+    EventReason: record.reason,
+    // A record whose clock the controller lost (all-zero date) is dated when Gatehouse reads it.
+    At: record.time ? fromLocalDateTime(record.time, device.TimeZone).getTime() : now,
+    DoorNumber: record.door >= 1 && record.door <= 4 ? record.door : 0,
+    Direction: record.direction === 1 || record.direction === 2 ? record.direction : 0,
+    CardValue: record.card.kind === 'card' ? record.card.number : 0,
+    Result: record.granted,
+  };
+}
+
+/**
+ * Reads every record the controller has past the cursor. A first collection starts after the controller's
+ * read index (what an earlier host already took). Overwritten slots (type 0xFF) and a ring that moved past
+ * the cursor while Gatehouse was away resume at the oldest record the controller still has; the gap is
+ * counted as lost and persisted with the cursor.
+ */
+export async function collectRecords(
+  driver: WgDriver,
+  ctx: ServiceContext,
+  device: ControllerRef,
+  wg: WgDevice,
+  options: { batchSize?: number; onStored?: (records: StoredControllerRecord[]) => void } = {},
+): Promise<CollectResult> {
+  const batchSize = options.batchSize ?? 100;
+  const cursor = await recordCursor(ctx, device.Id);
+  const start = cursor?.nextIndex ?? (await driver.getReadIndex(wg)) + 1;
+  let next = start;
+  let lostPending = 0;
+  let lostTotal = 0;
+  let read = 0;
+  let batch: ControllerRecordInput[] = [];
+  const stored: StoredControllerRecord[] = [];
+
+  const flush = async () => {
+    const rows = await storeControllerRecords(ctx, device.Id, batch, { nextIndex: next, lost: lostPending });
+    stored.push(...rows);
+    if (rows.length) options.onStored?.(rows);
+    batch = [];
+    lostPending = 0;
+  };
+
+  // Records between the cursor and `index` are gone from the ring; those a push already stored are not lost.
+  const skipTo = async (index: number) => {
+    const seen = await storedRecordCount(ctx, device.Id, next, index);
+    lostPending += index - next - seen;
+    lostTotal += index - next - seen;
+    next = index;
+  };
+
+  for (;;) {
+    const record = await driver.getRecord(wg, next);
+    if (record.type === RecordType.Overwritten) {
+      // The slot was reused: jump to the oldest record still held (index 0 asks for it).
+      const oldest = await driver.getRecord(wg, 0);
+      if (oldest.index <= next || oldest.type === RecordType.None) break;
+      await skipTo(oldest.index);
+      continue;
+    }
+    if (record.index === 0 || record.type === RecordType.None) break;
+    if (record.index !== next) {
+      // A controller that answers a wrapped index with a newer record: the ones between are gone.
+      if (record.index < next) break;
+      await skipTo(record.index);
+    }
+    const input = recordInput(record, device, ctx.clock.now());
+    if (input) batch.push(input);
+    read++;
+    next++;
+    if (batch.length >= batchSize) await flush();
+  }
+  if (batch.length || lostPending || !cursor || next !== start) await flush();
+  if (next !== start && next > 1) {
+    // Tell the controller what was taken; a failure here costs nothing (the database cursor is the truth).
+    await driver.setReadIndex(wg, next - 1).catch(() => {});
+  }
+  return { stored, lost: lostTotal, nextIndex: next, read };
+}

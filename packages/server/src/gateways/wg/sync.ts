@@ -1,0 +1,165 @@
+// Authorisation sync, compare-then-correct (docs/devices.md, "Sync"). The issue statuses are the queue: a
+// device with authorisations pending (1, 2, -1) is synced as a whole: read what the controller holds, write
+// the differences, read each written card back, then confirm in the database (3 / -2, with an audit entry by
+// the device). Because it compares against the controller's actual list, a controller that was cleared (0x54)
+// or replaced is rebuilt by the same pass.
+
+import {
+  confirmSync,
+  failSync,
+  syncPlan,
+  type ControllerRef,
+  type DesiredCard,
+} from '../../modules/access-control/index.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import type { LocalDate } from './codec.ts';
+import { WgError, type CardRecord, type WgDevice, type WgDriver } from './driver.ts';
+import { toLocalDateTime } from './time.ts';
+
+export type SyncPhase = 'read' | 'write' | 'done';
+
+export interface SyncOutcome {
+  ok: boolean;
+  error: 'offline' | 'refused' | 'timeout' | null;
+  /** cards the controller holds after the pass, as Gatehouse wants them */
+  expectedCards: number;
+  put: number;
+  deleted: number;
+  issued: number;
+  confirmedDeleted: number;
+}
+
+export interface SyncOptions {
+  backoff: { baseMs: number; maxMs: number };
+  onProgress?: (phase: SyncPhase, done: number, total: number) => void;
+}
+
+function localDate(ms: number, zone: string): LocalDate {
+  // The protocol's dates run 2000..2099 in practice (BCD century 20); clamp what the database allows beyond.
+  const clamped = Math.min(Math.max(ms, Date.UTC(2000, 0, 2)), Date.UTC(2099, 11, 30));
+  const { year, month, day } = toLocalDateTime(new Date(clamped), zone);
+  return { year, month, day };
+}
+
+/** The card record the controller must hold for a desired card. */
+export function cardRecordOf(card: DesiredCard, zone: string): CardRecord {
+  const doors: [number, number, number, number] = [0, 0, 0, 0];
+  for (const d of card.doors) doors[d - 1] = 1;
+  return {
+    card: card.cardValue,
+    from: localDate(card.from, zone),
+    to: localDate(card.to, zone),
+    doors,
+    pin: 0,
+  };
+}
+
+const sameDate = (a: LocalDate | null, b: LocalDate | null) =>
+  a === b || (!!a && !!b && a.year === b.year && a.month === b.month && a.day === b.day);
+
+export function sameCard(a: CardRecord, b: CardRecord): boolean {
+  return (
+    a.card === b.card &&
+    sameDate(a.from, b.from) &&
+    sameDate(a.to, b.to) &&
+    a.doors.every((d, i) => (d !== 0) === (b.doors[i] !== 0)) &&
+    a.pin === b.pin
+  );
+}
+
+function failureOf(error: unknown): 'offline' | 'refused' | 'timeout' {
+  if (error instanceof WgError) {
+    if (error.code === 'offline' || error.code === 'closed') return 'offline';
+    if (error.code === 'refused') return 'refused';
+  }
+  return 'timeout';
+}
+
+/** One compare-then-correct pass over a controller. Never throws for controller failures. */
+export async function syncController(
+  driver: WgDriver,
+  ctx: ServiceContext,
+  device: ControllerRef,
+  wg: WgDevice,
+  options: SyncOptions,
+): Promise<SyncOutcome> {
+  const plan = await syncPlan(ctx, device.Id);
+  const desired = new Map<number, CardRecord>();
+  for (const [value, card] of plan.cards) desired.set(value, cardRecordOf(card, device.TimeZone));
+  const outcome: SyncOutcome = {
+    ok: false,
+    error: null,
+    expectedCards: desired.size,
+    put: 0,
+    deleted: 0,
+    issued: 0,
+    confirmedDeleted: 0,
+  };
+  // Cards whose state on the controller is not known to be right after this pass.
+  const wrong = new Set<number>();
+  let held: CardRecord[];
+  try {
+    options.onProgress?.('read', 0, 0);
+    held = await driver.listCards(wg, {
+      onProgress: (found, total) => options.onProgress?.('read', found, total),
+    });
+  } catch (error) {
+    outcome.error = failureOf(error);
+    await failSync(ctx, plan.rows, outcome.error, options.backoff);
+    return outcome;
+  }
+  const heldByCard = new Map(held.map((c) => [c.card, c]));
+  const puts = [...desired.values()].filter((c) => {
+    const h = heldByCard.get(c.card);
+    return !h || !sameCard(h, c);
+  });
+  const deletes = held.filter((c) => !desired.has(c.card)).map((c) => c.card);
+  const total = puts.length + deletes.length;
+  let done = 0;
+  for (const c of [...puts.map((p) => p.card), ...deletes]) wrong.add(c);
+  options.onProgress?.('write', 0, total);
+  try {
+    for (const card of puts) {
+      try {
+        await driver.putCard(wg, card);
+        const back = await driver.getCard(wg, card.card);
+        if (back && sameCard(back, card)) {
+          wrong.delete(card.card);
+          outcome.put++;
+        } else outcome.error ??= 'refused';
+      } catch (error) {
+        if (failureOf(error) !== 'refused') throw error;
+        outcome.error ??= 'refused';
+      }
+      options.onProgress?.('write', ++done, total);
+    }
+    for (const card of deletes) {
+      try {
+        await driver.deleteCard(wg, card);
+        if ((await driver.getCard(wg, card)) === null) {
+          wrong.delete(card);
+          outcome.deleted++;
+        } else outcome.error ??= 'refused';
+      } catch (error) {
+        if (failureOf(error) !== 'refused') throw error;
+        outcome.error ??= 'refused';
+      }
+      options.onProgress?.('write', ++done, total);
+    }
+  } catch (error) {
+    // The controller stopped answering: everything not yet confirmed stays wrong.
+    outcome.error = failureOf(error);
+  }
+  const isGood = (r: { CardUserId: number }) =>
+    (plan.holderCards.get(r.CardUserId) ?? []).every((c) => !wrong.has(c));
+  const good = plan.rows.filter(isGood);
+  const bad = plan.rows.filter((r) => !isGood(r));
+  const confirmed = await confirmSync(ctx, good);
+  outcome.issued = confirmed.issued;
+  outcome.confirmedDeleted = confirmed.deleted;
+  if (bad.length) await failSync(ctx, bad, outcome.error ?? 'refused', options.backoff);
+  outcome.ok = wrong.size === 0;
+  if (outcome.ok) outcome.error = null;
+  options.onProgress?.('done', total, total);
+  return outcome;
+}

@@ -1,0 +1,540 @@
+import type { AddressInfo } from 'node:net';
+import { priceSession, type Tariff } from '@gatehouse/shared';
+import { ChargePoint } from '@gatehouse/ocpp-simulator';
+import { EventEmitter } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forwardToHub, setOcppPassword, type CentralSystem } from '../src/gateways/ocpp/index.ts';
+import type { AreaHub } from '../src/modules/system/index.ts';
+import { auditRows, garageTokens } from './garage-fixtures.ts';
+import { call } from './support/client.ts';
+import { describeEachDb, type Harness } from './support/harness.ts';
+
+/**
+ * Issue 13's second half with the charge-point simulator on a real port: forced power-off that is honest,
+ * liveness (offline sockets, power failure after the grace period, correction on reconnect), safety rules
+ * and operator commands (docs/chargers.md).
+ */
+const PASSWORD = 'ocpp-power-password-2026';
+const CARD = '0077001122';
+const GRACE_SECONDS = 300;
+const METERED: Tariff = {
+  ChargeType: 3,
+  TemporaryChargeType: 2,
+  UnitPriceCents: 120,
+  TimeUnit: null,
+  FreeMinutes: 5,
+  CapCents: null,
+} as Tariff;
+
+interface Outage {
+  Id: number;
+  ChargeRecordId: number | null;
+  ChargeOrderId: number | null;
+  AmountCents: number | null;
+  Result: number;
+  ResultReason: string | null;
+  ResultText: string | null;
+}
+
+async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+describe('live events to the area hub', () => {
+  it('publishes socket states, meter updates with the estimate, session ends and port fault alerts', () => {
+    const central = new EventEmitter() as unknown as CentralSystem;
+    const published: [number, Record<string, unknown>][] = [];
+    forwardToHub(central, {
+      publish: (areaId: number, e: Record<string, unknown>) => published.push([areaId, e]),
+    } as unknown as AreaHub);
+    const ref = { hostId: 7, areaId: 3, serial: 'S7', at: 0 };
+    const socket = {
+      ...ref,
+      socketId: 70,
+      portNumber: 1,
+      ocppStatus: 'Faulted',
+      errorCode: 'OtherError',
+      vendorErrorCode: 'RelayStuck',
+    };
+    central.emit('socketState', { ...socket, state: 9, previousState: 1 });
+    central.emit('socketState', { ...socket, state: 9, previousState: 9 });
+    central.emit('meter', {
+      ...ref,
+      socketId: 70,
+      portNumber: 1,
+      recordId: 5,
+      startAt: 0,
+      energyWh: 120,
+      powerW: 300,
+      estimatedCents: 15,
+    });
+    central.emit('sessionEnded', {
+      ...ref,
+      socketId: 70,
+      portNumber: 1,
+      recordId: 5,
+      orderId: 9,
+      amountCents: 15,
+      energyWh: 120,
+      stopReason: 4,
+    });
+    central.emit('disconnected', ref);
+    expect(published.every(([area]) => area === 3)).toBe(true);
+    expect(published.map(([, e]) => e.type)).toEqual([
+      'socketState',
+      'portFault',
+      'socketState',
+      'sessionMeter',
+      'sessionEnded',
+      'hostOnline',
+    ]);
+    expect(published[1]![1]).toMatchObject({ state: 9, vendorErrorCode: 'RelayStuck' });
+    expect(published[3]![1]).toMatchObject({ energyWh: 120, estimatedCents: 15 });
+  });
+});
+
+describeEachDb(
+  'OCPP power-off, liveness, safety rules and commands',
+  (h: () => Harness) => {
+    let url = '';
+    let admin = '';
+    let user = '';
+    const hosts = { main: { id: 0, serial: '' }, safety: { id: 0, serial: '' } };
+    const sockets: Record<'main' | 'safety', number[]> = { main: [], safety: [] };
+    const points: ChargePoint[] = [];
+
+    const k = () => h().db.kysely;
+    const record = (id: number) =>
+      k().selectFrom('ChargeRecord').selectAll().where('Id', '=', id).executeTakeFirstOrThrow();
+    const order = (recordId: number) =>
+      k()
+        .selectFrom('ChargeOrder')
+        .selectAll()
+        .where('ChargeRecordId', '=', recordId)
+        .executeTakeFirstOrThrow();
+
+    /** A zone with one metered rule (with safety limits, if given) and one charging-API host of 4 ports. */
+    async function makeHost(name: 'main' | 'safety', limits: { MaxPowerW?: number } = {}) {
+      const now = h().clock.now();
+      const tag = `${name}${Math.random().toString(36).slice(2, 7)}`;
+      const zone = await k()
+        .insertInto('ParkArea')
+        .values({
+          AreaId: 1,
+          Name: `OCPP ${tag}`,
+          Capacity: 10,
+          Location: null,
+          Remark: null,
+          CreatedAt: now,
+          UpdatedAt: now,
+        })
+        .returning('Id')
+        .executeTakeFirstOrThrow();
+      const rule = await k()
+        .insertInto('ChargeRule')
+        .values({
+          AreaId: 1,
+          Name: `OCPP rule ${tag}`,
+          ChargeType: 3,
+          TemporaryChargeType: 2,
+          UnitPriceCents: 120,
+          TimeUnit: null,
+          FreeMinutes: 5,
+          CapCents: null,
+          Remark: null,
+          MaxPowerW: limits.MaxPowerW ?? null,
+          CreatedAt: now,
+          UpdatedAt: now,
+        })
+        .returning('Id')
+        .executeTakeFirstOrThrow();
+      await k()
+        .insertInto('ParkAreaChargeRule')
+        .values({ ParkAreaId: zone.Id, ChargeRuleId: rule.Id })
+        .execute();
+      const serial = `PWR${tag.toUpperCase()}`.replace(/[^A-Z0-9]/g, '').slice(0, 20);
+      const host = await k()
+        .insertInto('ChargeHost')
+        .values({
+          AreaId: 1,
+          ParkAreaId: zone.Id,
+          SerialNumber: serial,
+          Name: serial,
+          PortCount: 4,
+          ChargingSystemType: 2,
+          Endpoint: null,
+          Account: null,
+          Password: null,
+          Remark: null,
+          LastSeenAt: null,
+          CreatedAt: now,
+          UpdatedAt: now,
+        })
+        .returning('Id')
+        .executeTakeFirstOrThrow();
+      const rows = await k()
+        .insertInto('ChargeEquipment')
+        .values(
+          [1, 2, 3, 4].map((port) => ({
+            AreaId: 1,
+            ChargeHostId: host.Id,
+            PortNumber: port,
+            State: 0,
+            StateChangedAt: now,
+            Remark: null,
+            CreatedAt: now,
+            UpdatedAt: now,
+          })),
+        )
+        .returning('Id')
+        .execute();
+      await setOcppPassword(h().db, host.Id, PASSWORD);
+      hosts[name] = { id: host.Id, serial };
+      sockets[name] = rows.map((r) => r.Id);
+    }
+
+    async function online(name: 'main' | 'safety', password = PASSWORD): Promise<ChargePoint> {
+      const cp = new ChargePoint({
+        url,
+        id: hosts[name].serial,
+        password,
+        connectors: 4,
+        timers: false,
+        now: () => h().clock.now(),
+      });
+      points.push(cp);
+      await cp.goOnline();
+      await until(() => cp.bootStatus === 'Accepted');
+      await until(async () => {
+        const row = await k()
+          .selectFrom('ChargeHost')
+          .select('OcppOnline')
+          .where('Id', '=', hosts[name].id)
+          .executeTakeFirstOrThrow();
+        return row.OcppOnline === 1;
+      });
+      return cp;
+    }
+
+    const powerOff = (socketId: number, recordId: number | undefined, token = user) =>
+      call<Outage>(h().app, 'POST', '/api/ChargeEquipment/ForcedPowerOff', {
+        token,
+        area: 1,
+        body: {
+          ChargeEquipmentId: socketId,
+          ...(recordId !== undefined ? { ChargeRecordId: recordId } : {}),
+          Reason: '电池异常发热',
+        },
+      });
+
+    beforeAll(async () => {
+      await h().app.listen({ port: 0, host: '127.0.0.1' });
+      url = `ws://127.0.0.1:${(h().app.server.address() as AddressInfo).port}/ocpp`;
+      ({ admin, user } = await garageTokens(h()));
+      await makeHost('main');
+      await makeHost('safety', { MaxPowerW: 250 });
+      const now = h().clock.now();
+      await k()
+        .insertInto('Vehicle')
+        .values({
+          AreaId: 1,
+          Plate: `京A${Math.floor(Math.random() * 90000 + 10000)}`,
+          OwnerName: 'Test',
+          Phone: null,
+          CardHolderId: null,
+          CardHolderName: null,
+          CardId: null,
+          CardNumber: CARD,
+          Remark: null,
+          Disabled: 0,
+          CreatedAt: now,
+          UpdatedAt: now,
+        })
+        .execute();
+    });
+
+    afterAll(async () => {
+      await Promise.all(points.map((p) => p.close()));
+    });
+
+    it('shows the sockets of a never-connected charging-API host as unknown / offline', async () => {
+      const grid = await call<{ Sockets: { State: number; StateGroup: string }[] }>(
+        h().app,
+        'GET',
+        '/api/ChargeEquipment/Grid',
+        { token: user, area: 1, query: { ChargeHostId: hosts.main.id } },
+      );
+      expect(grid.data.Sockets.map((s) => [s.State, s.StateGroup])).toEqual(
+        Array.from({ length: 4 }, () => [255, 'offline']),
+      );
+    });
+
+    it('forced power-off reaches the charge point, ends the session and its order once: power cut', async () => {
+      const cp = await online('main');
+      await cp.plugIn(1, { soc: 0.3 });
+      cp.setPower(1, 300);
+      const started = await cp.swipe(1, CARD);
+      expect(started.status).toBe('Accepted');
+      const txId = started.transactionId!;
+      h().clock.advance(30 * 60_000);
+      await cp.advance(1800);
+      await until(async () => (await record(txId)).EnergyWh > 0);
+
+      const cut = await powerOff(sockets.main[0]!, txId);
+      expect(cut.status, cut.msg).toBe(200);
+      expect(cut.data).toMatchObject({ Result: 1, ResultReason: null, ChargeRecordId: txId });
+      const ended = await record(txId);
+      expect(ended).toMatchObject({ StopReason: 3 });
+      expect(ended.EndAt).not.toBeNull();
+      expect(ended.EnergyWh).toBe(Math.round(cp.connector(1).registerWh));
+      const settled = await order(txId);
+      expect(settled.AmountCents).toBe(
+        priceSession(METERED, { StartAt: ended.StartAt, EndAt: ended.EndAt!, EnergyWh: ended.EnergyWh })
+          .AmountCents,
+      );
+      expect(cut.data.AmountCents).toBe(settled.AmountCents);
+      expect(cp.connector(1).transaction).toBeUndefined();
+
+      // Exactly once: a second power-off of that session changes nothing.
+      const again = await powerOff(sockets.main[0]!, txId, admin);
+      expect(again.status).toBe(409);
+      expect(
+        (await auditRows(h(), 'ChargeOrder', settled.Id)).filter((a) => a.Action === 'settle'),
+      ).toHaveLength(1);
+      const audits = await auditRows(h(), 'ChargeEquipment', sockets.main[0]!);
+      expect(audits.find((a) => a.Action === 'forcedPowerOff')?.UserName).toBe('bikeuser');
+      expect(audits.find((a) => a.Action === 'forcedPowerOff.result')?.UserName).toBe('bikeuser');
+    });
+
+    it('commands reach the charge point: remote start, availability, reset; refused with a reason', async () => {
+      const cp = points[0]!;
+      await cp.plugIn(3, { soc: 0.5 });
+      const start = await call<{ Status: string }>(h().app, 'POST', '/api/ChargeEquipment/RemoteStart', {
+        token: user,
+        area: 1,
+        body: { ChargeEquipmentId: sockets.main[2]!, CardNumber: CARD },
+      });
+      expect(start.status, start.msg).toBe(200);
+      expect(start.data.Status).toBe('Accepted');
+      await until(async () =>
+        Boolean(
+          await k()
+            .selectFrom('ChargeRecord')
+            .select('Id')
+            .where('ChargeEquipmentId', '=', sockets.main[2]!)
+            .where('EndAt', 'is', null)
+            .executeTakeFirst(),
+        ),
+      );
+      // A port with nothing plugged in: the charger refuses, and the operator reads why.
+      const refused = await call(h().app, 'POST', '/api/ChargeEquipment/RemoteStart', {
+        token: user,
+        area: 1,
+        lang: 'en',
+        body: { ChargeEquipmentId: sockets.main[3]!, CardNumber: CARD },
+      });
+      expect(refused.status).toBe(409);
+      expect(refused.msg).toBe('The charger refused the command (Rejected)');
+
+      const off = await call(h().app, 'POST', '/api/ChargeEquipment/SetStatus', {
+        token: admin,
+        area: 1,
+        query: { Id: sockets.main[3]!, Disabled: true },
+      });
+      expect(off.status).toBe(200);
+      await until(() => cp.connector(4).status === 'Unavailable');
+      const audits = await auditRows(h(), 'ChargeEquipment', sockets.main[3]!);
+      expect(audits.map((a) => a.Action)).toContain('changeAvailability');
+      await call(h().app, 'POST', '/api/ChargeEquipment/SetStatus', {
+        token: admin,
+        area: 1,
+        query: { Id: sockets.main[3]!, Disabled: false },
+      });
+      await until(() => cp.connector(4).status === 'Available');
+
+      const reset = await call<{ Status: string }>(h().app, 'POST', '/api/ChargeHost/Reset', {
+        token: admin,
+        area: 1,
+        body: { Id: hosts.safety.id },
+      });
+      // The safety host is not connected yet: a clear refusal.
+      expect(reset.status).toBe(409);
+      expect(reset.msg).toBe('主机未连接，指令未下发');
+    });
+
+    it('sets a new OCPP password, shown once, that the charge point then connects with', async () => {
+      const reply = await call<{ Password: string }>(h().app, 'POST', '/api/ChargeHost/SetOcppPassword', {
+        token: admin,
+        area: 1,
+        body: { Id: hosts.safety.id },
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.data.Password).toMatch(/^[0-9a-f]{40}$/);
+      const stored = await k()
+        .selectFrom('ChargeHost')
+        .select('OcppPasswordHash')
+        .where('Id', '=', hosts.safety.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.OcppPasswordHash).not.toContain(reply.data.Password);
+      const audits = await auditRows(h(), 'ChargeHost', hosts.safety.id);
+      expect(
+        audits.some((a) => a.Action === 'setOcppPassword' && !a.After?.includes(reply.data.Password)),
+      ).toBe(true);
+      await online('safety', reply.data.Password);
+    });
+
+    it('takes safety limits in the rule API; "stop when full" needs both its threshold and its minutes', async () => {
+      const base = {
+        Name: `安全规则${Date.now() % 100000}`,
+        ChargeType: 3,
+        TemporaryChargeType: 1,
+        UnitPriceCents: 100,
+      };
+      const half = await call(h().app, 'POST', '/api/ChargeRule', {
+        token: admin,
+        area: 1,
+        body: { ...base, FullPowerW: 20 },
+      });
+      expect(half.status).toBe(400);
+      const made = await call<{ Id: number; MaxPowerW: number | null; FullMinutes: number | null }>(
+        h().app,
+        'POST',
+        '/api/ChargeRule',
+        {
+          token: admin,
+          area: 1,
+          body: { ...base, MaxDurationMinutes: 480, MaxPowerW: 500, FullPowerW: 20, FullMinutes: 15 },
+        },
+      );
+      expect(made.status, made.msg).toBe(200);
+      expect(made.data).toMatchObject({ MaxPowerW: 500, FullMinutes: 15 });
+      // An update that leaves them out keeps them.
+      const kept = await call<{ MaxPowerW: number | null }>(h().app, 'PUT', '/api/ChargeRule', {
+        token: admin,
+        area: 1,
+        body: { Id: made.data.Id, ...base, UnitPriceCents: 120 },
+      });
+      expect(kept.status, kept.msg).toBe(200);
+      expect(kept.data.MaxPowerW).toBe(500);
+    });
+
+    it('a safety rule stops an over-power session by itself, recorded with its reason', async () => {
+      const cp = points[1]!;
+      await cp.plugIn(1, { soc: 0.2 });
+      cp.setPower(1, 400);
+      const started = await cp.swipe(1, CARD);
+      const txId = started.transactionId!;
+      h().clock.advance(10 * 60_000);
+      await cp.advance(600);
+      await until(async () => (await record(txId)).EndAt !== null);
+      expect((await record(txId)).StopReason).toBe(4);
+      const audits = await auditRows(h(), 'ChargeRecord', txId);
+      const why = audits.find((a) => a.Action === 'safetyStop');
+      expect(JSON.parse(why!.After!)).toMatchObject({
+        StopReason: 4,
+        Rule: 'MaxPowerW',
+        Limit: 250,
+        Value: 400,
+      });
+    });
+
+    it('offline: a power-off is not sent, the session runs on; after the grace period it closes as power failure; the reconnect corrects it once', async () => {
+      const cp = points[0]!;
+      await cp.plugIn(2, { soc: 0.3 });
+      cp.setPower(2, 200);
+      const started = await cp.swipe(2, CARD);
+      const txId = started.transactionId!;
+      h().clock.advance(20 * 60_000);
+      await cp.advance(1200);
+      await until(async () => (await record(txId)).EnergyWh > 0);
+      const reported = (await record(txId)).EnergyWh;
+
+      await cp.goOffline();
+      await until(async () => {
+        const row = await k()
+          .selectFrom('ChargeHost')
+          .select('OcppOnline')
+          .where('Id', '=', hosts.main.id)
+          .executeTakeFirstOrThrow();
+        return row.OcppOnline === 0;
+      });
+      const lostAt = (
+        await k()
+          .selectFrom('ChargeHost')
+          .select('OcppOfflineAt')
+          .where('Id', '=', hosts.main.id)
+          .executeTakeFirstOrThrow()
+      ).OcppOfflineAt!;
+
+      const notSent = await powerOff(sockets.main[1]!, txId);
+      expect(notSent.status).toBe(200);
+      expect(notSent.data).toMatchObject({
+        Result: 0,
+        ResultReason: 'notConnected',
+        ResultText: '已记录，未下发：主机未连接',
+      });
+      expect((await record(txId)).EndAt).toBeNull();
+      expect((await order(txId)).SettledAt).toBeNull();
+      const grid = await call<{ Sockets: { Id: number; State: number }[] }>(
+        h().app,
+        'GET',
+        '/api/ChargeEquipment/Grid',
+        {
+          token: user,
+          area: 1,
+          query: { ChargeHostId: hosts.main.id },
+        },
+      );
+      expect(grid.data.Sockets.every((s) => s.State === 255)).toBe(true);
+      // …and they count in no idle or occupied total of the dashboard.
+      const dashboard = await call<{
+        Sockets: {
+          Offline: number;
+          Total: number;
+          Idle: number;
+          Occupied: number;
+          Fault: number;
+          Disabled: number;
+        };
+      }>(h().app, 'GET', '/api/GarageDashboard', { token: user, area: 1 });
+      const s = dashboard.data.Sockets;
+      expect(s.Offline).toBeGreaterThanOrEqual(4);
+      expect(s.Total).toBe(s.Idle + s.Occupied + s.Fault + s.Disabled + s.Offline);
+
+      // Within the grace period nothing closes; after it the session ends at the last sign of life.
+      h().clock.advance((GRACE_SECONDS - 60) * 1000);
+      expect(await h().ocpp.closeLostSessions()).toEqual([]);
+      h().clock.advance(120_000);
+      // Every session of the host: also the one the remote start opened on port 3.
+      expect(await h().ocpp.closeLostSessions()).toContain(txId);
+      const lost = await record(txId);
+      expect(lost).toMatchObject({ StopReason: 5, EndAt: lostAt, EnergyWh: reported, EndProvisional: 1 });
+      expect((await order(txId)).SettledAt).toBe(lostAt);
+
+      // The charger kept charging, then stopped; back online it sends its queued messages.
+      await cp.advance(600);
+      await cp.stop(2, 'Local');
+      await cp.goOnline();
+      await until(async () => (await record(txId)).EndProvisional === 0);
+      const corrected = await record(txId);
+      expect(corrected.EnergyWh).toBe(Math.round(cp.connector(2).registerWh));
+      expect(corrected.EnergyWh).toBeGreaterThan(reported);
+      const final = await order(txId);
+      expect(final.AmountCents).toBe(
+        priceSession(METERED, {
+          StartAt: corrected.StartAt,
+          EndAt: corrected.EndAt!,
+          EnergyWh: corrected.EnergyWh,
+        }).AmountCents,
+      );
+      const audits = await auditRows(h(), 'ChargeOrder', final.Id);
+      expect(audits.filter((a) => a.Action === 'settle.correct')).toHaveLength(1);
+      expect(audits.filter((a) => a.Action === 'settle')).toHaveLength(1);
+    });
+  },
+  { OCPP_OFFLINE_GRACE: `${GRACE_SECONDS}s` },
+);

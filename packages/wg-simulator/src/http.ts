@@ -1,0 +1,120 @@
+// A small JSON API over a running simulator, for demos, end-to-end tests and people at a terminal:
+//   GET  /controllers                              every controller: address, cards, records, listener, clock
+//   GET  /controllers/:serial/cards                the card list (deleted slots as null)
+//   GET  /controllers/:serial/records?from=&limit= records from an index (default: the last 100)
+//   POST /swipe   { serial, card, door, direction? }
+//   POST /button  { serial, door }
+//   POST /force   { serial, door }
+//   POST /door    { serial, door, open }            door sensor
+//   POST /offline { offline, serial? }
+//   POST /drop    { rate }                          share of datagrams lost, both directions
+//   POST /drift   { serial, seconds }
+import http from 'node:http';
+import { once } from 'node:events';
+import type { WgSimulator } from './simulator.ts';
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function num(body: Record<string, unknown>, key: string, fallback?: number): number {
+  const v = body[key] ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new HttpError(400, `"${key}" must be a number`);
+  return v;
+}
+
+async function readBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  if (!text) return {};
+  try {
+    const body: unknown = JSON.parse(text);
+    if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new HttpError(400, 'body must be a JSON object');
+}
+
+async function route(sim: WgSimulator, req: http.IncomingMessage): Promise<unknown> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const parts = url.pathname.split('/').filter(Boolean);
+  const guard = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      throw new HttpError(e instanceof RangeError ? 404 : 400, (e as Error).message);
+    }
+  };
+  if (req.method === 'GET') {
+    if (parts.length === 1 && parts[0] === 'controllers') return sim.describe();
+    if (parts.length === 3 && parts[0] === 'controllers') {
+      const c = guard(() => sim.controller(Number(parts[1])));
+      if (parts[2] === 'cards') return c.slots;
+      if (parts[2] === 'records') {
+        const limit = Math.min(Number(url.searchParams.get('limit') ?? 100), 10_000);
+        const from = Number(url.searchParams.get('from') ?? Math.max(c.firstIndex, c.lastIndex - limit + 1));
+        const out = [];
+        for (let i = Math.max(from, c.firstIndex); i <= c.lastIndex && out.length < limit; i++)
+          out.push(c.recordAt(i));
+        return out;
+      }
+    }
+    throw new HttpError(404, 'not found');
+  }
+  if (req.method !== 'POST') throw new HttpError(405, 'GET or POST');
+  const body = await readBody(req);
+  switch (url.pathname) {
+    case '/swipe':
+      return guard(() =>
+        sim.swipe(num(body, 'serial'), num(body, 'card'), num(body, 'door'), num(body, 'direction', 1)),
+      );
+    case '/button':
+      return guard(() => sim.pressButton(num(body, 'serial'), num(body, 'door')));
+    case '/force':
+      return guard(() => sim.forceDoor(num(body, 'serial'), num(body, 'door')));
+    case '/door':
+      return guard(() => sim.setDoorSensor(num(body, 'serial'), num(body, 'door'), body.open === true));
+    case '/offline':
+      guard(() =>
+        sim.setOffline(body.offline === true, body.serial === undefined ? undefined : num(body, 'serial')),
+      );
+      return { ok: true };
+    case '/drop': {
+      const rate = num(body, 'rate');
+      if (rate < 0 || rate > 1) throw new HttpError(400, '"rate" must be within 0..1');
+      sim.dropRate = rate;
+      return { ok: true };
+    }
+    case '/drift':
+      guard(() => sim.setDrift(num(body, 'serial'), num(body, 'seconds')));
+      return { ok: true };
+    default:
+      throw new HttpError(404, 'not found');
+  }
+}
+
+/** Serves the control API on `host:port` (port 0 picks one); resolves with the bound server. */
+export async function serveHttp(sim: WgSimulator, port = 0, host = '127.0.0.1'): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    route(sim, req).then(
+      (result) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(result ?? null));
+      },
+      (e: unknown) => {
+        const status = e instanceof HttpError ? e.status : 500;
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: e instanceof Error ? e.message : String(e) }));
+      },
+    );
+  });
+  server.listen(port, host);
+  await once(server, 'listening');
+  return server;
+}
