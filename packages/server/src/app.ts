@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { TOKEN_COOKIE } from '@gatehouse/shared';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -9,21 +10,36 @@ import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
+import { HubTickets } from './platform/auth/hub-tickets.ts';
+import { bearerToken, cookieValue } from './platform/auth/tokens.ts';
+import { AppError } from './platform/errors.ts';
 import { SessionStore } from './platform/auth/sessions.ts';
 import { LoginThrottle } from './platform/auth/throttle.ts';
 import { ExportQueue } from './platform/exports/queue.ts';
 import { installErrorHandling } from './platform/http-errors.ts';
 import type { Platform } from './platform/platform.ts';
-import { registerRoute } from './platform/route.ts';
-import { SettingsService } from './modules/system/settings/service.ts';
-import { AreaHub } from './modules/system/hub/hub.ts';
-import { registerHub } from './modules/system/hub/routes.ts';
-import { routeTable } from './routes.ts';
+import { redactUrl, registerSecurityHeaders } from './platform/security-headers.ts';
+import { openApiComponents, registerRoute, type AnyRoute } from './platform/route.ts';
+import {
+  AreaHub,
+  SettingsService,
+  recheckHubSessions,
+  registerHub,
+  watchHubSessions,
+} from './modules/system/index.ts';
+import { registerModules, routeTable } from './routes.ts';
+import { registerOcpp, type CentralSystem } from './gateways/ocpp/index.ts';
+import { startWgGateway, type WgGateway } from './gateways/wg/index.ts';
 
 export interface BuildOptions {
   config: Config;
   db: Db;
   clock?: Clock;
+  /**
+   * Drive the WG door controllers (config.wg) from this app: main.ts asks for it; tests start their own
+   * gateway with test timings instead.
+   */
+  devices?: boolean;
   /** Extra routes registered before the app is sealed (benchmarks add their baselines this way). */
   extend?: (app: FastifyInstance, platform: Platform) => void | Promise<void>;
 }
@@ -32,6 +48,12 @@ export interface Built {
   app: FastifyInstance;
   platform: Platform;
   hub: AreaHub;
+  /** The OCPP 1.6J central system on `/ocpp/{serial}` (gateways/ocpp, docs/chargers.md). */
+  ocpp: CentralSystem;
+  /** Every declared route, for OpenAPI checks and the permission test that walks them all. */
+  routes: AnyRoute[];
+  /** The WG controller gateway, when `devices` asked for it and config.wg enables it. */
+  wg: WgGateway | undefined;
 }
 
 export const DEFAULT_SETTINGS = {
@@ -44,9 +66,22 @@ export const DEFAULT_SETTINGS = {
 };
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's business. */
-export async function buildApp({ config, db, clock = systemClock, extend }: BuildOptions): Promise<Built> {
+export async function buildApp({
+  config,
+  db,
+  clock = systemClock,
+  extend,
+  devices = false,
+}: BuildOptions): Promise<Built> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      // Credentials never reach the log, whatever a later log line includes (URLs are redacted where logged).
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
+        censor: '[redacted]',
+      },
+    },
     // Per-request lines are noise at this volume; failures are logged by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 2 * 1024 * 1024,
@@ -63,6 +98,7 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
     clock,
     settings,
     sessions: new SessionStore(db, clock, () => settings.get('SessionTtlSeconds') * 1000),
+    hubTickets: new HubTickets(clock),
     throttle: new LoginThrottle(clock, () => ({
       maxFailures: settings.get('LoginMaxFailures'),
       lockMinutes: settings.get('LoginLockMinutes'),
@@ -71,21 +107,33 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
       app.log.error({ err: error }, 'export queue'),
     ),
     log: app.log,
-    routes: [],
   };
   await platform.exports.start();
-  const hub = new AreaHub(config.hubHeartbeatSeconds * 1000, () => clock.now());
+  // Before each heartbeat every connection's session is checked again (expiry by inactivity has no event).
+  const hub: AreaHub = new AreaHub(
+    config.hubHeartbeatSeconds * 1000,
+    () => clock.now(),
+    () => {
+      recheckHubSessions(platform, hub).catch((error: unknown) => app.log.error({ err: error }, 'hub check'));
+    },
+  );
 
   // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
   // messages), and replies are plain JSON, so Fastify's own compilers stand aside.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandling(app);
+  await registerSecurityHeaders(app);
 
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 400) {
       request.log.info(
-        { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+        {
+          method: request.method,
+          url: redactUrl(request.url),
+          status: reply.statusCode,
+          ms: reply.elapsedTime,
+        },
         'request failed',
       );
     }
@@ -101,14 +149,38 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
           'Every response is the envelope { code, msg, data, token? }; HTTP status equals code. ' +
           'Area-scoped endpoints need the X-Area-Id header. Messages follow Accept-Language (zh, en, es, ja).',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        schemas: openApiComponents(routeTable),
+      },
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  if (config.apiDocs !== 'off') {
+    await app.register(fastifySwaggerUi, {
+      routePrefix: '/api/docs',
+      // signed-in: a live session, by bearer token (tools) or the web app's token cookie (a browser tab).
+      ...(config.apiDocs === 'signed-in'
+        ? {
+            uiHooks: {
+              onRequest: async (request: FastifyRequest) => {
+                const token =
+                  bearerToken(request.headers.authorization) ??
+                  cookieValue(request.headers.cookie, TOKEN_COOKIE);
+                if (!token || !(await platform.sessions.resolve(token)))
+                  throw new AppError(401, 'error.unauthorized');
+              },
+            },
+          }
+        : {}),
+    });
+  }
   await app.register(fastifyWebsocket);
 
+  registerModules();
   for (const route of routeTable) registerRoute(app, platform, route);
   registerHub(app, platform, hub);
+  const unwatchHub = watchHubSessions(platform, hub);
+  const ocpp = registerOcpp(app, platform, hub);
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     const started = performance.now();
@@ -142,10 +214,25 @@ export async function buildApp({ config, db, clock = systemClock, extend }: Buil
   }
 
   if (extend) await extend(app, platform);
+  const wg =
+    devices && config.wg.enabled
+      ? await startWgGateway({
+          db,
+          clock,
+          hub,
+          log: app.log.child({ module: 'wg' }),
+          listen: config.wg.listen,
+          advertise: config.wg.advertise,
+          pollSeconds: config.wg.pollSeconds,
+          driver: { timeoutMs: config.wg.timeoutMs, tries: config.wg.tries },
+        })
+      : undefined;
   app.addHook('onClose', async () => {
+    await wg?.close();
+    unwatchHub();
     hub.close();
     await platform.exports.close();
   });
   await app.ready();
-  return { app, platform, hub };
+  return { app, platform, hub, ocpp, routes: routeTable, wg };
 }

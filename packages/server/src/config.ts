@@ -22,7 +22,38 @@ export interface Config {
   hubHeartbeatSeconds: number;
   /** Folder of generated export files. */
   exportDir: string;
+  /** Who may read the API reference (/api/docs and its JSON): anyone, signed-in callers, or nobody. */
+  apiDocs: ApiDocsAccess;
+  /** WG door controllers (gateways/wg, docs/devices.md). Started by main.ts only: never in tests. */
+  wg: WgConfig;
+  /** `SIMULATOR`: with the demo seed, start the built-in simulators (WG controllers, charge points) for the demo devices. */
+  simulator: boolean;
+  /** OCPP charge points (gateways/ocpp, docs/chargers.md). */
+  ocpp: OcppConfig;
 }
+
+export interface OcppConfig {
+  /** `OCPP_HEARTBEAT`: heartbeat interval given to charge points at boot (seconds); 3 missed = offline. */
+  heartbeatSeconds: number;
+  /** `OCPP_OFFLINE_GRACE`: how long a host may stay offline before its running sessions close (seconds). */
+  offlineGraceSeconds: number;
+}
+
+export interface WgConfig {
+  /** `WG`: drive WG controllers at all (on/off). */
+  enabled: boolean;
+  /** `WG_LISTEN`: UDP "host:port" receiving pushed events; null ("off"): polling only. */
+  listen: string | null;
+  /** `WG_ADVERTISE`: "host:port" controllers are told to push to (NAT); null: the listener's own address. */
+  advertise: string | null;
+  /** `WG_POLL`: seconds between record-collection polls. */
+  pollSeconds: number;
+  /** `WG_TIMEOUT`: ms per try; `WG_TRIES`: tries per request. */
+  timeoutMs: number;
+  tries: number;
+}
+
+export type ApiDocsAccess = 'public' | 'signed-in' | 'off';
 
 export class ConfigError extends Error {
   constructor(
@@ -98,9 +129,64 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (hubHeartbeatSeconds === null)
     throw new ConfigError('HUB_HEARTBEAT', `expected a duration, got "${heartbeatText}"`);
 
+  const duration = (name: string, fallback: string, min: number) => {
+    const text = get(name) ?? fallback;
+    const seconds = parseDuration(text);
+    if (seconds === null || seconds < min)
+      throw new ConfigError(name, `expected a duration of at least ${min}s, got "${text}"`);
+    return seconds;
+  };
+  const ocpp: OcppConfig = {
+    heartbeatSeconds: duration('OCPP_HEARTBEAT', '60s', 1),
+    offlineGraceSeconds: duration('OCPP_OFFLINE_GRACE', '10m', 0),
+  };
+
+  const onOff = (name: string, fallback: boolean) => {
+    const text = (get(name) ?? (fallback ? 'on' : 'off')).toLowerCase();
+    if (!['on', 'off', 'true', 'false', '1', '0'].includes(text))
+      throw new ConfigError(name, `expected "on" or "off", got "${text}"`);
+    return ['on', 'true', '1'].includes(text);
+  };
+  const hostPort = (name: string, fallback: string | null) => {
+    const text = get(name) ?? fallback;
+    if (text === null || text.toLowerCase() === 'off') return null;
+    const m = /^(?:(\d{1,3}(?:\.\d{1,3}){3}):)?(\d{1,5})$/.exec(text);
+    if (!m || Number(m[2]) > 65535)
+      throw new ConfigError(name, `expected host:port such as 0.0.0.0:60099, got "${text}"`);
+    return text;
+  };
+  const wgPollText = get('WG_POLL') ?? '10s';
+  const wgPoll = parseDuration(wgPollText);
+  if (wgPoll === null) throw new ConfigError('WG_POLL', `expected a duration, got "${wgPollText}"`);
+  const wgTimeoutText = get('WG_TIMEOUT') ?? '300';
+  const wgTriesText = get('WG_TRIES') ?? '3';
+  if (!/^\d+$/.test(wgTimeoutText) || Number(wgTimeoutText) < 10 || Number(wgTimeoutText) > 10_000)
+    throw new ConfigError('WG_TIMEOUT', `expected milliseconds 10-10000, got "${wgTimeoutText}"`);
+  if (!/^\d+$/.test(wgTriesText) || Number(wgTriesText) < 1 || Number(wgTriesText) > 10)
+    throw new ConfigError('WG_TRIES', `expected 1-10, got "${wgTriesText}"`);
+  const wg: WgConfig = {
+    enabled: onOff('WG', true),
+    listen: hostPort('WG_LISTEN', '0.0.0.0:60099'),
+    advertise: hostPort('WG_ADVERTISE', null),
+    pollSeconds: wgPoll,
+    timeoutMs: Number(wgTimeoutText),
+    tries: Number(wgTriesText),
+  };
+  const simulator = onOff('SIMULATOR', true);
+  // The reference lists every endpoint and field: a map for an attacker, so only for signed-in callers
+  // unless the operator opens it.
+  const apiDocs = (get('API_DOCS') ?? 'signed-in').toLowerCase();
+  if (apiDocs !== 'public' && apiDocs !== 'signed-in' && apiDocs !== 'off')
+    throw new ConfigError('API_DOCS', `expected "public", "signed-in" or "off", got "${apiDocs}"`);
+
   return {
+    wg,
+    simulator,
+    apiDocs,
     port,
-    host: get('HOST') ?? '0.0.0.0',
+    // With the demo seed, accounts with a published password exist: only this machine may reach them
+    // unless HOST says otherwise (main.ts then warns).
+    host: get('HOST') ?? (seed === 'demo' ? '127.0.0.1' : '0.0.0.0'),
     databaseUrl,
     sessionTtlSeconds,
     adminPassword,
@@ -109,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webDist: path.resolve(cwd, get('WEB_DIST') ?? path.join(REPO_ROOT, 'packages/web/dist')),
     logLevel,
     hubHeartbeatSeconds,
+    ocpp,
     // Next to the SQLite file by default, so a temporary database keeps its exports with it.
     exportDir: path.resolve(
       cwd,

@@ -4,6 +4,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed/index.ts';
 import { DEMO_PASSWORD } from './db/seed/catalog.ts';
 import { buildApp } from './app.ts';
+import { startDemoChargePoints, type DemoChargePoints } from './gateways/ocpp/demo.ts';
 
 let config: Config;
 try {
@@ -24,7 +25,17 @@ const seed = await seedIfEmpty(db, {
   now: Date.now(),
   scale: config.demoScale,
 });
-const { app } = await buildApp({ config, db });
+// The demo's simulated door controllers answer before the gateway first calls them.
+const demoControllers =
+  config.seed === 'demo' && config.simulator && config.wg.enabled
+    ? // Loaded only for the demo: the simulator package is a development dependency.
+      await (await import('./gateways/wg/demo.ts')).startDemoControllers(db)
+    : undefined;
+const { app } = await buildApp({ config, db, devices: true });
+if (demoControllers)
+  console.log(
+    `  Simulated WG controllers: ${demoControllers.simulator.controllers.size} on 127.0.0.1 (SIMULATOR=off turns them off)\n`,
+  );
 
 if (seed.seeded) {
   app.log.info({ database: db.dialect, mode: config.seed }, 'empty database seeded');
@@ -48,6 +59,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     app
       .close()
+      .then(() => demoChargePoints?.close())
+      .then(() => demoControllers?.close())
       .then(() => db.close())
       .then(() => {
         clearTimeout(force);
@@ -60,7 +73,33 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+let demoChargePoints: DemoChargePoints | undefined;
 await app.listen({ port: config.port, host: config.host });
+// The demo's charge points connect to the server they belong to, once it listens (gateways/ocpp/demo.ts).
+if (config.seed === 'demo' && config.simulator) {
+  const port = (app.server.address() as { port: number }).port;
+  demoChargePoints = await startDemoChargePoints(db, `ws://127.0.0.1:${port}/ocpp`);
+  if (demoChargePoints)
+    console.log(
+      `  Simulated OCPP charge points: ${demoChargePoints.simulator.points.size} (SIMULATOR=off turns them off)\n`,
+    );
+}
 console.log(
   `  Gatehouse is running at http://localhost:${(app.server.address() as { port: number }).port}/  (API docs: /api/docs)\n`,
 );
+if (config.seed === 'demo') {
+  if (isLoopback(config.host))
+    console.log(
+      '  Demo mode: reachable from this machine only. To open it to the network, set HOST=0.0.0.0\n' +
+        '  (and change or remove the demo accounts first: their password is published).\n',
+    );
+  else
+    console.warn(
+      `  WARNING: demo accounts with the published password ${DEMO_PASSWORD} are reachable from the network\n` +
+        `  (HOST=${config.host}). Disable them or start with SEED=none on an empty database for real use.\n`,
+    );
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}

@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest';
 import type { Database } from '../src/db/schema.ts';
-import { accessControlRoutes } from '../src/modules/access-control/routes.ts';
+import { accessControlModule } from '../src/modules/access-control/index.ts';
+
+const accessControlRoutes = accessControlModule.routes;
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, describeEachDb, type Harness } from './support/harness.ts';
 import { makeUser } from './support/users.ts';
@@ -31,12 +33,16 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/AccessControlDevice/:Id': 'all',
   'PUT /api/AccessControlDevice': 'admin',
   'POST /api/AccessControlDevice/SetStatus': 'admin',
+  'POST /api/AccessControlDevice/SetTime': 'admin',
+  'POST /api/AccessControlDevice/SyncNow': 'admin',
   'GET /api/AccessControlChannel': 'all',
   'GET /api/AccessControlChannel/:Id': 'all',
   'POST /api/AccessControlChannel': 'admin',
   'PUT /api/AccessControlChannel': 'admin',
   'DELETE /api/AccessControlChannel/:Id': 'admin',
   'POST /api/AccessControlChannel/BatchDelete': 'admin',
+  'POST /api/AccessControlChannel/OpenDoor': 'admin',
+  'POST /api/AccessControlChannel/SetDoorMode': 'admin',
   'GET /api/Card': 'all',
   'GET /api/Card/:Id': 'all',
   'GET /api/CardUser/ImportTemplate': 'admin',
@@ -45,6 +51,8 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/CardUser': 'all',
   'PUT /api/CardUser': 'all',
   'POST /api/CardUser/SetStatus': 'all',
+  'DELETE /api/CardUser/:Id': 'all',
+  'POST /api/CardUser/BatchDelete': 'all',
   'POST /api/CardUser/Extend': 'all',
   'POST /api/CardUser/Import': 'admin',
   'GET /api/CardUserLinkChannel/DeviceStatusCounts': 'all',

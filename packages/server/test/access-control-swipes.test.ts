@@ -2,8 +2,7 @@ import { displayToCard } from '@gatehouse/shared';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { accessControlRoutes } from '../src/modules/access-control/routes.ts';
-import { recordSwipe, recordSwipes } from '../src/modules/access-control/records/swipe.ts';
+import { accessControlModule, recordSwipe, recordSwipes } from '../src/modules/access-control/index.ts';
 import { call, login } from './support/client.ts';
 import { DEMO_PASSWORD, describeEachDb, type Harness } from './support/harness.ts';
 
@@ -37,7 +36,7 @@ async function bruteForce(h: Harness, areaId: number, q: Record<string, number |
 
 describeEachDb('access control: swipe records', (h) => {
   it('has no HTTP endpoint that writes swipe records', () => {
-    const writes = accessControlRoutes.filter(
+    const writes = accessControlModule.routes.filter(
       (r) => r.url.startsWith('/api/DoorOpeningRecord') && r.method !== 'GET',
     );
     expect(writes).toEqual([]);

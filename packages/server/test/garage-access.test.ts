@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import type { Database } from '../src/db/schema.ts';
+import { GARAGE_TABLES } from '../src/modules/garage/index.ts';
 import { garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb, type Harness } from './support/harness.ts';
@@ -11,18 +12,8 @@ const ADMIN = ['Bicycle/Admin'];
 type Table = keyof Database & string;
 /** Any garage table by name, for the loops over all of them. */
 type AnyTables = Kysely<Record<string, { Id: number; AreaId: number }>>;
-const TABLES = [
-  'ParkArea',
-  'ChargeRule',
-  'ChargeHost',
-  'ChargeEquipment',
-  'ChargeRecord',
-  'ChargeOrder',
-  'ParkOrder',
-  'ForcedOutageRecord',
-  'Vehicle',
-  'MonthlyPass',
-] as const satisfies readonly Table[];
+/** The module's own list of its tables, so a table added there is walked here too. */
+const TABLES = GARAGE_TABLES satisfies readonly Table[];
 
 /** One row id per garage table of one area, and an enabled monthly rule. */
 type Ids = Record<(typeof TABLES)[number] | 'MonthlyRule', number>;
@@ -214,6 +205,24 @@ const ENDPOINTS: Record<
     }),
     status: 404,
   },
+  'POST /api/ChargeEquipment/RemoteStart': {
+    access: 'read',
+    foreign: (f) => ({
+      url: '/api/ChargeEquipment/RemoteStart',
+      body: { ChargeEquipmentId: f.ChargeEquipment, CardNumber: '0012345678' },
+    }),
+    status: 404,
+  },
+  'POST /api/ChargeHost/Reset': {
+    access: 'admin',
+    foreign: (f) => ({ url: '/api/ChargeHost/Reset', body: { Id: f.ChargeHost } }),
+    status: 404,
+  },
+  'POST /api/ChargeHost/SetOcppPassword': {
+    access: 'admin',
+    foreign: (f) => ({ url: '/api/ChargeHost/SetOcppPassword', body: { Id: f.ChargeHost } }),
+    status: 404,
+  },
   'GET /api/ChargeRecord': { access: 'read', foreign: () => ({ url: '/api/ChargeRecord' }), status: 200 },
   'GET /api/ChargeRecord/:Id': {
     access: 'read',
@@ -396,7 +405,7 @@ describeEachDb('garage permissions and area isolation, every endpoint', (h) => {
     ({ admin, user } = await garageTokens(h()));
   });
 
-  const routes = () => h().platform.routes.filter((r) => r.tag === 'Garage');
+  const routes = () => h().routes.filter((r) => r.tag === 'Garage');
 
   it('classifies every garage endpoint, all area-scoped, with the codes of the permission table', () => {
     const declared = routes().map((r) => `${r.method} ${r.url}`);

@@ -284,10 +284,12 @@ describeEachDb('garage configuration: zones, rules, hosts, sockets, vehicles, pa
       SortField: 'PortNumber',
     });
     expect(sockets.data.Items.map((s) => s.PortNumber)).toEqual([1, 2, 3, 4]);
+    // The host is of the charging-API type and its charge point never connected: unknown / offline (255),
+    // not the idle state stored at creation (docs/chargers.md, "Liveness").
     expect(sockets.data.Items[0]).toMatchObject({
-      State: 0,
-      StateColor: '#2E7D32',
-      StateGroup: 'idle',
+      State: 255,
+      StateColor: '#546E7A',
+      StateGroup: 'offline',
       HostName: '测试主机',
     });
     const duplicate = await post('/api/ChargeEquipment', { ChargeHostId: hostId, PortNumber: 2 });
@@ -331,13 +333,24 @@ describeEachDb('garage configuration: zones, rules, hosts, sockets, vehicles, pa
       query: { Id: socket.Id, Disabled: false },
     });
     expect(on.status).toBe(200);
+    // Enabled again: idle is stored, but its charge point never connected, so the API says unknown (255).
     expect((await get<Socket>(`/api/ChargeEquipment/${socket.Id}`)).data).toMatchObject({
       Disabled: false,
-      State: 0,
+      State: 255,
     });
+    const stored = await h()
+      .db.kysely.selectFrom('ChargeEquipment')
+      .select('State')
+      .where('Id', '=', socket.Id)
+      .executeTakeFirstOrThrow();
+    expect(stored.State).toBe(0);
+    // Each change is followed by ChangeAvailability to the charge point, audited with its answer (here "not
+    // sent": the host is not connected).
     expect((await auditRows(h(), 'ChargeEquipment', socket.Id)).map((a) => a.Action)).toEqual([
       'status',
+      'changeAvailability',
       'status',
+      'changeAvailability',
     ]);
 
     const running = await h()

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../src/db/schema.ts';
-import type { AuthedContext } from '../src/platform/route.ts';
+import { systemActor, type AreaContext } from '../src/platform/context.ts';
 import { login } from './support/client.ts';
 import { DEMO_PASSWORD, type Harness } from './support/harness.ts';
 
@@ -13,27 +13,11 @@ export async function garageTokens(h: Harness) {
 }
 
 /**
- * A service context as the payment channel's integration will build it (no HTTP): a principal of its own,
- * the order's area, the harness clock.
+ * A service context as the payment channel's integration will build it: no HTTP request and no user, the
+ * channel itself as a system actor, the order's area, the harness clock.
  */
-export function channelContext(h: Harness, areaId: number): AuthedContext {
-  return {
-    db: h.db,
-    clock: h.clock,
-    lang: 'zh',
-    areaId,
-    platform: h.platform,
-    meta: { ip: '127.0.0.1', userAgent: 'payment-channel', origin: 'http://localhost' },
-    user: {
-      userId: 1,
-      userName: 'payment-channel',
-      name: 'payment-channel',
-      tokenHash: '',
-      isAdmin: false,
-      codes: new Set<string>(),
-      areaIds: new Set([areaId]),
-    },
-  };
+export function channelContext(h: Harness, areaId: number): AreaContext {
+  return { db: h.db, clock: h.clock, lang: 'zh', areaId, actor: systemActor('payment-channel') };
 }
 
 let serial = 0;

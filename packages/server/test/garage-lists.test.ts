@@ -11,7 +11,7 @@ import {
 } from '@gatehouse/shared';
 import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
-import { tariffOf } from '../src/modules/garage/pricing.ts';
+import { tariffOf } from '../src/modules/garage/index.ts';
 import { garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb } from './support/harness.ts';

@@ -1,7 +1,13 @@
 import { estimateSession } from '@gatehouse/shared';
 import { afterEach, expect, it } from 'vitest';
-import { installChargerGateway, type PowerOffCommand } from '../src/modules/garage/gateway.ts';
-import { tariffOf } from '../src/modules/garage/pricing.ts';
+import {
+  closeDeviceSession,
+  installChargerGateway,
+  tariffOf,
+  type ChargerGateway,
+  type PowerOffCommand,
+} from '../src/modules/garage/index.ts';
+import { deviceActor } from '../src/platform/context.ts';
 import { auditRows, garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb, type Harness } from './support/harness.ts';
@@ -15,6 +21,8 @@ interface Outage {
   AmountCents: number | null;
   Reason: string;
   Result: number;
+  ResultReason: string | null;
+  ResultText: string | null;
   UserName: string;
   HostName: string;
   ZoneName: string;
@@ -54,6 +62,38 @@ const outagesOf = (h: Harness, socketId: number) =>
     .where('ChargeEquipmentId', '=', socketId)
     .execute();
 
+/**
+ * A device that accepts the power-off and reports its stop, as a charge point does: the session ends through
+ * the device-session close path (with the stop reason Gatehouse asked for), then the answer is "cut".
+ */
+function stoppingDevice(h: () => Harness, commands: PowerOffCommand[] = []): ChargerGateway {
+  return {
+    async powerOff(command) {
+      commands.push(command);
+      if (command.chargeRecordId !== null) {
+        const row = await sessionRow(h(), command.chargeRecordId);
+        await closeDeviceSession(
+          {
+            db: h().db,
+            clock: h().clock,
+            lang: 'en',
+            actor: deviceActor(command.hostId, command.serialNumber),
+            areaId: row.AreaId,
+          },
+          {
+            recordId: row.Id,
+            socketId: row.ChargeEquipmentId,
+            endAt: h().clock.now(),
+            meterStopWh: (row.MeterStartWh ?? 0) + row.EnergyWh,
+            stopReason: 1,
+          },
+        );
+      }
+      return { outcome: 'cut' };
+    },
+  };
+}
+
 describeEachDb('garage forced power-off', (h) => {
   let admin = '';
   let user = '';
@@ -64,6 +104,7 @@ describeEachDb('garage forced power-off', (h) => {
   });
 
   it('ends the session and settles its order exactly once when sent twice at the same time', async () => {
+    installChargerGateway(stoppingDevice(h));
     h().clock.advance(47 * 60_000);
     const session = await runningSession(h());
     const order = await orderRow(h(), session.OrderId);
@@ -80,7 +121,8 @@ describeEachDb('garage forced power-off', (h) => {
     ]);
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
     const refused = replies.find((r) => r.status === 409)!;
-    expect(refused.msg).toBe('该次充电已经结束，无需重复断电');
+    // The other is already cutting it (or has: the session ended).
+    expect(['该次充电的断电指令正在执行中', '该次充电已经结束，无需重复断电']).toContain(refused.msg);
     const done = replies.find((r) => r.status === 200)!.data;
     expect(done).toMatchObject({
       ChargeEquipmentId: session.ChargeEquipmentId,
@@ -89,7 +131,8 @@ describeEachDb('garage forced power-off', (h) => {
       OrderNo: order.OrderNo,
       AmountCents: expected,
       Reason: '电池异常发热',
-      Result: 0,
+      Result: 1,
+      ResultReason: null,
     });
     expect(done.HostName).not.toBe('');
 
@@ -100,14 +143,10 @@ describeEachDb('garage forced power-off', (h) => {
     expect(settled).toMatchObject({ AmountCents: expected, SettledAt: h().clock.now() });
     expect(settled.PaymentState).toBe(expected === 0 ? 1 : 0);
     expect(await outagesOf(h(), session.ChargeEquipmentId)).toHaveLength(1);
-    const socket = await h()
-      .db.kysely.selectFrom('ChargeEquipment')
-      .select('State')
-      .where('Id', '=', session.ChargeEquipmentId)
-      .executeTakeFirstOrThrow();
-    expect(socket.State).toBe(2);
+    // The socket's state is the device's to report.
     const audits = await auditRows(h(), 'ChargeEquipment', session.ChargeEquipmentId);
     expect(audits.filter((a) => a.Action === 'forcedPowerOff')).toHaveLength(1);
+    expect(audits.filter((a) => a.Action === 'forcedPowerOff.result')).toHaveLength(1);
     expect((await auditRows(h(), 'ChargeOrder', session.OrderId)).map((a) => a.Action)).toEqual(
       expected === 0 ? ['settle', 'payment.system'] : ['settle'],
     );
@@ -123,7 +162,7 @@ describeEachDb('garage forced power-off', (h) => {
     expect(await orderRow(h(), session.OrderId)).toEqual(settled);
   });
 
-  it('without a session id: two concurrent cuts end the running session once and both are recorded', async () => {
+  it('not sent (no device link, or not connected): recorded with the reason, the session keeps running', async () => {
     const session = await runningSession(h());
     const body = { ChargeEquipmentId: session.ChargeEquipmentId, Reason: '插座冒烟' };
     const replies = await Promise.all(
@@ -132,13 +171,25 @@ describeEachDb('garage forced power-off', (h) => {
       ),
     );
     expect(replies.map((r) => r.status)).toEqual([200, 200]);
-    expect(replies.map((r) => r.data.ChargeRecordId).sort()).toEqual([null, session.Id].sort());
+    for (const reply of replies) {
+      expect(reply.data.Result).toBe(0);
+      expect(['noDeviceLink', 'notConnected']).toContain(reply.data.ResultReason);
+      expect(reply.data.ResultText).toMatch(/^已记录，未下发：/);
+    }
     const rows = await outagesOf(h(), session.ChargeEquipmentId);
     expect(rows).toHaveLength(2);
-    expect(rows.filter((r) => r.ChargeRecordId === session.Id)).toHaveLength(1);
-    expect(await sessionRow(h(), session.Id)).toMatchObject({ StopReason: 3, EndAt: h().clock.now() });
+    // Honest states: nothing cut, nothing settled, the claim released for a later try.
+    const still = await sessionRow(h(), session.Id);
+    expect(still).toMatchObject({ EndAt: null, StopReason: null, StopRequest: null });
+    expect((await orderRow(h(), session.OrderId)).SettledAt).toBeNull();
     const audits = await auditRows(h(), 'ChargeOrder', session.OrderId);
-    expect(audits.filter((a) => a.Action === 'settle')).toHaveLength(1);
+    expect(audits.filter((a) => a.Action === 'settle')).toHaveLength(0);
+    const en = await call<Outage>(h().app, 'GET', `/api/ForcedOutageRecord/${rows[0]!.Id}`, {
+      token: user,
+      area: 1,
+      lang: 'en',
+    });
+    expect(en.data.ResultText).toMatch(/^Recorded, not sent: the host/);
   });
 
   it('records a cut on a socket with nothing running (a stuck relay) and leaves its state alone', async () => {
@@ -178,11 +229,10 @@ describeEachDb('garage forced power-off', (h) => {
 
   it('sends the command through an installed gateway after the commit and records its answer', async () => {
     const commands: PowerOffCommand[] = [];
+    const device = stoppingDevice(h, commands);
     installChargerGateway({
-      powerOff: async (command) => {
-        commands.push(command);
-        return commands.length === 1;
-      },
+      powerOff: async (command) =>
+        commands.length === 0 ? device.powerOff(command) : { outcome: 'failed', reason: 'timeout' },
     });
     const first = await runningSession(h());
     const ok = await call<Outage>(h().app, 'POST', '/api/ChargeEquipment/ForcedPowerOff', {
@@ -209,12 +259,18 @@ describeEachDb('garage forced power-off', (h) => {
       area: 1,
       body: { ChargeEquipmentId: second.ChargeEquipmentId, Reason: '远程断电' },
     });
-    expect(failed.data.Result).toBe(2);
-    // The operator's decision stands even when the device does not answer: the session is over.
-    expect((await sessionRow(h(), second.Id)).StopReason).toBe(3);
+    expect(failed.data).toMatchObject({ Result: 2, ResultReason: 'timeout' });
+    // No answer: nothing says the power is off, so the session runs on and may be cut again.
+    expect(await sessionRow(h(), second.Id)).toMatchObject({
+      EndAt: null,
+      StopReason: null,
+      StopRequest: null,
+    });
+    expect((await sessionRow(h(), first.Id)).StopReason).toBe(3);
   });
 
   it('shows the cut in the grid, the records list and the order list', async () => {
+    installChargerGateway(stoppingDevice(h));
     const session = await runningSession(h());
     const before = await call<{ Sockets: GridSocket[] }>(h().app, 'GET', '/api/ChargeEquipment/Grid', {
       token: user,

@@ -1,6 +1,6 @@
 import { PAYMENT_TRANSITIONS, paymentState } from '@gatehouse/shared';
 import { expect, it } from 'vitest';
-import { applyChannelEvent, type OrderKind } from '../src/modules/garage/payments.ts';
+import { applyChannelEvent, type OrderKind } from '../src/modules/garage/index.ts';
 import { AppError } from '../src/platform/errors.ts';
 import {
   auditRows,

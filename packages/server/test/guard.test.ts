@@ -17,7 +17,7 @@ function sample(route: RouteSpec): { url: string; query?: Record<string, string>
 
 describeEachDb('every endpoint is guarded on the server', (h) => {
   it('declares at least the documented auth, user and area endpoints', () => {
-    const declared = h().platform.routes.map((r) => `${r.method} ${r.url}`);
+    const declared = h().routes.map((r) => `${r.method} ${r.url}`);
     for (const expected of [
       'POST /api/Auth/login',
       'POST /api/Auth/logout',
@@ -40,7 +40,7 @@ describeEachDb('every endpoint is guarded on the server', (h) => {
   });
 
   it('refuses every non-public endpoint without a token (401)', async () => {
-    const routes = h().platform.routes.filter((r) => r.access !== 'public');
+    const routes = h().routes.filter((r) => r.access !== 'public');
     expect(routes.length).toBeGreaterThan(10);
     for (const route of routes) {
       const s = sample(route);
@@ -50,7 +50,7 @@ describeEachDb('every endpoint is guarded on the server', (h) => {
   });
 
   it('refuses every code-gated endpoint to a user without its codes (403)', async () => {
-    const routes = h().platform.routes.filter((r) => Array.isArray(r.access));
+    const routes = h().routes.filter((r) => Array.isArray(r.access));
     const token = await makeUser(h(), 'nocodes', [], [1, 2]);
     for (const route of routes) {
       const s = sample(route);
@@ -66,7 +66,7 @@ describeEachDb('every endpoint is guarded on the server', (h) => {
   });
 
   it('refuses every area-scoped endpoint for an area the caller does not operate (403), or no area (400)', async () => {
-    const routes = h().platform.routes.filter((r) => r.area);
+    const routes = h().routes.filter((r) => r.area);
     expect(routes.length).toBeGreaterThan(0);
     for (const route of routes) {
       const codes = Array.isArray(route.access) ? route.access : [];

@@ -15,6 +15,12 @@ describe('configuration', () => {
     expect(config.databaseUrl).toMatch(/data\/gatehouse\.db$/);
   });
 
+  it('listens on loopback only by default with the demo seed (published passwords), everywhere without', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ SEED: 'none' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
@@ -68,14 +74,16 @@ describeEachDb(
     });
 
     it('documents every declared endpoint with its schemas in OpenAPI', async () => {
-      const response = await h().app.inject({ method: 'GET', url: '/api/docs/json' });
+      // The reference is for signed-in callers by default (API_DOCS): a demo user's token opens it.
+      const headers = { authorization: `Bearer ${await login(h().app, 'acuser', DEMO_PASSWORD)}` };
+      const response = await h().app.inject({ method: 'GET', url: '/api/docs/json', headers });
       const doc = response.json() as {
         paths: Record<
           string,
           Record<string, { parameters?: unknown[]; requestBody?: unknown; responses: object }>
         >;
       };
-      for (const route of h().platform.routes) {
+      for (const route of h().routes) {
         const path = route.url.replace(/:(\w+)/g, '{$1}');
         const op = doc.paths[path]?.[route.method.toLowerCase()];
         expect(op, `${route.method} ${route.url}`).toBeDefined();
@@ -84,17 +92,22 @@ describeEachDb(
           expect(op!.parameters?.length, `${route.url} parameters`).toBeGreaterThan(0);
         expect(op!.responses).toHaveProperty('200');
       }
-      expect((await h().app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
+      expect((await h().app.inject({ method: 'GET', url: '/api/docs', headers })).statusCode).toBeLessThan(
+        400,
+      );
     });
 
     it('streams heartbeats on an area hub to an authenticated member, and refuses others', async () => {
       const token = await login(h().app, 'acuser', DEMO_PASSWORD);
+      const ticketUrl = async (areaId: number) =>
+        (await call<string>(h().app, 'GET', '/api/AreaInfo/GetHubUrl', { token, query: { Id: areaId } }))
+          .data;
       const messages: { type: string }[] = [];
       let resolveHeartbeat!: () => void;
       const heartbeat = new Promise<void>((resolve) => (resolveHeartbeat = resolve));
       // Listen from the first frame on: the welcome is sent as soon as the server accepts.
       const socket = await h().app.injectWS(
-        `/api/hub?AreaId=1&access_token=${token}`,
+        await ticketUrl(1),
         {},
         {
           onInit(ws) {
@@ -110,8 +123,8 @@ describeEachDb(
       socket.terminate();
 
       for (const [url, code] of [
-        [`/api/hub?AreaId=2&access_token=${token}`, 4403],
-        ['/api/hub?AreaId=1&access_token=bad', 4401],
+        [(await ticketUrl(1)).replace('AreaId=1', 'AreaId=2'), 4401],
+        ['/api/hub?AreaId=1&ticket=bad', 4401],
       ] as const) {
         let resolveClose!: (code: number) => void;
         const closed = new Promise<number>((resolve) => (resolveClose = resolve));

@@ -117,6 +117,10 @@ export interface OperatorStaffTable {
 export interface AuditLogTable {
   Id: Generated<number>;
   At: number;
+  /** Who acted: 'user', 'device' or 'system' (migration 0005); UserName holds a device's or the system's name. */
+  ActorKind: Generated<'user' | 'device' | 'system'>;
+  /** The user's or device's id (null for the system). */
+  ActorId: number | null;
   UserId: number | null;
   UserName: string | null;
   AreaId: number | null;
@@ -150,6 +154,8 @@ export interface ExportJobTable {
   ExpiresAt: number | null;
 }
 
+// Straight from each module's table types (leaf files), not its face: the face imports routes, which import
+// this schema, and the schema must stay the bottom of that chain.
 import type { AccessControlTables } from '../modules/access-control/tables.ts';
 import type { GarageTables } from '../modules/garage/tables.ts';
 

@@ -11,10 +11,12 @@ export function assertAreaAccess(principal: Principal, areaId: number | undefine
   return areaId;
 }
 
-/** X-Area-Id → a positive integer, or undefined when absent or malformed (which the guard refuses). */
+/**
+ * X-Area-Id → a positive integer, or undefined when absent or malformed (which the guard refuses). Only
+ * canonical digits: " 1 " and "01" name no area, so one area has one spelling in logs and caches.
+ */
 export function parseAreaHeader(value: string | string[] | undefined): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined || !/^\d{1,9}$/.test(text.trim())) return undefined;
-  const id = Number(text);
-  return id > 0 ? id : undefined;
+  if (text === undefined || !/^[1-9]\d{0,8}$/.test(text)) return undefined;
+  return Number(text);
 }

@@ -1,12 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { invalidateCounts } from './count-cache.ts';
-import type { AuthedContext } from './route.ts';
+import type { Actor, ServiceContext } from './context.ts';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'status' | (string & {});
 
 /** Fields never written to the audit log, whatever the entity. */
-const SECRET_FIELDS = new Set(['PasswordHash', 'Password', 'NewPassword', 'OldPassword', 'TokenHash']);
+const SECRET_FIELDS = new Set([
+  'PasswordHash',
+  'Password',
+  'NewPassword',
+  'OldPassword',
+  'TokenHash',
+  'OcppPasswordHash',
+]);
 
 function snapshot(value: unknown): string | null {
   if (value === undefined || value === null) return null;
@@ -22,11 +29,44 @@ export interface AuditEntry {
 }
 
 /**
+ * Who acted, in the log's columns. A user fills UserId, UserName and Ip as the log always had them; a device
+ * or the system leaves UserId and Ip empty and gives its name as UserName, so the log reads the same way.
+ */
+function actorColumns(actor: Actor) {
+  switch (actor.kind) {
+    case 'user':
+      return {
+        ActorKind: 'user' as const,
+        ActorId: actor.userId,
+        UserId: actor.userId,
+        UserName: actor.name,
+        Ip: actor.ip,
+      };
+    case 'device':
+      return {
+        ActorKind: 'device' as const,
+        ActorId: actor.deviceId,
+        UserId: null,
+        UserName: actor.name,
+        Ip: null,
+      };
+    case 'system':
+      return {
+        ActorKind: 'system' as const,
+        ActorId: null,
+        UserId: null,
+        UserName: actor.name,
+        Ip: actor.ip ?? null,
+      };
+  }
+}
+
+/**
  * One audit row per write: who, when, area, action, before and after. Pass the transaction that made the
  * change, so the change and its record commit or roll back together.
  */
 export async function audit(
-  ctx: AuthedContext,
+  ctx: ServiceContext,
   entry: AuditEntry,
   trx: Kysely<Database> = ctx.db.kysely,
 ): Promise<void> {
@@ -35,15 +75,13 @@ export async function audit(
     .insertInto('AuditLog')
     .values({
       At: ctx.clock.now(),
-      UserId: ctx.user.userId,
-      UserName: ctx.user.userName,
+      ...actorColumns(ctx.actor),
       AreaId: ctx.areaId ?? null,
       Action: entry.action,
       Entity: entry.entity,
       EntityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
       Before: snapshot(entry.before),
       After: snapshot(entry.after),
-      Ip: ctx.meta.ip,
     })
     .execute();
 }

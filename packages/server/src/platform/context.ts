@@ -3,12 +3,89 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from './clock.ts';
 import type { Principal } from './principal.ts';
 
-/** What a service receives: no Fastify, no reply; the same shape device gateways will build. */
+/**
+ * Who acts, as the audit log records it: a signed-in user (through a route), a device (through its gateway)
+ * or the system itself (scheduled work, a payment channel).
+ */
+export type Actor =
+  | {
+      kind: 'user';
+      userId: number;
+      /** The login name: what the audit log's UserName has always held. */
+      name: string;
+      /** The person's name, else the login name: what change records and fault reports show. */
+      displayName: string;
+      ip: string;
+    }
+  | { kind: 'device'; deviceId: number; name: string }
+  /** `ip` only where a request came in without a user: a failed sign-in, logged under the typed name. */
+  | { kind: 'system'; name: string; ip?: string };
+
+/**
+ * What a service receives: no Fastify, no reply, no permissions (routes check those on the user before they
+ * call). A route, a device gateway and a test build the same shape.
+ */
 export interface ServiceContext {
   db: Db;
   clock: Clock;
   lang: Lang;
-  user: Principal;
+  actor: Actor;
   /** The trusted current area, present on area-scoped calls after the guard. */
   areaId: number | undefined;
+}
+
+/** The context of an area-scoped service: the area is known. */
+export type AreaContext = ServiceContext & { areaId: number };
+
+/**
+ * The context of a service that shapes its answer by the signed-in caller's own grants (the areas a pool
+ * screen shows, the roles an administrator may hand out): the service context plus the caller's principal.
+ * Still no HTTP: a test or a script passes a principal.
+ */
+export type UserContext = ServiceContext & { user: Principal };
+
+export function userActor(user: Principal, ip: string): Actor {
+  return {
+    kind: 'user',
+    userId: user.userId,
+    name: user.userName,
+    displayName: user.name || user.userName,
+    ip,
+  };
+}
+
+export function deviceActor(deviceId: number, name: string): Actor {
+  return { kind: 'device', deviceId, name };
+}
+
+export function systemActor(name: string): Actor {
+  return { kind: 'system', name };
+}
+
+/** The actor's user id (null for a device or the system): what user-id columns of records hold. */
+export function actorUserId(actor: Actor): number | null {
+  return actor.kind === 'user' ? actor.userId : null;
+}
+
+/** One string per actor, for caches keyed by who asks. */
+export function actorKey(actor: Actor): string {
+  return actor.kind === 'user'
+    ? `user:${actor.userId}`
+    : actor.kind === 'device'
+      ? `device:${actor.deviceId}`
+      : `system:${actor.name}`;
+}
+
+/** The name records show for whoever acted. */
+export function actorDisplayName(actor: Actor): string {
+  return actor.kind === 'user' ? actor.displayName : actor.name;
+}
+
+/**
+ * The area of a call that is area-scoped by declaration (a resource with `area: true`): the route's guard
+ * put it there, so its absence is a programming error, not a client's.
+ */
+export function scopedArea(ctx: ServiceContext): number {
+  if (ctx.areaId === undefined) throw new Error('an area-scoped service was called without an area');
+  return ctx.areaId;
 }

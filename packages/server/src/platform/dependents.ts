@@ -6,8 +6,9 @@ import { AppError } from './errors.ts';
 /**
  * Rows that other modules keep pointing at a record (an area's devices, a department's members, a group's
  * card holders). A module registers a counter for each entity it references; deleting the record is
- * refused with a 409 that names what still depends on it and how many. Modules register at import time,
- * so the owner of the entity needs no knowledge of who uses it.
+ * refused with a 409 that names what still depends on it and how many. Modules register from their face's
+ * `register()` (called by app.ts, in module order), so the owner of the entity needs no knowledge of who
+ * uses it.
  */
 export interface Dependent {
   /** Catalogue key of what depends (e.g. 'admin.entity.Department'). */

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import type { EnumDef } from '@gatehouse/shared';
-import { enumNumber, id, queryBool } from './schemas.ts';
+import { enumNumber, id, instantText, queryBool } from './schemas.ts';
 
 /** Escapes LIKE wildcards in user input (the pattern is used with ESCAPE '\\'). */
 export function escapeLike(text: string): string {
@@ -64,19 +64,8 @@ export const filter = {
   },
 };
 
-/** An instant in a query string: ISO 8601 text or epoch milliseconds → epoch milliseconds. */
-export const instant = z
-  .string()
-  .trim()
-  .min(1)
-  .transform((text, ctx) => {
-    const ms = /^\d{1,15}$/.test(text) ? Number(text) : Date.parse(text);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: 'custom', message: 'validation.invalid' });
-      return z.NEVER;
-    }
-    return ms;
-  });
+/** An instant in a query string: ISO 8601 text with a zone or epoch milliseconds, bounded (schemas.ts). */
+export const instant = instantText;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each filter has its own value type
 export type Filters = Record<string, Filter<any>>;

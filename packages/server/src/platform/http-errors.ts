@@ -41,8 +41,12 @@ export function installErrorHandling(app: FastifyInstance) {
           })),
         };
       }
-      const msg =
-        errors?.length && error.key === 'error.validation'
+      // A service's own field error (fieldError: a catalogue key, "the current password is wrong") is a
+      // sentence in the operator's words: the message is that sentence, without the API's field name.
+      const spoken = errors?.length && errors.every((e) => e.Key && !e.Message);
+      const msg = spoken
+        ? (data as { Errors: { Message: string }[] }).Errors.map((e) => e.Message).join('; ')
+        : errors?.length && error.key === 'error.validation'
           ? `${translate(lang, error.key)}: ${(data as { Errors: { Field: string; Message: string }[] }).Errors.map((e) => `${e.Field} ${e.Message}`).join('; ')}`
           : translate(lang, error.key, error.params);
       return reply.status(error.status).send({ code: error.status, msg, data });
@@ -54,6 +58,11 @@ export function installErrorHandling(app: FastifyInstance) {
       return reply.status(409).send({ code: 409, msg: translate(lang, constraint), data: null });
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status === 413) {
+      // Larger than the route's body limit (a login takes a few KB): refused before it is parsed.
+      request.log.info({ err: error }, 'body too large');
+      return reply.status(413).send({ code: 413, msg: translate(lang, 'error.payloadTooLarge'), data: null });
+    }
     if (status >= 400 && status < 500) {
       // Malformed JSON, wrong content type, oversized body: the client's fault, told plainly.
       request.log.info({ err: error }, 'bad request');

@@ -5,10 +5,11 @@ import type { Database } from '../db/schema.ts';
 import { audit } from './audit.ts';
 import { cachedCount } from './count-cache.ts';
 import { AppError, notFound } from './errors.ts';
-import { registerExportable, type ExportColumn } from './exports/registry.ts';
+import type { ExportColumn } from './exports/registry.ts';
 import { instant, type Filters } from './filters.ts';
+import { actorKey, scopedArea, type AreaContext, type ServiceContext } from './context.ts';
 import { defineRoute, type AuthedContext, type AnyRoute } from './route.ts';
-import { id, idParams, pageOf, paging, type Page } from './schemas.ts';
+import { endAfterStart, id, idParams, pageOf, paging, queryBool, type Page } from './schemas.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the helper serves every table; declarations stay typed. */
 type AnyKysely = Kysely<any>;
@@ -30,12 +31,22 @@ export interface TimeRange {
   requiredForExport?: boolean;
 }
 
-export interface ResourceDef<Item extends Row, Create extends z.ZodType, Update extends z.ZodType> {
+/**
+ * `C` is the context the declaration's callbacks need: the service context, or (for the few administration
+ * lists that scope what they show by the caller's own areas or grants) the signed-in route's context.
+ */
+export interface ResourceDef<
+  Item extends Row,
+  Create extends z.ZodType,
+  Update extends z.ZodType,
+  C extends ServiceContext = ServiceContext,
+  Ar extends boolean = boolean,
+> {
   /** URL segment and audit entity: /api/{name}. */
   name: string;
   table: keyof Database & string;
   /** Area-scoped: calls need X-Area-Id (the guard) and every query is limited to the current area. */
-  area: boolean;
+  area: Ar;
   /**
    * The column holding the area (default `<table>.AreaId`). `false`: the `query` scopes itself (through a
    * link table); such a resource must not use the helper's update, delete or status, which look rows up by column.
@@ -48,11 +59,11 @@ export interface ResourceDef<Item extends Row, Create extends z.ZodType, Update 
   /** What the list and detail return, for OpenAPI and the web app. */
   item: z.ZodType<Item>;
   /** The list/detail query (joins and selected columns); the helper adds area, filters, sort and paging. */
-  query(db: AnyKysely, ctx: AuthedContext): AnyQuery;
+  query(db: AnyKysely, ctx: C): AnyQuery;
   /** A database row of `query` → API item. */
   toItem(row: Row): Item;
   /** Adds what one query cannot carry (many-to-many ids, counts) to a page of items, in bulk. */
-  enrich?(ctx: AuthedContext, items: Item[]): Promise<Item[]>;
+  enrich?(ctx: C, items: Item[]): Promise<Item[]>;
   filters?: Filters;
   /** Sort keys → qualified columns; the first is the default. The id column breaks ties. */
   sorts: Record<string, string>;
@@ -66,23 +77,23 @@ export interface ResourceDef<Item extends Row, Create extends z.ZodType, Update 
   create?: {
     body: Create;
     /** Parsed body → column values; AreaId and timestamps are added by the helper. Throw AppError to refuse. */
-    values(input: z.output<Create>, ctx: AuthedContext, trx: Trx): Promise<Row> | Row;
+    values(input: z.output<Create>, ctx: C, trx: Trx): Promise<Row> | Row;
     /** Runs in the same transaction after the insert (link rows, derived records). */
-    after?(input: z.output<Create>, ctx: AuthedContext, trx: Trx, id: number): Promise<void>;
+    after?(input: z.output<Create>, ctx: C, trx: Trx, id: number): Promise<void>;
   };
   update?: {
     /** Must contain Id. */
     body: Update;
-    values(input: z.output<Update>, ctx: AuthedContext, trx: Trx, existing: Row): Promise<Row> | Row;
+    values(input: z.output<Update>, ctx: C, trx: Trx, existing: Row): Promise<Row> | Row;
   };
   /** Offer DELETE (and batch delete); `check` refuses (throw 409) while something depends on the row. */
-  remove?: { check?(ctx: AuthedContext, row: Row, trx: Trx): Promise<void> };
+  remove?: { check?(ctx: C, row: Row, trx: Trx): Promise<void> };
   /** Offer SetStatus for a Disabled column. */
-  status?: { check?(ctx: AuthedContext, row: Row, disabled: boolean, trx: Trx): Promise<void> };
+  status?: { check?(ctx: C, row: Row, disabled: boolean, trx: Trx): Promise<void> };
   unique?: UniqueRule[];
   /** The table has CreatedAt/UpdatedAt. */
   timestamps?: boolean;
-  /** After any write commits (e.g. invalidate cached sessions). */
+  /** After any write through the declared routes commits (e.g. invalidate cached sessions): route-layer work. */
   afterWrite?(ctx: AuthedContext): void;
   /** Export columns; without them the resource is not exportable. */
   export?: { titleKey: string; columns: ExportColumn<Item>[] };
@@ -93,7 +104,7 @@ const sortOrder = z.enum(['asc', 'desc']);
 
 /** The list query of a resource: paging, its filters, sort key and order, and the time range if any. */
 export function listQuerySchema(
-  def: Pick<ResourceDef<any, any, any>, 'filters' | 'sorts' | 'timeRange'>,
+  def: Pick<ResourceDef<any, any, any, any, any>, 'filters' | 'sorts' | 'timeRange'>,
   withPaging = true,
 ) {
   const sortKeys = Object.keys(def.sorts) as [string, ...string[]];
@@ -107,14 +118,10 @@ export function listQuerySchema(
     shape.StartTime = instant.optional();
     shape.EndTime = instant.optional();
   }
-  return z.object(shape).superRefine((q: Row, ctx) => {
-    if (q.StartTime !== undefined && q.EndTime !== undefined && q.EndTime < q.StartTime) {
-      ctx.addIssue({ code: 'custom', path: ['EndTime'], message: 'validation.endBeforeStart' });
-    }
-  });
+  return z.object(shape).superRefine(endAfterStart('StartTime', 'EndTime'));
 }
 
-export function assertDaySpan(q: Row, def: Pick<ResourceDef<any, any, any>, 'timeRange'>) {
+export function assertDaySpan(q: Row, def: Pick<ResourceDef<any, any, any, any, any>, 'timeRange'>) {
   if (!def.timeRange) return;
   const { StartTime, EndTime } = q;
   if (StartTime !== undefined && EndTime !== undefined && exceedsMaxDaySpan(StartTime, EndTime)) {
@@ -123,19 +130,19 @@ export function assertDaySpan(q: Row, def: Pick<ResourceDef<any, any, any>, 'tim
 }
 
 /** Applies area scope, filters and time range of a parsed list query to a base query. */
-function areaColumn(def: ResourceDef<any, any, any>): string | false {
+function areaColumn(def: ResourceDef<any, any, any, any, any>): string | false {
   if (!def.area) return false;
   return def.areaColumn === undefined ? `${def.table}.AreaId` : def.areaColumn;
 }
 
 export function applyListQuery(
   base: AnyQuery,
-  def: ResourceDef<any, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
   q: Row,
 ): AnyQuery {
   const column = areaColumn(def);
-  let query = column ? base.where(column, '=', ctx.areaId!) : base;
+  let query = column ? base.where(column, '=', scopedArea(ctx)) : base;
   for (const [name, f] of Object.entries(def.filters ?? {})) {
     const value = q[name];
     if (value !== undefined) query = query.where((eb) => f.where(eb, value as never));
@@ -147,7 +154,7 @@ export function applyListQuery(
   return query;
 }
 
-function ordered(query: AnyQuery, def: ResourceDef<any, any, any>, q: Row): AnyQuery {
+function ordered(query: AnyQuery, def: ResourceDef<any, any, any, any, any>, q: Row): AnyQuery {
   const keys = Object.keys(def.sorts);
   const key = (q.SortField as string | undefined) ?? keys[0]!;
   const order = (q.SortOrder as 'asc' | 'desc' | undefined) ?? def.defaultOrder ?? 'asc';
@@ -158,8 +165,8 @@ function ordered(query: AnyQuery, def: ResourceDef<any, any, any>, q: Row): AnyQ
 }
 
 export async function listResource<Item extends Row>(
-  def: ResourceDef<Item, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<Item, any, any, any, any>,
+  ctx: ServiceContext,
   q: Row,
 ): Promise<Page<Item>> {
   assertDaySpan(q, def);
@@ -184,13 +191,13 @@ export async function listResource<Item extends Row>(
  * make than compiling the count query on every page.
  */
 export async function countRows(
-  def: ResourceDef<any, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
   q: Row,
   filtered: AnyQuery,
 ): Promise<number> {
   const { PageIndex: _page, PageSize: _size, SortField: _field, SortOrder: _order, ...filters } = q;
-  const key = `${def.name}\u0000${ctx.user.userId}\u0000${ctx.areaId ?? ''}\u0000${JSON.stringify(filters)}`;
+  const key = `${def.name}\u0000${actorKey(ctx.actor)}\u0000${ctx.areaId ?? ''}\u0000${JSON.stringify(filters)}`;
   return cachedCount(key, ctx.clock.now(), async () =>
     Number(
       (
@@ -204,8 +211,8 @@ export async function countRows(
 }
 
 async function itemsOf<Item extends Row>(
-  def: ResourceDef<Item, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<Item, any, any, any, any>,
+  ctx: ServiceContext,
   rows: Row[],
 ): Promise<Item[]> {
   const items = rows.map((r) => def.toItem(r));
@@ -213,14 +220,14 @@ async function itemsOf<Item extends Row>(
 }
 
 async function findRow(
-  def: ResourceDef<any, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
   rowId: number,
   trx: AnyKysely,
 ): Promise<Row> {
   let query = def.query(trx, ctx).where(`${def.table}.Id`, '=', rowId);
   const column = areaColumn(def);
-  if (column) query = query.where(column, '=', ctx.areaId!);
+  if (column) query = query.where(column, '=', scopedArea(ctx));
   const row = await query.executeTakeFirst();
   if (!row) throw notFound();
   return row;
@@ -228,21 +235,24 @@ async function findRow(
 
 /** The raw table row (all columns) of the current area, or 404: what audit "before" records. */
 async function findRaw(
-  def: ResourceDef<any, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
   rowId: number,
   trx: AnyKysely,
 ): Promise<Row> {
+  // Visibility first, by the declaration's own query (a pool resource shows only the pool and the
+  // caller's areas): a row the caller cannot see is not found, before any check could describe it.
+  await findRow(def, ctx, rowId, trx);
   let query = trx.selectFrom(def.table).selectAll().where('Id', '=', rowId);
-  if (def.area) query = query.where('AreaId', '=', ctx.areaId!);
+  if (def.area) query = query.where('AreaId', '=', scopedArea(ctx));
   const row = await query.executeTakeFirst();
   if (!row) throw notFound();
   return row;
 }
 
 async function assertUnique(
-  def: ResourceDef<any, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
   trx: AnyKysely,
   values: Row,
   exceptId?: number,
@@ -252,15 +262,15 @@ async function assertUnique(
     let query = trx.selectFrom(def.table).select('Id');
     for (const f of rule.fields)
       query = values[f] === null ? query.where(f, 'is', null) : query.where(f, '=', values[f]);
-    if (def.area) query = query.where('AreaId', '=', ctx.areaId!);
+    if (def.area) query = query.where('AreaId', '=', scopedArea(ctx));
     if (exceptId !== undefined) query = query.where('Id', '!=', exceptId);
     if (await query.executeTakeFirst()) throw new AppError(409, rule.key);
   }
 }
 
 export async function getResource<Item extends Row>(
-  def: ResourceDef<Item, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<Item, any, any, any, any>,
+  ctx: ServiceContext,
   rowId: number,
 ): Promise<Item> {
   const [item] = await itemsOf(def, ctx, [await findRow(def, ctx, rowId, ctx.db.kysely as AnyKysely)]);
@@ -268,15 +278,15 @@ export async function getResource<Item extends Row>(
 }
 
 export async function createResource<Item extends Row>(
-  def: ResourceDef<Item, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<Item, any, any, any, any>,
+  ctx: ServiceContext,
   input: Row,
 ): Promise<Item> {
   const now = ctx.clock.now();
   const createdId = await ctx.db.kysely.transaction().execute(async (trx) => {
     const values: Row = {
       ...(await def.create!.values(input, ctx, trx)),
-      ...(def.area ? { AreaId: ctx.areaId! } : {}),
+      ...(def.area ? { AreaId: scopedArea(ctx) } : {}),
       ...(def.timestamps ? { CreatedAt: now, UpdatedAt: now } : {}),
     };
     await assertUnique(def, ctx, trx as AnyKysely, values);
@@ -298,13 +308,12 @@ export async function createResource<Item extends Row>(
     );
     return created.Id as number;
   });
-  def.afterWrite?.(ctx);
   return getResource(def, ctx, createdId);
 }
 
 export async function updateResource<Item extends Row>(
-  def: ResourceDef<Item, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<Item, any, any, any, any>,
+  ctx: ServiceContext,
   input: Row,
 ): Promise<Item> {
   const rowId = input.Id as number;
@@ -324,30 +333,34 @@ export async function updateResource<Item extends Row>(
       trx,
     );
   });
-  def.afterWrite?.(ctx);
   return getResource(def, ctx, rowId);
 }
 
 /** Deletes rows of the current area in one transaction: all or none (the first refusal aborts). */
 export async function deleteResources(
-  def: ResourceDef<any, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
   ids: number[],
 ): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     for (const rowId of new Set(ids)) {
       const before = await findRaw(def, ctx, rowId, trx as AnyKysely);
       await def.remove!.check?.(ctx, before, trx);
-      await (trx as AnyKysely).deleteFrom(def.table).where('Id', '=', rowId).execute();
+      const deleted = await (trx as AnyKysely)
+        .deleteFrom(def.table)
+        .where('Id', '=', rowId)
+        .executeTakeFirst();
+      // A concurrent delete won the row between the read and here (PostgreSQL runs both): nothing was
+      // removed, so the caller gets 404 and no audit entry, and a batch rolls back whole.
+      if (Number(deleted.numDeletedRows) === 0) throw notFound();
       await audit(ctx, { action: 'delete', entity: def.name, entityId: rowId, before }, trx);
     }
   });
-  def.afterWrite?.(ctx);
 }
 
 export async function setResourceStatus(
-  def: ResourceDef<any, any, any>,
-  ctx: AuthedContext,
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
   rowId: number,
   disabled: boolean,
 ): Promise<void> {
@@ -365,7 +378,6 @@ export async function setResourceStatus(
       trx,
     );
   });
-  def.afterWrite?.(ctx);
 }
 
 /**
@@ -377,7 +389,10 @@ export function defineResource<
   Item extends Row,
   Create extends z.ZodType = z.ZodType,
   Update extends z.ZodType = z.ZodType,
->(def: ResourceDef<Item, Create, Update>): AnyRoute[] {
+  Ar extends boolean = boolean,
+  // Callbacks of an area resource see its area as a number: the guard admitted it before they run.
+  C extends ServiceContext = Ar extends true ? AreaContext : ServiceContext,
+>(def: ResourceDef<Item, Create, Update, C, Ar>): AnyRoute[] {
   const base = `/api/${def.name}`;
   const tag = def.tag ?? def.name;
   const area = def.area;
@@ -416,7 +431,11 @@ export function defineResource<
         area,
         body: def.create.body,
         response: def.item,
-        handler: ({ body }, ctx) => createResource(def, ctx, body as Row),
+        async handler({ body }, ctx) {
+          const created = await createResource(def, ctx, body as Row);
+          def.afterWrite?.(ctx);
+          return created;
+        },
       }),
     );
   }
@@ -431,7 +450,11 @@ export function defineResource<
         area,
         body: def.update.body,
         response: def.item,
-        handler: ({ body }, ctx) => updateResource(def, ctx, body as Row),
+        async handler({ body }, ctx) {
+          const updated = await updateResource(def, ctx, body as Row);
+          def.afterWrite?.(ctx);
+          return updated;
+        },
       }),
     );
   }
@@ -447,6 +470,7 @@ export function defineResource<
         params: idParams,
         async handler({ params }, ctx) {
           await deleteResources(def, ctx, [params.Id]);
+          def.afterWrite?.(ctx);
           return null;
         },
       }),
@@ -460,6 +484,7 @@ export function defineResource<
         body: z.strictObject({ Ids: z.array(id).min(1).max(500) }),
         async handler({ body }, ctx) {
           await deleteResources(def, ctx, body.Ids);
+          def.afterWrite?.(ctx);
           return null;
         },
       }),
@@ -476,10 +501,11 @@ export function defineResource<
         area,
         query: z.object({
           Id: id,
-          Disabled: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+          Disabled: queryBool,
         }),
         async handler({ query }, ctx) {
           await setResourceStatus(def, ctx, query.Id, query.Disabled);
+          def.afterWrite?.(ctx);
           return null;
         },
       }),
@@ -488,7 +514,8 @@ export function defineResource<
   if (def.export) {
     const exportDef = def.export;
     const querySchema = listQuerySchema(def, false);
-    registerExportable({
+    // The list route carries its export; registering the route registers it (no import-time side effect).
+    routes[0]!.exportable = {
       name: def.name,
       read: def.read,
       titleKey: exportDef.titleKey,
@@ -497,12 +524,12 @@ export function defineResource<
       requiresRange: def.timeRange?.requiredForExport ? ['StartTime', 'EndTime'] : undefined,
       checkQuery: (q) => assertDaySpan(q, def),
       count: (ctx, q) =>
-        countRows(def, ctx, q, applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q)),
+        countRows(def, ctx, q, applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx as C), def, ctx, q)),
       async rows(ctx, q, limit) {
-        const filtered = applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q);
+        const filtered = applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx as C), def, ctx, q);
         return itemsOf(def, ctx, await ordered(filtered, def, q).limit(limit).execute());
       },
-    });
+    };
   }
   return routes;
 }

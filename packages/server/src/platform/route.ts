@@ -3,8 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { assertAreaAccess, parseAreaHeader } from './area-guard.ts';
 import { bearerToken } from './auth/tokens.ts';
-import type { ServiceContext } from './context.ts';
+import { userActor, type ServiceContext } from './context.ts';
 import { AppError } from './errors.ts';
+import { registerExportable, type Exportable } from './exports/registry.ts';
 import { hasAnyCode, type Principal } from './principal.ts';
 import type { Platform } from './platform.ts';
 import { fieldErrors } from './validation.ts';
@@ -20,16 +21,31 @@ export interface RequestMeta {
   origin: string;
 }
 
-export interface PublicContext extends Omit<ServiceContext, 'user'> {
+/** A public route's context: nobody has signed in, so there is no actor to audit. */
+export interface PublicContext extends Omit<ServiceContext, 'actor'> {
   user: Principal | undefined;
   platform: Platform;
   meta: RequestMeta;
 }
 
+/**
+ * A signed-in route's context: the service context (its actor is the user) plus what only the route layer
+ * holds, the user's permissions, the platform and the HTTP request's details. Services take the service part.
+ */
 export interface AuthedContext extends ServiceContext {
+  user: Principal;
   platform: Platform;
   meta: RequestMeta;
 }
+
+/** An area-scoped route's context: the guard has admitted the area, so it is a number. */
+export type AreaRouteContext = AuthedContext & { areaId: number };
+
+type HandlerContext<A extends Access, Ar extends boolean> = A extends 'public'
+  ? PublicContext
+  : Ar extends true
+    ? AreaRouteContext
+    : AuthedContext;
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -38,6 +54,7 @@ export interface RouteSpec<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   P extends z.ZodType | undefined = z.ZodType | undefined,
+  Ar extends boolean = boolean,
 > {
   method: Method;
   url: string;
@@ -46,20 +63,34 @@ export interface RouteSpec<
   /** Who may call: nobody logged in, anybody logged in, or holders of any one of these codes. */
   access: A;
   /** Area-scoped: the X-Area-Id header must name one of the caller's areas; handlers get a trusted areaId. */
-  area?: boolean;
+  area?: Ar;
   query?: Q;
   body?: B;
+  /** Largest request body in bytes; public routes default to PUBLIC_BODY_LIMIT, others to the app's limit. */
+  bodyLimit?: number;
   params?: P;
   response?: z.ZodType;
+  /** The list this route serves can be exported (export jobs find it by name once the route is registered). */
+  exportable?: Exportable;
   handler(
     input: { query: Infer<Q>; body: Infer<B>; params: Infer<P> },
-    ctx: A extends 'public' ? PublicContext : AuthedContext,
+    ctx: HandlerContext<A, Ar>,
   ): Promise<unknown>;
 }
 
 /** A declared route of any input shape: what registries and the route table hold. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- heterogeneous routes in one list
-export type AnyRoute = RouteSpec<any, any, any, any>;
+export type AnyRoute = RouteSpec<any, any, any, any, any>;
+
+/**
+ * Awaits a change to who may do what (users, roles, areas), then drops the cached principals. Sessions belong
+ * to the route layer, so services leave this to the routes that call them.
+ */
+export async function changesGrants<T>(ctx: AuthedContext, change: Promise<T>): Promise<T> {
+  const result = await change;
+  ctx.platform.sessions.invalidate();
+  return result;
+}
 
 /** A handler's result that also hands the client a token (the envelope's optional `token`). */
 export class WithToken<T> {
@@ -78,12 +109,16 @@ export class FileReply {
   ) {}
 }
 
+/** What an anonymous caller may send at most: nothing public takes more than a login form. */
+export const PUBLIC_BODY_LIMIT = 16 * 1024;
+
 export function defineRoute<
   A extends Access,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<A, Q, B, P>): RouteSpec<A, Q, B, P> {
+  Ar extends boolean = false,
+>(spec: RouteSpec<A, Q, B, P, Ar>): RouteSpec<A, Q, B, P, Ar> {
   return spec;
 }
 
@@ -95,12 +130,55 @@ function toJsonSchema(schema: z.ZodType) {
   return z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' });
 }
 
-function parsePart(schema: z.ZodType | undefined, input: unknown, lang: Lang, part: string) {
+/**
+ * The named schemas (`.meta({ id })`, the recursive trees) that the routes' schemas refer to, for the
+ * document's `components.schemas`. zod writes them into each route schema's `definitions`, which
+ * @fastify/swagger drops while it points the `$ref`s at `#/components/schemas/<id>`: without this the
+ * document would refer to schemas it does not contain.
+ */
+export function openApiComponents(routes: readonly AnyRoute[]): Record<string, object> {
+  const components: Record<string, object> = {};
+  for (const route of routes) {
+    const parts = [route.query, route.body, route.params, envelopeSchema(route.response)];
+    for (const part of parts as (z.ZodType | undefined)[]) {
+      if (!part) continue;
+      for (const [id, schema] of Object.entries(toJsonSchema(part).definitions ?? {})) {
+        // Unnamed cycles get zod's per-conversion names (__schema0), which would collide.
+        if (id.startsWith('__schema'))
+          throw new Error(`${route.url}: name the recursive schema with .meta({ id })`);
+        components[id] = schema;
+      }
+    }
+  }
+  return components;
+}
+
+/**
+ * The path of the first text holding a NUL character, or undefined. PostgreSQL cannot store NUL in text
+ * (the insert fails with a 500) and no field has a use for it, so every input is refused with it.
+ */
+function nulPath(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (depth > 20 || value === null || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return path ? `${path}.${key.replaceAll('\u0000', '')}` : 'key';
+    const found = nulPath(inner, path ? `${path}.${key}` : key, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function parsePart(schema: z.ZodType | undefined, input: unknown, lang: Lang) {
   if (!schema) return undefined;
+  const nul = nulPath(input, '');
+  if (nul !== undefined)
+    throw new AppError(400, 'error.validation', undefined, {
+      Errors: [{ Field: (nul || 'body').slice(0, 64), Key: 'validation.invalid' }],
+    });
   const result = schema.safeParse(input ?? {});
   if (!result.success) {
     throw new AppError(400, 'error.validation', undefined, {
-      Errors: fieldErrors(result.error, input, lang, part === 'body' ? '' : ''),
+      Errors: fieldErrors(result.error, input, lang),
     });
   }
   return result.data;
@@ -120,11 +198,12 @@ export function envelopeSchema(data: z.ZodType | undefined) {
  * authenticate (401) → permission codes (403) → area guard (400/403) → parse input (400) → handler → envelope.
  */
 export function registerRoute(app: FastifyInstance, platform: Platform, spec: AnyRoute) {
-  platform.routes.push(spec);
+  if (spec.exportable) registerExportable(spec.exportable);
   const isPublic = spec.access === 'public';
   app.route({
     method: spec.method,
     url: spec.url,
+    ...(spec.bodyLimit || isPublic ? { bodyLimit: spec.bodyLimit ?? PUBLIC_BODY_LIMIT } : {}),
     schema: {
       summary: spec.summary,
       tags: [spec.tag],
@@ -160,15 +239,17 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
         ? assertAreaAccess(user!, parseAreaHeader(request.headers['x-area-id']))
         : undefined;
       const input = {
-        params: parsePart(spec.params, request.params, lang, 'params'),
-        query: parsePart(spec.query, request.query, lang, 'query'),
-        body: parsePart(spec.body, request.body, lang, 'body'),
+        params: parsePart(spec.params, request.params, lang),
+        query: parsePart(spec.query, request.query, lang),
+        body: parsePart(spec.body, request.body, lang),
       };
       const ctx = {
         db: platform.db,
         clock: platform.clock,
         lang,
         user,
+        // Who the services record as acting: the signed-in user, from this address.
+        actor: user ? userActor(user, request.ip) : undefined,
         areaId,
         platform,
         meta: {

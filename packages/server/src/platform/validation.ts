@@ -46,16 +46,29 @@ function issueMessage(issue: z.core.$ZodIssue, input: unknown, lang: Lang): stri
   }
 }
 
+/**
+ * At most this many field errors in one reply: enough for any real form, and a body with thousands of
+ * unknown keys cannot turn a small request into a large error (unauthenticated amplification).
+ */
+export const MAX_FIELD_ERRORS = 20;
+/** A field name in an error is cut to this length (an unknown key can be as long as the body allows). */
+const MAX_FIELD_LENGTH = 64;
+
 /** Every failing field with a message in the caller's language; unknown keys are listed one by one. */
 export function fieldErrors(error: z.ZodError, input: unknown, lang: Lang, prefix = ''): FieldError[] {
   const out: FieldError[] = [];
+  const push = (field: string, message: string) => {
+    if (out.length < MAX_FIELD_ERRORS)
+      out.push({ Field: field.slice(0, MAX_FIELD_LENGTH), Message: message });
+  };
   for (const issue of error.issues) {
+    if (out.length >= MAX_FIELD_ERRORS) break;
     const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys)
-        out.push({ Field: base ? `${base}.${key}` : key, Message: issueMessage(issue, input, lang) });
+      const message = issueMessage(issue, input, lang);
+      for (const key of issue.keys.slice(0, MAX_FIELD_ERRORS)) push(base ? `${base}.${key}` : key, message);
     } else {
-      out.push({ Field: base, Message: issueMessage(issue, input, lang) });
+      push(base, issueMessage(issue, input, lang));
     }
   }
   return out;

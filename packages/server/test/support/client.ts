@@ -14,6 +14,8 @@ export interface CallOptions {
   lang?: string;
   query?: Record<string, string | number | boolean>;
   body?: unknown;
+  /** The client address the server sees (fastify.inject's remoteAddress); 127.0.0.1 when absent. */
+  ip?: string;
 }
 
 export interface Reply<T = unknown> extends Envelope<T> {
@@ -35,6 +37,7 @@ export async function call<T = unknown>(
     method,
     url,
     headers,
+    ...(options.ip ? { remoteAddress: options.ip } : {}),
     ...(options.query
       ? { query: Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)])) }
       : {}),

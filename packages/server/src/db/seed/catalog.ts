@@ -1,6 +1,8 @@
+import type { PermissionCode } from '@gatehouse/shared';
+
 /**
- * Built-in permission codes (the spec's role names) under the menu groups they gate. The web route table
- * uses the same codes; the server checks them on every endpoint.
+ * Built-in permission codes (the spec's role names, declared in @gatehouse/shared) under the menu groups
+ * they gate, with their Chinese names. The order gives the seeded resources their ids and Sort: keep it.
  */
 export const RESOURCE_TREE = [
   {
@@ -47,9 +49,11 @@ export const RESOURCE_TREE = [
       { code: 'Role/Admin', name: '角色管理' },
     ],
   },
-] as const;
-
-export const PERMISSION_CODES = RESOURCE_TREE.flatMap((group) => group.children.map((c) => c.code));
+] as const satisfies readonly {
+  code: string;
+  name: string;
+  children: readonly { code: PermissionCode; name: string }[];
+}[];
 
 export const DEMO_PASSWORD = 'Demo@2026';
 
@@ -57,7 +61,7 @@ export const DEMO_PASSWORD = 'Demo@2026';
 export const DEMO_USERS: {
   userName: string;
   name: string;
-  code: string;
+  code: PermissionCode;
   areas: 'both' | 'first' | 'none';
 }[] = [
   { userName: 'superadmin', name: '周明远', code: 'SuperAdmin', areas: 'both' },

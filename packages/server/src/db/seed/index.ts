@@ -20,7 +20,10 @@ export interface SeedResult {
   demoUsers: string[];
 }
 
-/** Fills an empty database (no users): resources, roles, the admin, and with mode demo the demo data. */
+/**
+ * Fills an empty database (no users): resources, roles, the admin, and with mode demo the demo data, all in
+ * one transaction, so a database is either empty or completely seeded.
+ */
 export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedResult> {
   const k = db.kysely;
   const existing = await k.selectFrom('AppUser').select('Id').limit(1).executeTakeFirst();
@@ -143,19 +146,24 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
       for (const AreaId of areas)
         await trx.insertInto('UserArea').values({ UserId: user.Id, AreaId }).execute();
     }
-  });
 
-  if (options.mode === 'demo') {
+    // The modules' demo data in the same transaction: a start killed half-way leaves an empty database
+    // (the next start seeds it again), never users without the data every later start would think is
+    // there. Seeders write through `db.kysely` (here the transaction) and, on SQLite, the raw handle on
+    // the same connection, so both are inside it.
     for (const seeder of demoSeeders) {
-      await seeder(db, {
-        areaIds,
-        now,
-        passwordHash: demoHash,
-        scale: options.scale ?? 1,
-        ...(db.sqlite ? { sqlite: db.sqlite } : {}),
-      });
+      await seeder(
+        { ...db, kysely: trx },
+        {
+          areaIds,
+          now,
+          passwordHash: demoHash,
+          scale: options.scale ?? 1,
+          ...(db.sqlite ? { sqlite: db.sqlite } : {}),
+        },
+      );
     }
-  }
+  });
 
   return {
     seeded: true,

@@ -4,43 +4,42 @@ import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import { formatInstant } from '../../platform/exports/workbook.ts';
-import type { AuthedContext } from '../../platform/route.ts';
+import {
+  actorDisplayName,
+  actorUserId,
+  type ServiceContext,
+  type UserContext,
+} from '../../platform/context.ts';
 import { id } from '../../platform/schemas.ts';
-import { areaTimeZone } from '../system/exports/service.ts';
+import { customTimeZone } from '../../platform/area-zone.ts';
 
 export type Trx = Kysely<Database>;
 
-/** Screens of the spec: the pools are SuperAdmin's; devices and channels AccessControl/Admin's; the rest both. */
-export const SUPER = ['SuperAdmin'] as const;
-export const AC_ADMIN = ['AccessControl/Admin'] as const;
-export const AC_ALL = ['AccessControl/Admin', 'AccessControl/User'] as const;
 export const TAG = 'AccessControl';
 
 export { isoOrNull as iso } from '../../platform/instants.ts';
 
-export const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+export { optionalText } from '../../platform/schemas.ts';
 
 /** A batch of row ids in a body. */
 export const idList = (max = 500) => z.array(id).min(1).max(max);
 
-/** An instant in a body: ISO 8601 text (what the web sends) or epoch milliseconds. */
-export const bodyInstant = z
-  .union([z.number().int().min(0), z.iso.datetime({ offset: true })])
-  .transform((v) => (typeof v === 'number' ? v : Date.parse(v)));
+/** An instant in a body, bounded to the API's window (platform/schemas.ts). */
+export { bodyInstant } from '../../platform/schemas.ts';
 
 /** A pool call naming an area: the caller must operate it, as the area guard demands of area-scoped calls. */
-export function assertOwnArea(ctx: AuthedContext, areaId: number): void {
+export function assertOwnArea(ctx: UserContext, areaId: number): void {
   if (!ctx.user.areaIds.has(areaId)) throw new AppError(403, 'error.areaForbidden');
 }
 
 /** The areas a pool screen shows besides the pool itself: the caller's. */
-export function ownAreaIds(ctx: AuthedContext): number[] {
+export function ownAreaIds(ctx: UserContext): number[] {
   return [...ctx.user.areaIds];
 }
 
 /** Who did it, as change and renewal records name them. */
-export function operator(ctx: AuthedContext) {
-  return { OperatorId: ctx.user.userId, OperatorName: ctx.user.name || ctx.user.userName };
+export function operator(ctx: ServiceContext) {
+  return { OperatorId: actorUserId(ctx.actor), OperatorName: actorDisplayName(ctx.actor) };
 }
 
 const zones = new Map<string | null, string | undefined>();
@@ -49,7 +48,7 @@ const zones = new Map<string | null, string | undefined>();
 export async function areaFormatter(db: Trx, areaId: number): Promise<(ms: number) => string> {
   const area = await db.selectFrom('AreaInfo').select('Custom').where('Id', '=', areaId).executeTakeFirst();
   const custom = area?.Custom ?? null;
-  if (!zones.has(custom)) zones.set(custom, areaTimeZone(custom));
+  if (!zones.has(custom)) zones.set(custom, customTimeZone(custom));
   const zone = zones.get(custom);
   return (ms) => formatInstant(isoInstant(ms), zone);
 }

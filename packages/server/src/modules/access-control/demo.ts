@@ -1,8 +1,8 @@
 import { defaultChannels, doorDirection, enumLabel, translate } from '@gatehouse/shared';
 import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../db/seed/demo.ts';
+import type { DemoContext } from '../../db/seed/context.ts';
 import { formatInstant } from '../../platform/exports/workbook.ts';
-import { ISSUE } from './authorizations/lifecycle.ts';
+import { ISSUE } from './card-user-link-channel/lifecycle.ts';
 import { prng, type Random } from '../../db/seed/random.ts';
 import { bulkInsert } from './demo/bulk.ts';
 import {
@@ -19,7 +19,7 @@ import {
   serialFor,
 } from './demo/fixtures.ts';
 import { seedSwipes, type SwipeHolder } from './demo/swipes.ts';
-import { CHANGE } from './holders/change-log.ts';
+import { CHANGE } from './card-user/change-log.ts';
 
 const DAY = 86_400_000;
 const ZONE = 'Asia/Shanghai';
@@ -71,8 +71,9 @@ async function seedDevices(db: Db, ctx: DemoContext, area: number, areaId: numbe
         Name: seed.name,
         Protocol: seed.other ? 1 : 0,
         Type: seed.type,
-        Ip: `192.168.${10 + area}.${20 + index}`,
-        Port: 60000,
+        // Loopback: `npm start` runs a simulated controller for each demo device on this port (docs/devices.md).
+        Ip: seed.other ? `192.168.${10 + area}.${20 + index}` : '127.0.0.1',
+        Port: seed.other ? null : 61000 + area * 100 + index,
         Location: seed.location,
         Remark: seed.other ? '第三方人脸识别闸机，由其平台核验，无需下发' : null,
         AssignedAt: ctx.now - 400 * DAY,

@@ -1,29 +1,74 @@
-import type { AnyRoute } from '../../platform/route.ts';
-import './dependents.ts';
-import { authorizationRoutes } from './authorizations/routes.ts';
-import { areaCardRoutes } from './cards/area-cards.ts';
-import { cardRegistrationRoutes } from './cards/registration.ts';
-import { channelRoutes } from './channels/routes.ts';
-import { deviceManagementRoutes } from './devices/management.ts';
-import { deviceRegistrationRoutes } from './devices/registration.ts';
-import { holderRoutes } from './holders/routes.ts';
-import { optionRoutes } from './options.ts';
-import { doorRecordRoutes } from './records/door-records.ts';
-import { faultRoutes } from './records/faults.ts';
-import { changeRecordRoutes, renewalRecordRoutes } from './records/holder-records.ts';
+import type { ServerModule } from '../../platform/module.ts';
+import { accessControlChannelRoutes } from './access-control-channel/routes.ts';
+import { controllerDeviceRoutes, doorControlRoutes } from './access-control-device/controller-routes.ts';
+import { accessControlDeviceRoutes } from './access-control-device/routes.ts';
+import { cardRegistrationRoutes } from './card-registration/routes.ts';
+import { cardUserLinkChannelRoutes } from './card-user-link-channel/routes.ts';
+import { cardUserRoutes } from './card-user/routes.ts';
+import { cardRoutes } from './card/routes.ts';
+import { changeRecordRoutes, renewalRecordRoutes } from './change-record/routes.ts';
+import { seedAccessControlDemo } from './demo.ts';
+import { registerAccessControlDependents } from './dependents.ts';
+import { deviceRegistrationRoutes } from './device-registration/routes.ts';
+import { doorOpeningRecordRoutes } from './door-opening-record/routes.ts';
+import { failureDeclarationRecordRoutes } from './failure-declaration-record/routes.ts';
+import { accessControlMigration } from './migration.ts';
+import { accessControlOptionsRoutes } from './options/routes.ts';
 
-/** Every route of the access-control module (the ten screens under /accesscontrol). */
-export const accessControlRoutes: AnyRoute[] = [
-  ...deviceRegistrationRoutes,
-  ...cardRegistrationRoutes,
-  ...deviceManagementRoutes,
-  ...channelRoutes,
-  ...areaCardRoutes,
-  ...holderRoutes,
-  ...authorizationRoutes,
-  ...doorRecordRoutes,
-  ...changeRecordRoutes,
-  ...renewalRecordRoutes,
-  ...faultRoutes,
-  ...optionRoutes,
-];
+/** The access-control module's face (the ten screens under /accesscontrol, docs/access-control.md). */
+export const accessControlModule: ServerModule = {
+  name: 'access-control',
+  routes: [
+    ...deviceRegistrationRoutes,
+    ...cardRegistrationRoutes,
+    ...accessControlDeviceRoutes,
+    ...accessControlChannelRoutes,
+    ...controllerDeviceRoutes,
+    ...doorControlRoutes,
+    ...cardRoutes,
+    ...cardUserRoutes,
+    ...cardUserLinkChannelRoutes,
+    ...doorOpeningRecordRoutes,
+    ...changeRecordRoutes,
+    ...renewalRecordRoutes,
+    ...failureDeclarationRecordRoutes,
+    ...accessControlOptionsRoutes,
+  ],
+  migrations: { '0003-access-control': accessControlMigration },
+  demo: seedAccessControlDemo,
+  register: registerAccessControlDependents,
+};
+
+// What other layers use: the one writer of swipe records and the issue statuses (device gateways), the tables.
+export {
+  recordSwipe,
+  recordSwipes,
+  recordCursor,
+  storeControllerRecords,
+  storedRecordCount,
+  type SwipeInput,
+  type ControllerRecordInput,
+  type StoredControllerRecord,
+} from './door-opening-record/service.ts';
+// The door-controller seam (gateways/wg): controllers to drive, their persisted state, the sync plan.
+export {
+  DoorControllerError,
+  clearSyncBackoff,
+  confirmSync,
+  devicesDueForSync,
+  doorControllers,
+  failSync,
+  installDoorControllers,
+  saveDeviceState,
+  syncPlan,
+  wgControllers,
+  type ControllerRef,
+  type DesiredCard,
+  type DeviceStatePatch,
+  type DoorControllerFailure,
+  type DoorControllers,
+  type SyncPlan,
+  type SyncRow,
+} from './access-control-device/controllers.ts';
+export { ISSUE } from './card-user-link-channel/lifecycle.ts';
+export type { AccessControlTables } from './tables.ts';

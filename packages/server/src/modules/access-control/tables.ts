@@ -92,6 +92,14 @@ export interface CardUserLinkChannelTable {
   /** issueStatus. */
   IssueStatus: number;
   Revoked: Generated<number>;
+  /** Failed device syncs since the last success (migration 0007-wg). */
+  SyncAttempts: Generated<number>;
+  /** Earliest next sync attempt after a failure (back-off); null when none is due. */
+  NextSyncAt: number | null;
+  /** Why the last sync failed: 'offline', 'refused' or 'timeout'; null after a success. */
+  SyncError: string | null;
+  /** When the controller last confirmed this authorisation (3) or its removal (-2). */
+  SyncedAt: number | null;
   CreatedAt: number;
   UpdatedAt: number;
 }
@@ -117,6 +125,12 @@ export interface DoorOpeningRecordTable {
   Result: number;
   /** doorRecordReason. */
   Reason: number;
+  /** The controller's ring index (migration 0007-wg); (DeviceId, RecordIndex) is unique. Null: not from a ring. */
+  RecordIndex: number | null;
+  /** The controller's record type: 1 swipe, 2 door event (button, remote open, power-on…), 3 alarm. */
+  EventType: number | null;
+  /** The controller's own reason code (WG `Reason`: 20 push button, 38 forced open, 44 remote open…). */
+  EventReason: number | null;
 }
 
 /** Swipe counts per area, UTC day, device and result: exact totals and deep pages without scanning. */
@@ -179,6 +193,44 @@ export interface FailureDeclarationRecordTable {
   UpdatedAt: number;
 }
 
+/**
+ * What a device gateway knows about a controller and must keep across restarts (migration 0007-wg): its last
+ * answer, firmware, clock drift, where its event listener points, and the progress of its authorisation sync.
+ */
+export interface AccessControlDeviceStateTable {
+  DeviceId: number;
+  /** 1 answering, 0 not answering, null never asked. */
+  Online: number | null;
+  LastSeenAt: number | null;
+  Firmware: string | null;
+  /** Controller clock minus server clock, seconds. */
+  ClockDriftSeconds: number | null;
+  DriftCheckedAt: number | null;
+  /** "host:port" the controller pushes its events to (set with 0x90). */
+  ListenerAddress: string | null;
+  LastError: string | null;
+  /** 'running' | 'done' | 'failed' | null (never synced). */
+  SyncState: string | null;
+  /** 'read' | 'write' | 'verify' while running. */
+  SyncPhase: string | null;
+  SyncDone: Generated<number>;
+  SyncTotal: Generated<number>;
+  SyncStartedAt: number | null;
+  SyncFinishedAt: number | null;
+  SyncError: string | null;
+  UpdatedAt: number;
+}
+
+/** Record collection cursor of a controller: exactly-once collection survives restarts through it. */
+export interface AccessControlRecordCursorTable {
+  DeviceId: number;
+  /** The next ring index to read (0xB0). */
+  NextIndex: number;
+  /** Records the ring overwrote before they were read (0xFF markers, a ring wrapped while down). */
+  LostRecords: Generated<number>;
+  UpdatedAt: number;
+}
+
 /** Tables of the access-control module (joined into the Database interface in db/schema.ts). */
 export interface AccessControlTables {
   AccessControlDevice: AccessControlDeviceTable;
@@ -191,4 +243,6 @@ export interface AccessControlTables {
   ChangeRecord: ChangeRecordTable;
   RenewalRecord: RenewalRecordTable;
   FailureDeclarationRecord: FailureDeclarationRecordTable;
+  AccessControlDeviceState: AccessControlDeviceStateTable;
+  AccessControlRecordCursor: AccessControlRecordCursorTable;
 }

@@ -12,7 +12,7 @@ import {
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { DemoContext } from '../../db/seed/demo.ts';
+import type { DemoContext } from '../../db/seed/context.ts';
 import { prng, type Random } from '../../db/seed/random.ts';
 import { areaTimeZone } from './common.ts';
 import type {
@@ -21,6 +21,8 @@ import type {
   ForcedOutageRecordTable,
   ParkOrderTable,
 } from './tables.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { hashPassword } from '../../platform/auth/passwords.ts';
 
 /**
  * Garage demo: per area its zones, rules of every type, 20+ hosts of 10 sockets in varied states, vehicles
@@ -222,9 +224,10 @@ function dateKey(ms: number, offset: number): string {
 // ---------------------------------------------------------------------------------------------------------
 // Bulk rows, built in memory, then written by the SQLite or the portable writer.
 
-type NewRecord = Omit<ChargeRecordTable, 'Id'>;
+// The device-link columns (migration 0008) keep their defaults in the demo.
+type NewRecord = Omit<ChargeRecordTable, 'Id' | 'StopRequest' | 'StopRequestedAt' | 'EndProvisional'>;
 type NewOrder = Omit<ChargeOrderTable, 'Id' | 'ChargeRecordId'>;
-type NewOutage = Omit<ForcedOutageRecordTable, 'Id' | 'ChargeRecordId' | 'ChargeOrderId'>;
+type NewOutage = Omit<ForcedOutageRecordTable, 'Id' | 'ChargeRecordId' | 'ChargeOrderId' | 'ResultReason'>;
 type NewParkOrder = Omit<ParkOrderTable, 'Id'>;
 
 interface Session {
@@ -309,7 +312,8 @@ function chargingSessions(
   operator: Operator,
   now: number,
 ): Session[] {
-  const out: Session[] = [];
+  // Time slots first, socket by socket; cards are dealt afterwards in time order (assignCards).
+  const slots: { socket: Socket; startAt: number; endAt: number | null }[] = [];
   const from = now - DAYS * DAY;
   for (const [index, socket] of sockets.entries()) {
     const runningStart = socket.runningStart;
@@ -332,12 +336,38 @@ function chargingSessions(
       const startAt = at;
       const endAt = startAt + Math.max(MINUTE / 2, Math.floor(durations[i]! * scale * MINUTE));
       at = endAt;
-      out.push(session(rng, areaId, socket, startAt, endAt, cards, passWindows, monthCharge, operator, now));
+      slots.push({ socket, startAt, endAt });
     }
-    if (runningStart !== null)
-      out.push(
-        session(rng, areaId, socket, runningStart, null, cards, passWindows, monthCharge, operator, now),
-      );
+    if (runningStart !== null) slots.push({ socket, startAt: runningStart, endAt: null });
+  }
+  return assignCards(rng, slots, cards).map(({ socket, startAt, endAt, card }) =>
+    session(rng, areaId, socket, startAt, endAt, card, passWindows, monthCharge, operator, now),
+  );
+}
+
+/**
+ * Deals a card to every charging slot so that no card charges on two sockets at once (a card is one
+ * person's): slots in start order, each taking a random card that is free by then (a running session keeps
+ * its card busy for good). A slot that finds no free card is left out rather than double-booked.
+ */
+export function assignCards<S extends { startAt: number; endAt: number | null }>(
+  rng: Pick<Random, 'pick'>,
+  slots: readonly S[],
+  cards: readonly string[],
+): (S & { card: string })[] {
+  const busyUntil = new Map<string, number>();
+  const free = (card: string, at: number) => (busyUntil.get(card) ?? -Infinity) <= at;
+  const out: (S & { card: string })[] = [];
+  for (const slot of [...slots].sort((a, b) => a.startAt - b.startAt)) {
+    let card: string | undefined;
+    for (let tries = 0; tries < 8 && card === undefined; tries++) {
+      const candidate = rng.pick(cards);
+      if (free(candidate, slot.startAt)) card = candidate;
+    }
+    card ??= cards.find((c) => free(c, slot.startAt));
+    if (card === undefined) continue;
+    busyUntil.set(card, slot.endAt ?? Infinity);
+    out.push({ ...slot, card });
   }
   return out;
 }
@@ -348,13 +378,12 @@ function session(
   socket: Socket,
   startAt: number,
   endAt: number | null,
-  cards: string[],
+  card: string,
   passWindows: PassWindows,
   monthCharge: { id: number; tariff: Tariff },
   operator: Operator,
   now: number,
 ): Session {
-  const card = rng.pick(cards);
   const covered = (passWindows.get(card) ?? []).some(([s, e]) => startAt >= s && startAt < e);
   const { id: ruleId, tariff } = covered ? monthCharge : { id: socket.ruleId, tariff: socket.tariff };
   const battery = rng.int(480, 1440);
@@ -370,6 +399,8 @@ function session(
     EndAt: endAt,
     EnergyWh,
     StopReason: stop,
+    // Seeded sessions have no charger register (migration 0006).
+    MeterStartWh: null,
   };
   const terms = {
     ChargeType: tariff.ChargeType,
@@ -601,7 +632,7 @@ function writeSqlite(sqlite: NonNullable<DemoContext['sqlite']>, bulk: Bulk): vo
 const BATCH = 1000;
 
 async function writePortable(k: Kysely<Database>, bulk: Bulk): Promise<void> {
-  await k.transaction().execute(async (trx) => {
+  await inTransaction(k, async (trx) => {
     for (let i = 0; i < bulk.sessions.length; i += BATCH) {
       const batch = bulk.sessions.slice(i, i + BATCH);
       const records = await trx
@@ -640,8 +671,17 @@ async function writePortable(k: Kysely<Database>, bulk: Bulk): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------------------
 
+/**
+ * The OCPP password of every demo host of the charging-API type (40 hexadecimal digits, an AuthorizationKey
+ * every charger takes; published like the demo accounts' password). `npm start` runs the charge-point
+ * simulator for those hosts with it (gateways/ocpp/demo.ts).
+ */
+export const DEMO_OCPP_KEY = '67617465686f7573652d64656d6f2d6f63707021';
+
 export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
   const k = db.kysely;
+  // Hashed once: the same key for every demo charge point (hex text is stored as its lower-case self).
+  const ocppKeyHash = await hashPassword(DEMO_OCPP_KEY);
   const now = ctx.now;
   const stamps = { CreatedAt: now, UpdatedAt: now };
   const rng = prng(20261122);
@@ -659,7 +699,7 @@ export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
   const offsets = new Map<number, number>();
   let hostSeq = 0;
 
-  await k.transaction().execute(async (trx) => {
+  await inTransaction(k, async (trx) => {
     for (const [a, area] of AREAS.entries()) {
       const areaId = ctx.areaIds[a];
       if (areaId === undefined) continue;
@@ -763,6 +803,7 @@ export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
               PortCount: 10,
               ChargingSystemType: type,
               ...connection,
+              OcppPasswordHash: type === 2 ? ocppKeyHash : null,
               Remark: null,
               LastSeenAt: lastSeen,
               ...stamps,

@@ -1,28 +1,84 @@
+import type { Db } from '../../db/database.ts';
+
 /**
- * The seam to real charging hardware. The device issue implements it (OCPP RemoteStopTransaction or the
- * vendor API of the host's charging system type) and installs it at start; until then none is installed and
- * a forced power-off is recorded as "not sent" (forcedOutageResult 0) — nothing pretends to be a device.
+ * The seam to charging hardware (docs/chargers.md, "Forced power-off"). A device gateway (OCPP for hosts of
+ * the charging-API type) implements it and is installed at start; without one, or for a host no gateway
+ * drives, a forced power-off is recorded as "not sent" (forcedOutageResult 0) with the reason, and nothing
+ * pretends the power was cut.
  */
 export interface PowerOffCommand {
   hostId: number;
   serialNumber: string;
   chargingSystemType: number;
   portNumber: number;
-  /** The session ended by the operator, if one was running. */
+  /** The session the operator wants ended, if one was running. */
   chargeRecordId: number | null;
 }
 
+/**
+ * Why a command did not cut the power: catalogue keys under garage.powerOffResult.
+ * notConnected / noDeviceLink: not sent. refused, timeout, error: sent and failed. noConfirmation: the
+ * device accepted but its StopTransaction has not arrived yet (when it does, the record becomes "power cut").
+ */
+export type PowerOffReason =
+  'notConnected' | 'noDeviceLink' | 'refused' | 'timeout' | 'error' | 'noConfirmation';
+
+/**
+ * The three answers. `cut`: the device accepted, and for a session its own stop report has already ended it
+ * through the device-session close path (so the session and order end exactly once, as a normal stop).
+ * `failed`: sent, refused or unanswered. `notSent`: not this gateway's host, or its device is not connected.
+ */
+export type PowerOffAnswer =
+  | { outcome: 'cut' }
+  | { outcome: 'failed'; reason: Exclude<PowerOffReason, 'notConnected' | 'noDeviceLink'>; detail?: string }
+  | { outcome: 'notSent'; reason: 'notConnected' | 'noDeviceLink' };
+
+/** The host a command goes to (as a power-off names it). */
+export interface HostTarget {
+  hostId: number;
+  serialNumber: string;
+  chargingSystemType: number;
+}
+
+/**
+ * Operator commands from the screens (docs/chargers.md, "Commands"): start a session for a card on a port,
+ * make a port operative or not, restart the host.
+ */
+export type ChargerCommand =
+  | { kind: 'remoteStart'; portNumber: number; idTag: string }
+  | { kind: 'availability'; portNumber: number; operative: boolean }
+  | { kind: 'reset'; hard: boolean };
+
+/** accepted / refused carry the device's own status word (Accepted, Rejected, Scheduled, …). */
+export type CommandAnswer =
+  | { outcome: 'accepted'; status: string }
+  | { outcome: 'refused'; status: string }
+  | { outcome: 'timeout' }
+  | { outcome: 'notSent'; reason: 'notConnected' | 'noDeviceLink' };
+
 export interface ChargerGateway {
-  /** Resolves true when the device confirmed the power cut, false when it refused or did not answer in time. */
-  powerOff(command: PowerOffCommand): Promise<boolean>;
+  powerOff(command: PowerOffCommand): Promise<PowerOffAnswer>;
+  /** Operator commands; a gateway without them answers every command "not sent". */
+  command?(host: HostTarget, command: ChargerCommand): Promise<CommandAnswer>;
+  /** Sets the device-link password of a host (stored hashed by the gateway; the caller shows it once). */
+  setPassword?(hostId: number, password: string): Promise<void>;
 }
 
 let installed: ChargerGateway | undefined;
+// One per database: several apps may run in one process (tests on SQLite and PostgreSQL side by side).
+const perDb = new WeakMap<Db, ChargerGateway>();
 
-export function installChargerGateway(gateway: ChargerGateway | undefined): void {
+/** Installs a gateway for every database, or (with db) for that database's app only. */
+export function installChargerGateway(gateway: ChargerGateway | undefined, db?: Db): void {
+  if (db) {
+    if (gateway) perDb.set(db, gateway);
+    else perDb.delete(db);
+    return;
+  }
   installed = gateway;
 }
 
-export function chargerGateway(): ChargerGateway | undefined {
-  return installed;
+/** The gateway for this database: a global one installed explicitly (tests) wins over the app's own. */
+export function chargerGateway(db?: Db): ChargerGateway | undefined {
+  return installed ?? (db ? perDb.get(db) : undefined);
 }

@@ -1,28 +1,71 @@
-import type { AnyRoute } from '../../platform/route.ts';
-import { chargeOrderRoutes } from './charge-orders.ts';
-import { chargeRecordRoutes } from './charge-records.ts';
-import { dashboardRoutes } from './dashboard.ts';
-import './dependents.ts';
-import { forcedOutageRoutes } from './forced-outage.ts';
-import { hostRoutes } from './hosts.ts';
-import { parkOrderRoutes } from './park-orders.ts';
-import { passRoutes } from './passes.ts';
-import { ruleRoutes } from './rules.ts';
-import { socketRoutes } from './sockets.ts';
-import { vehicleRoutes } from './vehicles.ts';
-import { zoneRoutes } from './zones.ts';
+import type { ServerModule } from '../../platform/module.ts';
+import { chargeEquipmentRoutes } from './charge-equipment/routes.ts';
+import { chargeHostRoutes } from './charge-host/routes.ts';
+import { chargerCommandRoutes } from './charge-host/commands.ts';
+import { chargeOrderRoutes } from './charge-order/routes.ts';
+import { chargeRecordRoutes } from './charge-record/routes.ts';
+import { chargeRuleRoutes } from './charge-rule/routes.ts';
+import { seedGarageDemo } from './demo.ts';
+export { DEMO_OCPP_KEY } from './demo.ts';
+import { registerGarageDependents } from './dependents.ts';
+import { forcedOutageRecordRoutes } from './forced-outage-record/routes.ts';
+import { garageDashboardRoutes } from './garage-dashboard/routes.ts';
+import { garageMigration } from './migration.ts';
+import { monthlyPassRoutes } from './monthly-pass/routes.ts';
+import { parkAreaRoutes } from './park-area/routes.ts';
+import { parkOrderRoutes } from './park-order/routes.ts';
+import { vehicleRoutes } from './vehicle/routes.ts';
 
-/** Every route of the garage module (docs/garage.md lists them with their permission codes). */
-export const garageRoutes: AnyRoute[] = [
-  ...zoneRoutes,
-  ...ruleRoutes,
-  ...hostRoutes,
-  ...socketRoutes,
-  ...chargeRecordRoutes,
-  ...chargeOrderRoutes,
-  ...parkOrderRoutes,
-  ...forcedOutageRoutes,
-  ...vehicleRoutes,
-  ...passRoutes,
-  ...dashboardRoutes,
-];
+/** The garage module's face; docs/garage.md lists its routes with their permission codes. */
+export const garageModule: ServerModule = {
+  name: 'garage',
+  routes: [
+    ...parkAreaRoutes,
+    ...chargeRuleRoutes,
+    ...chargeHostRoutes,
+    ...chargeEquipmentRoutes,
+    ...chargerCommandRoutes,
+    ...chargeRecordRoutes,
+    ...chargeOrderRoutes,
+    ...parkOrderRoutes,
+    ...forcedOutageRecordRoutes,
+    ...vehicleRoutes,
+    ...monthlyPassRoutes,
+    ...garageDashboardRoutes,
+  ],
+  migrations: { '0004-garage': garageMigration },
+  demo: seedGarageDemo,
+  register: registerGarageDependents,
+};
+
+// What other layers use: the charger seam (device gateways), payment-channel events, the tariff, the tables.
+export {
+  installChargerGateway,
+  chargerGateway,
+  type ChargerGateway,
+  type PowerOffCommand,
+  type PowerOffAnswer,
+  type PowerOffReason,
+  type ChargerCommand,
+  type CommandAnswer,
+  type HostTarget,
+} from './gateway.ts';
+// The protocol-free session services device gateways call (docs/chargers.md).
+export {
+  checkCard,
+  sessionRule,
+  openDeviceSession,
+  meterDeviceSession,
+  closeDeviceSession,
+  endSessionsOfLostHost,
+  requestSessionStop,
+  releaseSessionStop,
+  type SafetyLimits,
+  type CardStatus,
+  type CloseSessionResult,
+} from './charge-record/device-sessions.ts';
+export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './liveness.ts';
+export { applyChannelEvent, type OrderKind } from './payments.ts';
+export { tariffOf, orderAmount } from './pricing.ts';
+export { setSocketStatus } from './charge-equipment/routes.ts';
+export { GARAGE_TABLES, type GarageTables } from './tables.ts';

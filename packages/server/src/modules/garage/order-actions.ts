@@ -3,17 +3,19 @@ import {
   PAYMENT_ACTION_NAMES,
   PAYMENT_REASON_MAX,
   availableActions,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
 } from '@gatehouse/shared';
 import { z } from 'zod';
 import { getResource, type ResourceDef } from '../../platform/resource.ts';
 import { defineRoute, type AnyRoute } from '../../platform/route.ts';
 import { id } from '../../platform/schemas.ts';
-import { ADMIN, READ, garageLevel } from './common.ts';
+import { garageLevel } from './common.ts';
 import { applyOrderAction, type OrderKind } from './payments.ts';
-import type { AuthedContext } from '../../platform/route.ts';
+import type { UserContext } from '../../platform/context.ts';
 
 /** The buttons an order offers this caller: none while it runs, else the shared table's for their level. */
-export function actionsFor(ctx: AuthedContext, state: number, settled: boolean) {
+export function actionsFor(ctx: UserContext, state: number, settled: boolean) {
   return settled ? availableActions(state, garageLevel(ctx.user)) : [];
 }
 
@@ -35,8 +37,8 @@ export function orderActionRoutes(
       url: `/api/${kind}/${action}`,
       summary: `${action} an order (payment-state transition; 409 when the order's state does not allow it)`,
       tag: 'Garage',
-      access: rule.level === 'admin' ? ADMIN : READ,
-      area: true,
+      access: rule.level === 'admin' ? BICYCLE_ADMIN : BICYCLE_ANY,
+      area: true as const,
       body: z.strictObject({
         Id: id,
         ...(rule.reason === 'none'

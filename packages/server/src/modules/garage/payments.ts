@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { audit } from '../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../platform/errors.ts';
-import type { AuthedContext } from '../../platform/route.ts';
+import type { AreaContext } from '../../platform/context.ts';
 
 export type OrderKind = 'ChargeOrder' | 'ParkOrder';
 
@@ -63,7 +63,7 @@ export interface TransitionInput {
  * one can succeed; the other gets 409 and changes nothing.
  */
 export async function transition(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   trx: Kysely<Database>,
   kind: OrderKind,
   order: OrderState,
@@ -106,7 +106,7 @@ export async function transition(
  * current state, or 409 when it does not apply; orders still running cannot be acted on, nor refunds of nothing.
  */
 export async function applyOrderAction(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   kind: OrderKind,
   orderId: number,
   action: PaymentAction,
@@ -115,7 +115,7 @@ export async function applyOrderAction(
   const rule = PAYMENT_ACTIONS[action];
   if (rule.reason === 'required' && !reason) throw fieldError('Reason', 'validation.required');
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    const order = await readOrder(trx, kind, orderId, ctx.areaId!);
+    const order = await readOrder(trx, kind, orderId, ctx.areaId);
     if (!order.Settled) throw new AppError(409, 'garage.error.orderOpen');
     const to = actionTarget(action, order.PaymentState);
     if (to === null) {
@@ -136,17 +136,17 @@ export async function applyOrderAction(
 
 /**
  * A state change reported by the payment channel (paying, paid, failed, refund accepted, refunded, refund
- * exception, revoked). No channel is connected yet; its integration calls this, with the channel's principal
- * in `ctx.user`, and gets the same rules, atomicity and audit as operators.
+ * exception, revoked). No channel is connected yet; its integration calls this with the channel as the
+ * context's actor (a system actor), and gets the same rules, atomicity and audit as operators.
  */
 export async function applyChannelEvent(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   kind: OrderKind,
   orderId: number,
   to: number,
 ): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    const order = await readOrder(trx, kind, orderId, ctx.areaId!);
+    const order = await readOrder(trx, kind, orderId, ctx.areaId);
     if (!order.Settled) throw new AppError(409, 'garage.error.orderOpen');
     await transition(ctx, trx, kind, order, { to, actor: 'channel' });
   });

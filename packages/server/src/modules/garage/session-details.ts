@@ -1,3 +1,4 @@
+import type { socketPlaceFields } from '@gatehouse/shared';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
@@ -10,15 +11,6 @@ import { id, queryBool } from '../../platform/schemas.ts';
  * bench/garage-volume.ts). Filters on the socket, host, zone or card become subqueries for the same reason.
  */
 
-/** Where a session or order happened, as every session list shows it. */
-export const socketPlaceFields = {
-  ChargeEquipmentId: z.number(),
-  PortNumber: z.number(),
-  ChargeHostId: z.number(),
-  HostName: z.string(),
-  ParkAreaId: z.number(),
-  ZoneName: z.string(),
-};
 export type SocketPlace = Omit<z.infer<z.ZodObject<typeof socketPlaceFields>>, 'ChargeEquipmentId'>;
 
 export async function socketPlaces(

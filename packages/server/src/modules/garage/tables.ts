@@ -5,6 +5,20 @@ import type { Generated } from 'kysely';
  * milliseconds (`…At`). Every table carries AreaId; docs/garage.md draws the model.
  */
 
+/** Every garage table (each carries AreaId), in the order dependents and tests walk them. */
+export const GARAGE_TABLES = [
+  'ParkArea',
+  'ChargeRule',
+  'ChargeHost',
+  'ChargeEquipment',
+  'ChargeRecord',
+  'ChargeOrder',
+  'ParkOrder',
+  'ForcedOutageRecord',
+  'Vehicle',
+  'MonthlyPass',
+] as const;
+
 export interface ParkAreaTable {
   Id: Generated<number>;
   AreaId: number;
@@ -30,6 +44,12 @@ export interface TariffColumns {
 
 export interface ChargeRuleTable extends TariffColumns {
   Id: Generated<number>;
+  /** Safety limits (0008), each optional: Gatehouse stops a session that crosses one (docs/chargers.md). */
+  MaxDurationMinutes: number | null;
+  MaxPowerW: number | null;
+  /** "Stop when full": power below FullPowerW for FullMinutes minutes. */
+  FullPowerW: number | null;
+  FullMinutes: number | null;
   AreaId: number;
   Name: string;
   Remark: string | null;
@@ -62,6 +82,16 @@ export interface ChargeHostTable {
   Disabled: Generated<number>;
   /** Last time the host reported (the device layer writes it). */
   LastSeenAt: number | null;
+  /** OCPP Basic-auth password, argon2id-hashed (gateways/ocpp; migration 0006). Never returned or audited. */
+  OcppPasswordHash: string | null;
+  /** What the charge point's connector 0 last reported: Available, Unavailable or Faulted. */
+  OcppStatus: string | null;
+  /** JSON of the last accepted BootNotification (vendor, model, serials, firmware) and its time. */
+  OcppBootInfo: string | null;
+  /** 1 while its charge point is connected (migration 0008); a never-connected OCPP host is offline. */
+  OcppOnline: Generated<number>;
+  /** When its charge point was last heard before it went offline; null while online or never connected. */
+  OcppOfflineAt: number | null;
   CreatedAt: number;
   UpdatedAt: number;
 }
@@ -76,6 +106,10 @@ export interface ChargeEquipmentTable {
   State: number;
   StateChangedAt: number;
   Disabled: Generated<number>;
+  /** The OCPP StatusNotification behind State (status, errorCode, vendorErrorCode); null until one came. */
+  OcppStatus: string | null;
+  OcppErrorCode: string | null;
+  OcppVendorErrorCode: string | null;
   Remark: string | null;
   CreatedAt: number;
   UpdatedAt: number;
@@ -94,6 +128,13 @@ export interface ChargeRecordTable {
   EnergyWh: number;
   /** chargeStopReason; null while open. */
   StopReason: number | null;
+  /** The charger's energy register (Wh) at the start, for sessions a device meters (migration 0006). */
+  MeterStartWh: number | null;
+  /** The stop Gatehouse asked the device for (chargeStopReason), pending its StopTransaction (0008). */
+  StopRequest: number | null;
+  StopRequestedAt: number | null;
+  /** 1: ended by Gatehouse without the device's stop (power failure); its StopTransaction corrects it once. */
+  EndProvisional: Generated<number>;
 }
 
 /** Payment columns both kinds of order share. */
@@ -143,6 +184,8 @@ export interface ForcedOutageRecordTable {
   Reason: string;
   /** forcedOutageResult */
   Result: number;
+  /** Why it was not sent or failed: a code of FORCED_OUTAGE_REASONS (shared), translated when read (0008). */
+  ResultReason: string | null;
   UserId: number;
   UserName: string;
   At: number;

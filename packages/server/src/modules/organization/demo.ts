@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../db/seed/demo.ts';
+import type { DemoContext } from '../../db/seed/context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 
 interface DepartmentSeed {
   name: string;
@@ -46,7 +47,7 @@ const ORGANIZATIONS: { departments: DepartmentSeed[]; groups: string[]; types: s
 
 export async function seedOrganizationDemo(db: Db, ctx: DemoContext): Promise<void> {
   const stamps = { CreatedAt: ctx.now, UpdatedAt: ctx.now };
-  await db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(db.kysely, async (trx) => {
     for (const [index, org] of ORGANIZATIONS.entries()) {
       const AreaId = ctx.areaIds[index];
       if (AreaId === undefined) continue;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../db/seed/demo.ts';
+import type { DemoContext } from '../../db/seed/context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 
 /** Operator staff per area (who receives fault reports) and a few more operators bound to departments. */
 const STAFF: { name: string; type: number; phone: string; remark: string | null }[][] = [
@@ -27,7 +28,7 @@ const OPERATORS: { userName: string; name: string; department: string; area: num
 
 export async function seedSystemDemo(db: Db, ctx: DemoContext): Promise<void> {
   const stamps = { CreatedAt: ctx.now, UpdatedAt: ctx.now };
-  await db.kysely.transaction().execute(async (trx) => {
+  await inTransaction(db.kysely, async (trx) => {
     for (const [index, staff] of STAFF.entries()) {
       const AreaId = ctx.areaIds[index];
       if (AreaId === undefined) continue;

@@ -20,8 +20,12 @@ const TOUCH_INTERVAL_MS = 60_000;
  * or the user being disabled or deleted. Resolved principals are cached for a few seconds; any change
  * to users, roles or areas calls invalidate(), so this process sees it on the next request.
  */
+/** What ended or may have changed: one session, or any session (users, roles or areas changed). */
+export type SessionChange = { tokenHash: string } | 'all';
+
 export class SessionStore {
   private readonly cache = new Map<string, CachedPrincipal>();
+  private readonly listeners = new Set<(change: SessionChange) => void>();
   private version = 0;
 
   constructor(
@@ -47,9 +51,23 @@ export class SessionStore {
     return token;
   }
 
+  /**
+   * Told when a session ends (logout, expiry) or any may have changed (a user disabled, roles or areas
+   * edited): long-lived connections (the live hub) close or re-check theirs. Returns the unsubscribe.
+   */
+  onChange(listener: (change: SessionChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: SessionChange) {
+    for (const listener of this.listeners) listener(change);
+  }
+
   async revoke(tokenHash: string): Promise<void> {
     this.cache.delete(tokenHash);
     await this.db.kysely.deleteFrom('Session').where('TokenHash', '=', tokenHash).execute();
+    this.emit({ tokenHash });
   }
 
   async revokeUser(userId: number): Promise<void> {
@@ -61,11 +79,23 @@ export class SessionStore {
   invalidate(): void {
     this.version++;
     this.cache.clear();
+    this.emit('all');
   }
 
   /** The principal behind a token, or null when it is unknown, expired or its user is disabled. */
-  async resolve(token: string): Promise<Principal | null> {
-    const tokenHash = hashToken(token);
+  resolve(token: string): Promise<Principal | null> {
+    return this.resolveHash(hashToken(token), true);
+  }
+
+  /**
+   * The same check by token hash without counting it as activity: a connection that stays open (the live
+   * hub) must not keep an idle operator's session alive.
+   */
+  peek(tokenHash: string): Promise<Principal | null> {
+    return this.resolveHash(tokenHash, false);
+  }
+
+  private async resolveHash(tokenHash: string, activity: boolean): Promise<Principal | null> {
     const now = this.clock.now();
     const ttl = this.ttlMs();
     const cached = this.cache.get(tokenHash);
@@ -74,7 +104,7 @@ export class SessionStore {
         await this.revoke(tokenHash);
         return null;
       }
-      await this.touch(cached, now);
+      if (activity) await this.touch(cached, now);
       return cached.principal;
     }
 
@@ -97,7 +127,7 @@ export class SessionStore {
       version: this.version,
     };
     this.cache.set(tokenHash, entry);
-    await this.touch(entry, now);
+    if (activity) await this.touch(entry, now);
     return principal;
   }
 

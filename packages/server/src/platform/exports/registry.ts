@@ -1,6 +1,6 @@
 import type { Lang } from '@gatehouse/shared';
 import type { z } from 'zod';
-import type { AuthedContext } from '../route.ts';
+import type { ServiceContext } from '../context.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows are whatever the list returns */
 type Row = Record<string, any>;
@@ -18,8 +18,8 @@ export interface ExportColumn<Item extends Row = Row> {
 }
 
 /**
- * Anything a list screen shows can be exported: resources register themselves here (the resource helper
- * does it for declared resources; custom list services call registerExportable directly).
+ * Anything a list screen shows can be exported: its list route carries an `exportable` (the resource helper
+ * adds it for declared resources; custom lists declare their own), registered here with the route.
  */
 export interface Exportable {
   name: string;
@@ -33,8 +33,8 @@ export interface Exportable {
   requiresRange?: string[] | undefined;
   /** Extra checks on the parsed query (the 61-day span); throws AppError. */
   checkQuery?(q: Row): void;
-  count(ctx: AuthedContext, q: Row): Promise<number>;
-  rows(ctx: AuthedContext, q: Row, limit: number): Promise<Row[]>;
+  count(ctx: ServiceContext, q: Row): Promise<number>;
+  rows(ctx: ServiceContext, q: Row, limit: number): Promise<Row[]>;
 }
 
 const exportables = new Map<string, Exportable>();
@@ -45,8 +45,4 @@ export function registerExportable(exportable: Exportable): void {
 
 export function findExportable(name: string): Exportable | undefined {
   return exportables.get(name);
-}
-
-export function exportableNames(): string[] {
-  return [...exportables.keys()].sort();
 }

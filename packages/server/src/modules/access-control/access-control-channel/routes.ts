@@ -5,37 +5,20 @@ import {
   doorNumber,
   doorNumberAllowed,
   enumLabel,
+  ACCESS_CONTROL_ADMIN,
+  ACCESS_CONTROL_ANY,
+  accessControlChannelItem,
 } from '@gatehouse/shared';
 import { z } from 'zod';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import type { AuthedContext } from '../../../platform/route.ts';
+import type { AreaContext } from '../../../platform/context.ts';
 import { enumNumber, id } from '../../../platform/schemas.ts';
-import { ISSUE, markChannelChanged, openAuthorizations } from '../authorizations/lifecycle.ts';
-import { AC_ADMIN, AC_ALL, TAG, optionalText, type Trx } from '../common.ts';
+import { ISSUE, markChannelChanged, openAuthorizations } from '../card-user-link-channel/lifecycle.ts';
+import { TAG, optionalText, type Trx } from '../common.ts';
 
-/**
- * Channel management (AccessControl/Admin): the readers on the doors of the area's controllers. The door
- * number must exist on the device's model (0 = unspecified); a door and direction belong to one channel.
- */
-const item = z.object({
-  Id: z.number(),
-  DeviceId: z.number(),
-  DeviceName: z.string(),
-  SerialNumber: z.string(),
-  DeviceType: z.number(),
-  DoorNumber: z.number(),
-  Name: z.string(),
-  Direction: z.number(),
-  ReaderType: z.number(),
-  Remark: z.string().nullable(),
-  /** Authorisations on this channel that are not confirmed deleted. */
-  AuthorizationCount: z.number(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof accessControlChannelItem>;
 
 const fields = {
   DoorNumber: enumNumber(doorNumber),
@@ -45,12 +28,12 @@ const fields = {
   Remark: optionalText(200),
 };
 
-async function deviceOf(ctx: AuthedContext, trx: Trx, deviceId: number) {
+async function deviceOf(ctx: AreaContext, trx: Trx, deviceId: number) {
   const device = await trx
     .selectFrom('AccessControlDevice')
     .select(['Id', 'Type'])
     .where('Id', '=', deviceId)
-    .where('AreaId', '=', ctx.areaId!)
+    .where('AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!device) throw fieldError('DeviceId', 'accessControl.error.deviceMissing');
   return device;
@@ -76,14 +59,14 @@ async function checkDoor(
   if (await query.executeTakeFirst()) throw new AppError(409, 'accessControl.error.channelTaken', { door });
 }
 
-export const channelRoutes = defineResource({
+export const accessControlChannelRoutes = defineResource({
   name: 'AccessControlChannel',
   table: 'AccessControlChannel',
   tag: TAG,
   area: true,
-  read: AC_ALL,
-  write: AC_ADMIN,
-  item,
+  read: ACCESS_CONTROL_ANY,
+  write: ACCESS_CONTROL_ADMIN,
+  item: accessControlChannelItem,
   query: (db) =>
     db
       .selectFrom('AccessControlChannel')

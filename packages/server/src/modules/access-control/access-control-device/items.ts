@@ -1,38 +1,34 @@
+import type { accessControlDeviceItem } from '@gatehouse/shared';
 import { doorCount } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { rowMapper } from '../../../platform/resource.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query type */
 
-/** A controller as both device screens show it. */
-export const deviceItem = z.object({
-  Id: z.number(),
-  AreaId: z.number().nullable(),
-  AreaName: z.string().nullable(),
-  SerialNumber: z.string(),
-  Name: z.string(),
-  Protocol: z.number(),
-  Type: z.number(),
-  /** Doors of the type (1, 2 or 4; 4 for an unspecified type): the channel form's door-number limit. */
-  DoorCount: z.number(),
-  Ip: z.string().nullable(),
-  Port: z.number().nullable(),
-  Location: z.string().nullable(),
-  Remark: z.string().nullable(),
-  Disabled: z.boolean(),
-  ChannelCount: z.number(),
-  AssignedAt: z.string().nullable(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-export type DeviceItem = z.infer<typeof deviceItem>;
+export type DeviceItem = z.infer<typeof accessControlDeviceItem>;
 
 export function deviceQuery(db: Kysely<any>) {
   return db
     .selectFrom('AccessControlDevice')
     .leftJoin('AreaInfo', 'AreaInfo.Id', 'AccessControlDevice.AreaId')
+    .leftJoin('AccessControlDeviceState as S', 'S.DeviceId', 'AccessControlDevice.Id')
+    .leftJoin('AccessControlRecordCursor as RC', 'RC.DeviceId', 'AccessControlDevice.Id')
     .select((eb) => [
+      'S.Online',
+      'S.LastSeenAt',
+      'S.Firmware',
+      'S.ClockDriftSeconds',
+      'S.DriftCheckedAt',
+      'S.ListenerAddress',
+      'S.SyncState',
+      'S.SyncPhase',
+      'S.SyncDone',
+      'S.SyncTotal',
+      'S.SyncFinishedAt',
+      'S.SyncError',
+      'RC.LostRecords',
+      'RC.NextIndex as NextRecordIndex',
       'AccessControlDevice.Id',
       'AccessControlDevice.AreaId',
       'AreaInfo.Name as AreaName',
@@ -56,7 +52,11 @@ export function deviceQuery(db: Kysely<any>) {
     ]);
 }
 
-const mapDevice = rowMapper<DeviceItem>({ instants: ['AssignedAt', 'CreatedAt', 'UpdatedAt'] });
+const mapDevice = rowMapper<DeviceItem>({
+  instants: ['AssignedAt', 'CreatedAt', 'UpdatedAt', 'LastSeenAt', 'DriftCheckedAt', 'SyncFinishedAt'],
+});
+
+const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export function toDeviceItem(row: Record<string, any>): DeviceItem {
   const item = mapDevice(row);
@@ -65,6 +65,17 @@ export function toDeviceItem(row: Record<string, any>): DeviceItem {
     DoorCount: doorCount(item.Type),
     ChannelCount: Number(row.ChannelCount ?? 0),
     Port: row.Port === null ? null : Number(row.Port),
+    Online: row.Online === null || row.Online === undefined ? null : Number(row.Online) === 1,
+    Firmware: row.Firmware ?? null,
+    ClockDriftSeconds: numberOrNull(row.ClockDriftSeconds),
+    ListenerAddress: row.ListenerAddress ?? null,
+    SyncState: row.SyncState ?? null,
+    SyncPhase: row.SyncPhase ?? null,
+    SyncDone: Number(row.SyncDone ?? 0),
+    SyncTotal: Number(row.SyncTotal ?? 0),
+    SyncError: row.SyncError ?? null,
+    LostRecords: Number(row.LostRecords ?? 0),
+    NextRecordIndex: numberOrNull(row.NextRecordIndex),
   };
 }
 

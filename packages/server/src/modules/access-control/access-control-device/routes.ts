@@ -1,24 +1,32 @@
-import { accessControlProtocol, accessControlType, disabledFlag, enumLabel } from '@gatehouse/shared';
+import {
+  accessControlProtocol,
+  accessControlType,
+  disabledFlag,
+  enumLabel,
+  ACCESS_CONTROL_ADMIN,
+  ACCESS_CONTROL_ANY,
+  accessControlDeviceItem,
+} from '@gatehouse/shared';
 import { z } from 'zod';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource } from '../../../platform/resource.ts';
 import { id } from '../../../platform/schemas.ts';
-import { AC_ADMIN, AC_ALL, TAG, optionalText } from '../common.ts';
-import { deviceItem, deviceQuery, deviceSorts, toDeviceItem } from './items.ts';
+import { TAG, optionalText } from '../common.ts';
+import { deviceQuery, deviceSorts, toDeviceItem } from './items.ts';
 
 /**
  * Device management (AccessControl/Admin): the area's controllers. Serial, protocol and type are fixed at
  * registration; an edit changes only what describes the device on site, so channels and records stay.
  * Both access-control codes may read the list (devices are picked in the other screens' filters).
  */
-export const deviceManagementRoutes = defineResource({
+export const accessControlDeviceRoutes = defineResource({
   name: 'AccessControlDevice',
   table: 'AccessControlDevice',
   tag: TAG,
   area: true,
-  read: AC_ALL,
-  write: AC_ADMIN,
-  item: deviceItem,
+  read: ACCESS_CONTROL_ANY,
+  write: ACCESS_CONTROL_ADMIN,
+  item: accessControlDeviceItem,
   query: (db) => deviceQuery(db),
   toItem: toDeviceItem,
   filters: {

@@ -4,24 +4,26 @@ import {
   parseCardNumber,
   parseCardNumberList,
   type RuleResult,
+  SUPER_ADMIN,
+  cardItem,
 } from '@gatehouse/shared';
 import { z } from 'zod';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { filter } from '../../../platform/filters.ts';
-import { defineResource } from '../../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../../platform/route.ts';
+import type { defineResource } from '../../../platform/resource.ts';
+import type { UserContext } from '../../../platform/context.ts';
+import { inPoolOrOwnAreas, poolRoutes } from '../pool.ts';
 import { enumNumber, id, queryBool } from '../../../platform/schemas.ts';
-import { SUPER, TAG, assertOwnArea, idList, optionalText, ownAreaIds, type Trx } from '../common.ts';
+import { TAG, assertOwnArea, optionalText, type Trx } from '../common.ts';
 import {
   cardExportColumns,
   cardFilters,
-  cardItem,
   cardQuery,
   cardSorts,
   toCardItem,
   type CardItem,
-} from './items.ts';
+} from '../card/items.ts';
 
 /**
  * Card registration (SuperAdmin): card stock enters a pool by one number, a list or a range, and is
@@ -63,7 +65,7 @@ function numbersOf(input: RegisterCardsInput): string[] {
 }
 
 /** Registers cards (all or none; a number already registered refuses the whole batch). */
-export async function registerCards(ctx: AuthedContext, input: RegisterCardsInput): Promise<number[]> {
+export async function registerCards(ctx: UserContext, input: RegisterCardsInput): Promise<number[]> {
   const numbers = numbersOf(input);
   if (input.AreaId !== undefined) assertOwnArea(ctx, input.AreaId);
   const now = ctx.clock.now();
@@ -122,13 +124,13 @@ export async function registerCards(ctx: AuthedContext, input: RegisterCardsInpu
   });
 }
 
-async function poolCard(ctx: AuthedContext, trx: Trx, cardId: number) {
+async function poolCard(ctx: UserContext, trx: Trx, cardId: number) {
   const card = await trx.selectFrom('Card').selectAll().where('Id', '=', cardId).executeTakeFirst();
   if (!card || (card.AreaId !== null && !ctx.user.areaIds.has(card.AreaId))) throw notFound();
   return card;
 }
 
-export async function assignCards(ctx: AuthedContext, ids: number[], areaId: number): Promise<void> {
+export async function assignCards(ctx: UserContext, ids: number[], areaId: number): Promise<void> {
   assertOwnArea(ctx, areaId);
   const now = ctx.clock.now();
   await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -147,7 +149,7 @@ export async function assignCards(ctx: AuthedContext, ids: number[], areaId: num
 }
 
 /** Cards return to the pool; refused for a card still given to a holder. */
-export async function unassignCards(ctx: AuthedContext, ids: number[]): Promise<void> {
+export async function unassignCards(ctx: UserContext, ids: number[]): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.kysely.transaction().execute(async (trx) => {
     for (const cardId of new Set(ids)) {
@@ -165,17 +167,10 @@ const registrationDef = {
   table: 'Card',
   tag: TAG,
   area: false,
-  read: SUPER,
-  write: SUPER,
+  read: SUPER_ADMIN,
+  write: SUPER_ADMIN,
   item: cardItem,
-  query: (db, ctx) => {
-    const areas = ownAreaIds(ctx);
-    return cardQuery(db).where((eb) =>
-      areas.length
-        ? eb.or([eb('Card.AreaId', 'is', null), eb('Card.AreaId', 'in', areas)])
-        : eb('Card.AreaId', 'is', null),
-    );
-  },
+  query: (db, ctx) => cardQuery(db).where(inPoolOrOwnAreas(ctx, 'Card.AreaId')),
   toItem: toCardItem,
   filters: {
     ...cardFilters,
@@ -193,17 +188,13 @@ const registrationDef = {
     },
   },
   export: { titleKey: 'accessControl.title.cardRegistration', columns: cardExportColumns },
-} satisfies Parameters<typeof defineResource<CardItem>>[0];
+} satisfies Parameters<typeof defineResource<CardItem, z.ZodType, z.ZodType, false, UserContext>>[0];
 
-export const cardRegistrationRoutes = [
-  ...defineResource(registrationDef),
-  defineRoute({
-    method: 'POST',
-    url: '/api/CardRegistration',
+export const cardRegistrationRoutes = poolRoutes({
+  resource: registrationDef,
+  register: {
     summary:
       'Register cards: Mode Single (CardNumber), List (CardNumbers, comma-separated) or Range (StartNumber..EndNumber); all or none',
-    tag: TAG,
-    access: SUPER,
     body: z.strictObject({
       Mode: z.enum(CARD_MODES),
       CardNumber: z.string().trim().max(10).optional(),
@@ -215,33 +206,14 @@ export const cardRegistrationRoutes = [
       Remark: optionalText(200),
     }),
     response: z.object({ Count: z.number(), Ids: z.array(z.number()) }),
-    async handler({ body }, ctx) {
+    async run(ctx, body) {
       const ids = await registerCards(ctx, body);
       return { Count: ids.length, Ids: ids };
     },
-  }),
-  defineRoute({
-    method: 'POST',
-    url: '/api/CardRegistration/Assign',
-    summary: "Assign pool cards to one of the caller's areas",
-    tag: TAG,
-    access: SUPER,
-    body: z.strictObject({ Ids: idList(1000), AreaId: id }),
-    async handler({ body }, ctx) {
-      await assignCards(ctx, body.Ids, body.AreaId);
-      return null;
-    },
-  }),
-  defineRoute({
-    method: 'POST',
-    url: '/api/CardRegistration/Unassign',
+  },
+  assign: { summary: "Assign pool cards to one of the caller's areas", max: 1000, run: assignCards },
+  unassign: {
     summary: 'Return cards to the pool (refused for a card given to a holder)',
-    tag: TAG,
-    access: SUPER,
-    body: z.strictObject({ Ids: idList(1000) }),
-    async handler({ body }, ctx) {
-      await unassignCards(ctx, body.Ids);
-      return null;
-    },
-  }),
-];
+    run: unassignCards,
+  },
+});

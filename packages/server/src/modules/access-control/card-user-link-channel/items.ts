@@ -1,44 +1,17 @@
+import type { cardUserLinkChannelItem } from '@gatehouse/shared';
 import { doorDirection, doorNumber, enumLabel, isoInstant, issueStatus } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
 import { contains, filter } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
-import type { AuthedContext } from '../../../platform/route.ts';
+import type { AreaContext } from '../../../platform/context.ts';
 import { id } from '../../../platform/schemas.ts';
-import { inDepartmentTree } from '../holders/items.ts';
+import { inDepartmentTree } from '../card-user/items.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
 
-/**
- * An authorisation as the list shows it. ValidFrom/ValidTo are the effective validity: the
- * authorisation's own range (CustomValidity) within the holder's, or the holder's when it has none.
- */
-export const authorizationItem = z.object({
-  Id: z.number(),
-  CardUserId: z.number(),
-  HolderName: z.string(),
-  HolderDisabled: z.boolean(),
-  DepartmentId: z.number().nullable(),
-  DepartmentName: z.string().nullable(),
-  CardNumbers: z.array(z.string()),
-  ChannelId: z.number(),
-  ChannelName: z.string(),
-  DoorNumber: z.number(),
-  Direction: z.number(),
-  DeviceId: z.number(),
-  DeviceName: z.string(),
-  SerialNumber: z.string(),
-  Protocol: z.number(),
-  ValidFrom: z.string(),
-  ValidTo: z.string(),
-  CustomValidity: z.boolean(),
-  IssueStatus: z.number(),
-  Revoked: z.boolean(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-export type AuthorizationItem = z.infer<typeof authorizationItem>;
+export type AuthorizationItem = z.infer<typeof cardUserLinkChannelItem>;
 
 export function authorizationQuery(db: Kysely<any>) {
   return db
@@ -91,7 +64,7 @@ export function toAuthorizationItem(row: Record<string, any>): AuthorizationItem
 
 /** The holders' current card numbers, for a page of authorisations. */
 export async function enrichAuthorizations(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   items: AuthorizationItem[],
 ): Promise<AuthorizationItem[]> {
   const cards = await ctx.db.kysely

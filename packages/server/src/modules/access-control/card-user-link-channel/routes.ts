@@ -1,12 +1,18 @@
+import {
+  ACCESS_CONTROL_ADMIN,
+  ACCESS_CONTROL_ANY,
+  grantResult,
+  deviceStatusCount,
+  cardUserLinkChannelItem,
+} from '@gatehouse/shared';
 import { z } from 'zod';
 import { defineResource } from '../../../platform/resource.ts';
 import { defineRoute } from '../../../platform/route.ts';
-import { id } from '../../../platform/schemas.ts';
-import { AC_ADMIN, AC_ALL, TAG, bodyInstant, idList } from '../common.ts';
+import { endAfterStart, id } from '../../../platform/schemas.ts';
+import { TAG, bodyInstant, idList } from '../common.ts';
 import {
   authorizationExportColumns,
   authorizationFilters,
-  authorizationItem,
   authorizationQuery,
   authorizationSorts,
   enrichAuthorizations,
@@ -24,32 +30,17 @@ const validity = {
   ValidFrom: bodyInstant.nullable().optional(),
   ValidTo: bodyInstant.nullable().optional(),
 };
-const validityOrder = (v: { ValidFrom?: number | null; ValidTo?: number | null }, ctx: z.RefinementCtx) => {
-  if (v.ValidFrom != null && v.ValidTo != null && v.ValidTo < v.ValidFrom)
-    ctx.addIssue({ code: 'custom', path: ['ValidTo'], message: 'validation.endBeforeStart' });
-};
-const grantResult = z.object({ Granted: z.number(), Updated: z.number(), Unchanged: z.number() });
+const validityOrder = endAfterStart('ValidFrom', 'ValidTo');
 
-const counts = z.object({
-  DeviceId: z.number(),
-  DeviceName: z.string(),
-  SerialNumber: z.string(),
-  Protocol: z.number(),
-  Disabled: z.boolean(),
-  Counts: z.record(z.string(), z.number()),
-  Pending: z.number(),
-  Total: z.number(),
-});
-
-export const authorizationRoutes = [
+export const cardUserLinkChannelRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/CardUserLinkChannel/DeviceStatusCounts',
     summary: "Per controller of the area: authorisations in each issue status (Counts['-2'] … Counts['3'])",
     tag: TAG,
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
-    response: z.array(counts),
+    response: z.array(deviceStatusCount),
     handler: (_input, ctx) => deviceStatusCounts(ctx),
   }),
   ...defineResource({
@@ -57,9 +48,9 @@ export const authorizationRoutes = [
     table: 'CardUserLinkChannel',
     tag: TAG,
     area: true,
-    read: AC_ALL,
-    write: AC_ALL,
-    item: authorizationItem,
+    read: ACCESS_CONTROL_ANY,
+    write: ACCESS_CONTROL_ANY,
+    item: cardUserLinkChannelItem,
     query: (db) => authorizationQuery(db),
     toItem: toAuthorizationItem,
     enrich: enrichAuthorizations,
@@ -67,13 +58,13 @@ export const authorizationRoutes = [
     sorts: authorizationSorts,
     defaultOrder: 'desc',
     export: { titleKey: 'accessControl.title.cardUserLinkChannel', columns: authorizationExportColumns },
-  } satisfies Parameters<typeof defineResource<AuthorizationItem>>[0]),
+  } satisfies Parameters<typeof defineResource<AuthorizationItem, z.ZodType, z.ZodType, true>>[0]),
   defineRoute({
     method: 'POST',
     url: '/api/CardUserLinkChannel/Grant',
     summary: "Grant one holder's cards onto channels (pending issue; on a no-sync device no issue needed)",
     tag: TAG,
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
     body: z.strictObject({ CardUserId: id, ChannelIds: idList(200), ...validity }).superRefine(validityOrder),
     response: grantResult,
@@ -89,7 +80,7 @@ export const authorizationRoutes = [
     summary:
       'Grant a department (sub-departments included unless IncludeSubDepartments is false) or a people group onto channels',
     tag: TAG,
-    access: AC_ADMIN,
+    access: ACCESS_CONTROL_ADMIN,
     area: true,
     body: z
       .strictObject({
@@ -113,7 +104,7 @@ export const authorizationRoutes = [
     url: '/api/CardUserLinkChannel',
     summary: "Change an authorisation's own validity (null: follow the holder's); pending update",
     tag: TAG,
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
     body: z
       .strictObject({ Id: id, ValidFrom: bodyInstant.nullable(), ValidTo: bodyInstant.nullable() })
@@ -128,7 +119,7 @@ export const authorizationRoutes = [
     url: '/api/CardUserLinkChannel/Revoke',
     summary: 'Revoke authorisations (pending deletion; removed at once on a no-sync device); all or none',
     tag: TAG,
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
     body: z.strictObject({ Ids: idList(500) }),
     response: z.object({ Revoked: z.number(), Removed: z.number() }),

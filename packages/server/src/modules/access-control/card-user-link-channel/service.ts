@@ -1,8 +1,8 @@
-import { enumValues, issueStatus, protocolNeedsSync } from '@gatehouse/shared';
+import { enumValues, issueStatus, protocolNeedsSync, type DeviceStatusCount } from '@gatehouse/shared';
 import { sql } from 'kysely';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
-import type { AuthedContext } from '../../../platform/route.ts';
+import type { AreaContext } from '../../../platform/context.ts';
 import type { Trx } from '../common.ts';
 import { changedStatus, grantedStatus, revokedStatus } from './lifecycle.ts';
 
@@ -45,7 +45,7 @@ async function channelsOf(trx: Trx, areaId: number, channelIds: number[]): Promi
 
 /** Grants holders × channels in the caller's transaction; existing rows are reused, never duplicated. */
 async function grant(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   trx: Trx,
   holderIds: number[],
   channels: ChannelRow[],
@@ -79,7 +79,7 @@ async function grant(
         const row = byKey.get(`${holderId}:${channel.Id}`);
         if (!row) {
           inserts.push({
-            AreaId: ctx.areaId!,
+            AreaId: ctx.areaId,
             CardUserId: holderId,
             ChannelId: channel.Id,
             DeviceId: channel.DeviceId,
@@ -136,7 +136,7 @@ async function cardCounts(trx: Trx, holderIds: number[]): Promise<Map<number, nu
 
 /** One holder onto chosen channels. The holder must be enabled and have a card. */
 export async function grantToHolder(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   holderId: number,
   channelIds: number[],
   validity: Validity,
@@ -146,13 +146,13 @@ export async function grantToHolder(
       .selectFrom('CardUser')
       .select(['Id', 'Name', 'Disabled'])
       .where('Id', '=', holderId)
-      .where('AreaId', '=', ctx.areaId!)
+      .where('AreaId', '=', ctx.areaId)
       .executeTakeFirst();
     if (!holder) throw notFound();
     if (holder.Disabled) throw new AppError(409, 'accessControl.error.holderDisabled', { name: holder.Name });
     if (!(await cardCounts(trx, [holderId])).get(holderId))
       throw new AppError(409, 'accessControl.error.holderHasNoCard', { name: holder.Name });
-    const channels = await channelsOf(trx, ctx.areaId!, channelIds);
+    const channels = await channelsOf(trx, ctx.areaId, channelIds);
     const result = await grant(ctx, trx, [holderId], channels, validity);
     await audit(
       ctx,
@@ -189,8 +189,8 @@ export interface BatchGrantResult extends GrantResult {
  * A department (with its sub-departments unless IncludeSubDepartments is false) or a people group onto
  * chosen channels, in one transaction. Disabled holders and holders without a card are left out and counted.
  */
-export async function batchGrant(ctx: AuthedContext, input: BatchGrantInput): Promise<BatchGrantResult> {
-  const areaId = ctx.areaId!;
+export async function batchGrant(ctx: AreaContext, input: BatchGrantInput): Promise<BatchGrantResult> {
+  const areaId = ctx.areaId;
   if ((input.DepartmentId === undefined) === (input.PeopleGroupId === undefined))
     throw fieldError('DepartmentId', 'accessControl.error.departmentOrGroup');
   return ctx.db.kysely.transaction().execute(async (trx) => {
@@ -244,21 +244,21 @@ export async function batchGrant(ctx: AuthedContext, input: BatchGrantInput): Pr
   });
 }
 
-async function findAuthorization(ctx: AuthedContext, trx: Trx, authId: number) {
+async function findAuthorization(ctx: AreaContext, trx: Trx, authId: number) {
   const row = await trx
     .selectFrom('CardUserLinkChannel')
     .innerJoin('AccessControlDevice', 'AccessControlDevice.Id', 'CardUserLinkChannel.DeviceId')
     .selectAll('CardUserLinkChannel')
     .select('AccessControlDevice.Protocol')
     .where('CardUserLinkChannel.Id', '=', authId)
-    .where('CardUserLinkChannel.AreaId', '=', ctx.areaId!)
+    .where('CardUserLinkChannel.AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!row) throw notFound();
   return row;
 }
 
 /** A new validity for one authorisation: pending update if the controller has or is getting it. */
-export async function changeValidity(ctx: AuthedContext, authId: number, validity: Validity): Promise<void> {
+export async function changeValidity(ctx: AreaContext, authId: number, validity: Validity): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const row = await findAuthorization(ctx, trx, authId);
     if (row.Revoked) throw new AppError(409, 'accessControl.error.authorizationRevoked');
@@ -283,10 +283,7 @@ export async function changeValidity(ctx: AuthedContext, authId: number, validit
  * Revokes authorisations (all or none): pending deletion until the device sync confirms it. On a device
  * whose protocol needs no sync there is nothing to wait for, so the row is removed.
  */
-export async function revoke(
-  ctx: AuthedContext,
-  ids: number[],
-): Promise<{ Revoked: number; Removed: number }> {
+export async function revoke(ctx: AreaContext, ids: number[]): Promise<{ Revoked: number; Removed: number }> {
   const now = ctx.clock.now();
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const out = { Revoked: 0, Removed: 0 };
@@ -310,34 +307,21 @@ export async function revoke(
   });
 }
 
-export interface DeviceStatusCount {
-  DeviceId: number;
-  DeviceName: string;
-  SerialNumber: string;
-  Protocol: number;
-  Disabled: boolean;
-  /** Authorisations per issue status, every status present (keys '-2' … '3'). */
-  Counts: Record<string, number>;
-  /** Waiting for the device sync: pending issue, update and deletion. */
-  Pending: number;
-  Total: number;
-}
-
 /** Per controller of the area, how many authorisations wait in each issue status. */
-export async function deviceStatusCounts(ctx: AuthedContext): Promise<DeviceStatusCount[]> {
+export async function deviceStatusCounts(ctx: AreaContext): Promise<DeviceStatusCount[]> {
   const k = ctx.db.kysely;
   const [devices, counts] = await Promise.all([
     k
       .selectFrom('AccessControlDevice')
       .select(['Id', 'Name', 'SerialNumber', 'Protocol', 'Disabled'])
-      .where('AreaId', '=', ctx.areaId!)
+      .where('AreaId', '=', ctx.areaId)
       .orderBy('Name')
       .orderBy('Id')
       .execute(),
     k
       .selectFrom('CardUserLinkChannel')
       .select((eb) => ['DeviceId', 'IssueStatus', eb.fn.countAll().as('n')])
-      .where('AreaId', '=', ctx.areaId!)
+      .where('AreaId', '=', ctx.areaId)
       .groupBy(['DeviceId', 'IssueStatus'])
       .execute(),
   ]);

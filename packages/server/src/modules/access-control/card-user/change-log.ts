@@ -1,24 +1,9 @@
-import type { AuthedContext } from '../../../platform/route.ts';
+import { HOLDER_FIELDS, type HolderField } from '@gatehouse/shared';
+import type { AreaContext } from '../../../platform/context.ts';
 import { areaFormatter, operator, type Trx } from '../common.ts';
 
 /** changeType values. */
 export const CHANGE = { add: 0, modify: 1, disable: 2, enable: 3, extend: 4 } as const;
-
-/** Fields a change record names; each has a label `accessControl.field.<Field>`. */
-export const HOLDER_FIELDS = [
-  'Name',
-  'Phone',
-  'CitizenId',
-  'Nation',
-  'Department',
-  'PeopleGroup',
-  'PeopleType',
-  'Cards',
-  'ValidFrom',
-  'ValidTo',
-  'Remark',
-] as const;
-export type HolderField = (typeof HOLDER_FIELDS)[number];
 
 /** A holder as a change record shows it: names for references, printed card numbers, local date-times. */
 export type HolderSnapshot = Record<HolderField, string | null>;
@@ -80,7 +65,7 @@ export function diffSnapshots(before: HolderSnapshot | null, after: HolderSnapsh
 }
 
 export async function writeChangeRecord(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   trx: Trx,
   holder: { Id: number; AreaId: number; Name: string },
   changeType: number,
@@ -101,7 +86,7 @@ export async function writeChangeRecord(
 }
 
 export async function writeRenewalRecord(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   trx: Trx,
   holder: { Id: number; AreaId: number; Name: string },
   oldValidTo: number,

@@ -9,11 +9,13 @@ import {
   type Lang,
 } from '@gatehouse/shared';
 import ExcelJS from 'exceljs';
+import { readFirstSheet } from '../../../platform/xlsx/read-sheet.ts';
 import { audit } from '../../../platform/audit.ts';
 import { AppError } from '../../../platform/errors.ts';
-import { FileReply, type AuthedContext } from '../../../platform/route.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { FileReply } from '../../../platform/route.ts';
 import { fieldErrors } from '../../../platform/validation.ts';
-import { areaTimeZone } from '../../system/exports/service.ts';
+import { customTimeZone } from '../../../platform/area-zone.ts';
 import type { Trx } from '../common.ts';
 import { createHolderBody } from './schemas.ts';
 import { insertHolder, type HolderInput } from './service.ts';
@@ -90,14 +92,14 @@ async function lookups(trx: Trx, areaId: number): Promise<AreaLookups & { paths:
     paths: paths.sort(),
     groups: new Map(groups.map((g) => [g.Name, g.Id])),
     types: new Map(types.map((t) => [t.Name, t.Id])),
-    zone: areaTimeZone(area?.Custom ?? null),
+    zone: customTimeZone(area?.Custom ?? null),
   };
 }
 
 /** The template: headers in the caller's language, and a second sheet listing the values the area accepts. */
-export async function importTemplate(ctx: AuthedContext): Promise<FileReply> {
+export async function importTemplate(ctx: AreaContext): Promise<FileReply> {
   const lang = ctx.lang;
-  const area = await lookups(ctx.db.kysely, ctx.areaId!);
+  const area = await lookups(ctx.db.kysely, ctx.areaId);
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Gatehouse';
   const sheet = workbook.addWorksheet(translate(lang, 'accessControl.import.sheetHolders'), {
@@ -139,23 +141,6 @@ export async function importTemplate(ctx: AuthedContext): Promise<FileReply> {
     `${translate(lang, 'accessControl.title.importTemplate')}.xlsx`,
     'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   );
-}
-
-/** A cell as text: rich text joined, formulas by their result, dates kept apart. */
-function cellValue(value: ExcelJS.CellValue): string | Date {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value;
-  if (typeof value === 'object') {
-    if ('richText' in value)
-      return value.richText
-        .map((r) => r.text)
-        .join('')
-        .trim();
-    if ('result' in value) return cellValue(value.result as ExcelJS.CellValue);
-    if ('text' in value) return String(value.text).trim();
-    return '';
-  }
-  return String(value).trim();
 }
 
 /** Epoch ms of a wall-clock time in the area's time zone (the server's when it has none). */
@@ -226,26 +211,32 @@ function headerMatches(cell: string | Date): boolean {
 }
 
 /** Reads, checks and imports a template (base64 .xlsx). Returns the number of holders added. */
-export async function importHolders(ctx: AuthedContext, base64: string): Promise<{ Imported: number }> {
-  const areaId = ctx.areaId!;
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.from(base64, 'base64') as unknown as ExcelJS.Buffer);
-  } catch {
-    throw new AppError(400, 'accessControl.import.unreadable');
+export async function importHolders(ctx: AreaContext, base64: string): Promise<{ Imported: number }> {
+  const areaId = ctx.areaId;
+  // Size-checked, then parsed in a worker thread: a compressed bomb or a huge sheet never reaches the
+  // parser or blocks the server (platform/xlsx).
+  const sheet = await readFirstSheet(Buffer.from(base64, 'base64'), {
+    columns: COLUMNS.length,
+    maxRows: IMPORT_MAX_ROWS,
+  });
+  if (!sheet.ok) {
+    if (sheet.reason === 'tooManyRows')
+      throw new AppError(400, 'accessControl.import.tooManyRows', { max: IMPORT_MAX_ROWS });
+    if (sheet.reason === 'unreadable') throw new AppError(400, 'accessControl.import.unreadable');
+    throw new AppError(400, 'accessControl.import.tooLarge');
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet || !headerMatches(cellValue(sheet.getRow(1).getCell(1).value)))
+  const [header, ...body] = sheet.rows;
+  if (!header || !headerMatches(header.cells[0] ?? ''))
     throw new AppError(400, 'accessControl.import.wrongTemplate');
 
   const raw: { row: number; cells: Record<Column, string | Date> }[] = [];
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    const cells = Object.fromEntries(
-      COLUMNS.map((c, i) => [c.field, cellValue(row.getCell(i + 1).value)]),
-    ) as Record<Column, string | Date>;
+  for (const { row, cells: values } of body) {
+    const cells = Object.fromEntries(COLUMNS.map((c, i) => [c.field, values[i] ?? ''])) as Record<
+      Column,
+      string | Date
+    >;
     if (Object.values(cells).every((v) => v === '')) continue;
-    raw.push({ row: r, cells });
+    raw.push({ row, cells });
   }
   if (raw.length === 0) throw new AppError(400, 'accessControl.import.empty');
   if (raw.length > IMPORT_MAX_ROWS)

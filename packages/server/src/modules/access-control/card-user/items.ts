@@ -1,48 +1,16 @@
+import type { cardUserItem } from '@gatehouse/shared';
 import { displayToCard, disabledFlag, enumLabel, nation } from '@gatehouse/shared';
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
 import { contains, filter } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
-import type { AuthedContext } from '../../../platform/route.ts';
+import type { AreaContext } from '../../../platform/context.ts';
 import { id } from '../../../platform/schemas.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
 
-export const holderCard = z.object({
-  Id: z.number(),
-  CardNumber: z.string(),
-  CardValue: z.number(),
-  CardType: z.number(),
-});
-
-export const holderItem = z.object({
-  Id: z.number(),
-  Name: z.string(),
-  Phone: z.string().nullable(),
-  CitizenId: z.string().nullable(),
-  Nation: z.number(),
-  DepartmentId: z.number().nullable(),
-  DepartmentName: z.string().nullable(),
-  PeopleGroupId: z.number().nullable(),
-  PeopleGroupName: z.string().nullable(),
-  PeopleTypeId: z.number().nullable(),
-  PeopleTypeName: z.string().nullable(),
-  ValidFrom: z.string(),
-  ValidTo: z.string(),
-  /** ValidTo is in the past. */
-  Expired: z.boolean(),
-  Disabled: z.boolean(),
-  Remark: z.string().nullable(),
-  Cards: z.array(holderCard),
-  /** The printed numbers of Cards, for tables and exports. */
-  CardNumbers: z.array(z.string()),
-  /** Authorisations that are not revoked. */
-  AuthorizationCount: z.number(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-export type HolderItem = z.infer<typeof holderItem>;
+export type HolderItem = z.infer<typeof cardUserItem>;
 
 export function holderQuery(db: Kysely<any>) {
   return db
@@ -80,7 +48,7 @@ export const toHolderItem = (row: Record<string, any>): HolderItem => ({
 });
 
 /** Cards, authorisation counts and the expiry flag of a page of holders, in two queries. */
-export async function enrichHolders(ctx: AuthedContext, items: HolderItem[]): Promise<HolderItem[]> {
+export async function enrichHolders(ctx: AreaContext, items: HolderItem[]): Promise<HolderItem[]> {
   const ids = items.map((i) => i.Id);
   const [cards, counts] = await Promise.all([
     ctx.db.kysely

@@ -1,6 +1,6 @@
 import { chineseName, citizenId, nation, phone, required, zodRule, type Validator } from '@gatehouse/shared';
 import { z } from 'zod';
-import { enumNumber, id } from '../../../platform/schemas.ts';
+import { endAfterStart, enumNumber, id } from '../../../platform/schemas.ts';
 import { bodyInstant, optionalText } from '../common.ts';
 
 /** Optional text checked by a shared rule; blank is stored as null. */
@@ -30,10 +30,7 @@ export const holderFields = {
   Remark: optionalText(200),
 };
 
-const validity = (v: { ValidFrom: number; ValidTo: number }, ctx: z.RefinementCtx) => {
-  if (v.ValidTo < v.ValidFrom)
-    ctx.addIssue({ code: 'custom', path: ['ValidTo'], message: 'validation.endBeforeStart' });
-};
+const validity = endAfterStart('ValidFrom', 'ValidTo');
 
 export const createHolderBody = z.strictObject(holderFields).superRefine(validity);
 export const updateHolderBody = z.strictObject({ Id: id, ...holderFields }).superRefine(validity);

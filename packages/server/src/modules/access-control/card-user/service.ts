@@ -1,7 +1,7 @@
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
-import type { AuthedContext } from '../../../platform/route.ts';
-import { markHoldersChanged, restoreHolder, withdrawHolder } from '../authorizations/lifecycle.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { markHoldersChanged, restoreHolder, withdrawHolder } from '../card-user-link-channel/lifecycle.ts';
 import type { Trx } from '../common.ts';
 import {
   CHANGE,
@@ -131,7 +131,7 @@ function holderValues(input: HolderInput) {
 
 /** Inserts a holder with its cards and its "add user" change record, inside the caller's transaction. */
 export async function insertHolder(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   trx: Trx,
   areaId: number,
   input: HolderInput,
@@ -154,8 +154,8 @@ export async function insertHolder(
   return created.Id;
 }
 
-export async function createHolder(ctx: AuthedContext, input: HolderInput): Promise<number> {
-  const areaId = ctx.areaId!;
+export async function createHolder(ctx: AreaContext, input: HolderInput): Promise<number> {
+  const areaId = ctx.areaId;
   return ctx.db.kysely.transaction().execute(async (trx) => {
     await checkReferences(trx, areaId, input);
     await checkCitizenId(trx, areaId, input.CitizenId);
@@ -165,12 +165,12 @@ export async function createHolder(ctx: AuthedContext, input: HolderInput): Prom
   });
 }
 
-async function findHolder(ctx: AuthedContext, trx: Trx, holderId: number) {
+async function findHolder(ctx: AreaContext, trx: Trx, holderId: number) {
   const holder = await trx
     .selectFrom('CardUser')
     .selectAll()
     .where('Id', '=', holderId)
-    .where('AreaId', '=', ctx.areaId!)
+    .where('AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!holder) throw notFound();
   return holder;
@@ -181,7 +181,7 @@ async function findHolder(ctx: AuthedContext, trx: Trx, holderId: number) {
  * extension and is recorded as such (change record "user extension" and a renewal record), so no
  * extension escapes the renewal list. A change of cards or validity sets live authorisations to pending update.
  */
-export async function updateHolder(ctx: AuthedContext, holderId: number, input: HolderInput): Promise<void> {
+export async function updateHolder(ctx: AreaContext, holderId: number, input: HolderInput): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const existing = await findHolder(ctx, trx, holderId);
@@ -229,11 +229,7 @@ export async function updateHolder(ctx: AuthedContext, holderId: number, input: 
  * authorisation from its controller (pending deletion); enabling issues again what the disable withdrew.
  * Setting the state it already has changes nothing and records nothing.
  */
-export async function setHolderStatus(
-  ctx: AuthedContext,
-  holderId: number,
-  disabled: boolean,
-): Promise<void> {
+export async function setHolderStatus(ctx: AreaContext, holderId: number, disabled: boolean): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const existing = await findHolder(ctx, trx, holderId);
@@ -265,7 +261,7 @@ export async function setHolderStatus(
  * a renewal record with the old and new end; their live authorisations wait for an update.
  */
 export async function extendHolders(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   holderIds: number[],
   validTo: number,
   remark: string | null,

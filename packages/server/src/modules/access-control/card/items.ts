@@ -1,6 +1,7 @@
+import type { cardItem } from '@gatehouse/shared';
 import { cardType, displayToCard, enumLabel } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
 import { filter } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
@@ -8,23 +9,6 @@ import { id, queryBool } from '../../../platform/schemas.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query type */
 
-/**
- * A card: CardNumber is the stored form, the 10-digit number printed on the card; CardValue is the same
- * card as a controller reports it (the four bytes reversed).
- */
-export const cardItem = z.object({
-  Id: z.number(),
-  AreaId: z.number().nullable(),
-  AreaName: z.string().nullable(),
-  CardNumber: z.string(),
-  CardValue: z.number(),
-  CardType: z.number(),
-  CardUserId: z.number().nullable(),
-  HolderName: z.string().nullable(),
-  Remark: z.string().nullable(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
 export type CardItem = z.infer<typeof cardItem>;
 
 export function cardQuery(db: Kysely<any>) {

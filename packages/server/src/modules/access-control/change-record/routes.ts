@@ -1,49 +1,30 @@
-import { changeType, enumLabel, nation, translate } from '@gatehouse/shared';
-import { z } from 'zod';
+import {
+  changeType,
+  enumLabel,
+  nation,
+  translate,
+  ACCESS_CONTROL_ANY,
+  changeRecordItem,
+  renewalRecordItem,
+} from '@gatehouse/shared';
+import type { z } from 'zod';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import { AC_ALL, TAG } from '../common.ts';
-import { HOLDER_FIELDS, type FieldChange } from '../holders/change-log.ts';
+import { TAG } from '../common.ts';
+import { type FieldChange } from '../card-user/change-log.ts';
 
-/** Change records and renewal records of card holders: read-only lists with exports, newest first. */
-const change = z.object({
-  Field: z.enum(HOLDER_FIELDS),
-  Before: z.string().nullable(),
-  After: z.string().nullable(),
-});
+type ChangeItem = z.infer<typeof changeRecordItem>;
 
-const changeItem = z.object({
-  Id: z.number(),
-  CardUserId: z.number(),
-  HolderName: z.string(),
-  ChangeType: z.number(),
-  /** Changed fields with display values (labels: accessControl.field.<Field>). */
-  Changes: z.array(change),
-  OperatorName: z.string(),
-  At: z.string(),
-});
-type ChangeItem = z.infer<typeof changeItem>;
-
-const renewalItem = z.object({
-  Id: z.number(),
-  CardUserId: z.number(),
-  HolderName: z.string(),
-  OldValidTo: z.string(),
-  NewValidTo: z.string(),
-  Remark: z.string().nullable(),
-  OperatorName: z.string(),
-  At: z.string(),
-});
-type RenewalItem = z.infer<typeof renewalItem>;
+type RenewalItem = z.infer<typeof renewalRecordItem>;
 
 export const changeRecordRoutes = defineResource({
   name: 'ChangeRecord',
   table: 'ChangeRecord',
   tag: TAG,
   area: true,
-  read: AC_ALL,
-  write: AC_ALL,
-  item: changeItem,
+  read: ACCESS_CONTROL_ANY,
+  write: ACCESS_CONTROL_ANY,
+  item: changeRecordItem,
   query: (db) =>
     db
       .selectFrom('ChangeRecord')
@@ -102,9 +83,9 @@ export const renewalRecordRoutes = defineResource({
   table: 'RenewalRecord',
   tag: TAG,
   area: true,
-  read: AC_ALL,
-  write: AC_ALL,
-  item: renewalItem,
+  read: ACCESS_CONTROL_ANY,
+  write: ACCESS_CONTROL_ANY,
+  item: renewalRecordItem,
   query: (db) =>
     db
       .selectFrom('RenewalRecord')

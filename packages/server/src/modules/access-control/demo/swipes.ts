@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/database.ts';
-import type { DemoContext } from '../../../db/seed/demo.ts';
-import { DAY_MS } from '../records/swipe.ts';
+import type { DemoContext } from '../../../db/seed/context.ts';
+import { DAY_MS } from '../door-opening-record/service.ts';
 import type { Random } from '../../../db/seed/random.ts';
 import { bulkInsert } from './bulk.ts';
 

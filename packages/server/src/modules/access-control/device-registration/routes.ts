@@ -7,25 +7,28 @@ import {
   parseSerialNumbers,
   wgTypeFromSerial,
   zodRule,
+  SUPER_ADMIN,
+  accessControlDeviceItem,
 } from '@gatehouse/shared';
 import { z } from 'zod';
 import { audit } from '../../../platform/audit.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { filter } from '../../../platform/filters.ts';
-import { defineResource } from '../../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../../platform/route.ts';
+import type { defineResource } from '../../../platform/resource.ts';
+import type { UserContext } from '../../../platform/context.ts';
+import { inPoolOrOwnAreas, poolRoutes } from '../pool.ts';
 import { enumNumber, id, queryBool } from '../../../platform/schemas.ts';
-import { openAuthorizations } from '../authorizations/lifecycle.ts';
-import { createDefaultChannels } from '../channels/defaults.ts';
-import { SUPER, TAG, assertOwnArea, idList, optionalText, ownAreaIds, type Trx } from '../common.ts';
-import { deviceItem, deviceQuery, toDeviceItem, type DeviceItem } from './items.ts';
+import { openAuthorizations } from '../card-user-link-channel/lifecycle.ts';
+import { createDefaultChannels } from '../access-control-channel/defaults.ts';
+import { TAG, assertOwnArea, optionalText, type Trx } from '../common.ts';
+import { deviceQuery, toDeviceItem, type DeviceItem } from '../access-control-device/items.ts';
 
 /**
  * Device registration (SuperAdmin): controllers enter a pool by serial number and are assigned to one of
  * the caller's areas. The pool screen shows unassigned devices and those of the caller's own areas.
  */
-async function poolDevice(ctx: AuthedContext, trx: Trx, deviceId: number) {
+async function poolDevice(ctx: UserContext, trx: Trx, deviceId: number) {
   const device = await trx
     .selectFrom('AccessControlDevice')
     .selectAll()
@@ -44,7 +47,7 @@ export interface RegisterDevicesInput {
 }
 
 /** Registers one or many controllers (all or none); with AreaId they join that area at once. */
-export async function registerDevices(ctx: AuthedContext, input: RegisterDevicesInput): Promise<number[]> {
+export async function registerDevices(ctx: UserContext, input: RegisterDevicesInput): Promise<number[]> {
   const parsed = parseSerialNumbers(input.SerialNumbers);
   if (!parsed.ok) throw fieldError('SerialNumbers', parsed.error.key, parsed.error.params);
   const devices = parsed.value.map((serial) => {
@@ -109,7 +112,7 @@ export async function registerDevices(ctx: AuthedContext, input: RegisterDevices
 }
 
 /** Pool devices join one of the caller's areas, each with its default channels. */
-export async function assignDevices(ctx: AuthedContext, ids: number[], areaId: number): Promise<void> {
+export async function assignDevices(ctx: UserContext, ids: number[], areaId: number): Promise<void> {
   assertOwnArea(ctx, areaId);
   const now = ctx.clock.now();
   await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -142,7 +145,7 @@ export async function assignDevices(ctx: AuthedContext, ids: number[], areaId: n
  * Devices return to the pool. Refused while any authorisation on them is not confirmed deleted; their
  * channels (the doors of that area) leave with them, while swipe records and fault reports keep their copies.
  */
-export async function unassignDevices(ctx: AuthedContext, ids: number[]): Promise<void> {
+export async function unassignDevices(ctx: UserContext, ids: number[]): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.kysely.transaction().execute(async (trx) => {
     for (const deviceId of new Set(ids)) {
@@ -180,17 +183,10 @@ const registrationDef = {
   table: 'AccessControlDevice',
   tag: TAG,
   area: false,
-  read: SUPER,
-  write: SUPER,
-  item: deviceItem,
-  query: (db, ctx) => {
-    const areas = ownAreaIds(ctx);
-    return deviceQuery(db).where((eb) =>
-      areas.length
-        ? eb.or([eb('AccessControlDevice.AreaId', 'is', null), eb('AccessControlDevice.AreaId', 'in', areas)])
-        : eb('AccessControlDevice.AreaId', 'is', null),
-    );
-  },
+  read: SUPER_ADMIN,
+  write: SUPER_ADMIN,
+  item: accessControlDeviceItem,
+  query: (db, ctx) => deviceQuery(db).where(inPoolOrOwnAreas(ctx, 'AccessControlDevice.AreaId')),
   toItem: toDeviceItem,
   filters: {
     Keyword: filter.keyword(['AccessControlDevice.SerialNumber', 'AccessControlDevice.Name']),
@@ -237,17 +233,13 @@ const registrationDef = {
       { key: 'CreatedAt', labelKey: 'accessControl.field.CreatedAt', kind: 'instant' },
     ],
   },
-} satisfies Parameters<typeof defineResource<DeviceItem>>[0];
+} satisfies Parameters<typeof defineResource<DeviceItem, z.ZodType, z.ZodType, false, UserContext>>[0];
 
-export const deviceRegistrationRoutes = [
-  ...defineResource(registrationDef),
-  defineRoute({
-    method: 'POST',
-    url: '/api/DeviceRegistration',
+export const deviceRegistrationRoutes = poolRoutes({
+  resource: registrationDef,
+  register: {
     summary:
       'Register controllers by serial number (comma-separated; all or none). WG: the type follows the first digit (1, 2, 4); Other: Type as given',
-    tag: TAG,
-    access: SUPER,
     body: z.strictObject({
       SerialNumbers: z.string().trim().max(2300).superRefine(zodRule(commaDigits)),
       Protocol: enumNumber(accessControlProtocol),
@@ -255,8 +247,8 @@ export const deviceRegistrationRoutes = [
       AreaId: id.optional(),
       Remark: optionalText(200),
     }),
-    response: z.array(deviceItem),
-    async handler({ body }, ctx) {
+    response: z.array(accessControlDeviceItem),
+    async run(ctx, body) {
       const ids = await registerDevices(ctx, body);
       const rows = await deviceQuery(ctx.db.kysely)
         .where('AccessControlDevice.Id', 'in', ids)
@@ -264,29 +256,14 @@ export const deviceRegistrationRoutes = [
         .execute();
       return rows.map(toDeviceItem);
     },
-  }),
-  defineRoute({
-    method: 'POST',
-    url: '/api/DeviceRegistration/Assign',
+  },
+  assign: {
     summary: "Assign pool devices to one of the caller's areas (default channels are created per door)",
-    tag: TAG,
-    access: SUPER,
-    body: z.strictObject({ Ids: idList(200), AreaId: id }),
-    async handler({ body }, ctx) {
-      await assignDevices(ctx, body.Ids, body.AreaId);
-      return null;
-    },
-  }),
-  defineRoute({
-    method: 'POST',
-    url: '/api/DeviceRegistration/Unassign',
+    max: 200,
+    run: assignDevices,
+  },
+  unassign: {
     summary: 'Return devices to the pool (refused while authorisations on them are not confirmed deleted)',
-    tag: TAG,
-    access: SUPER,
-    body: z.strictObject({ Ids: idList(200) }),
-    async handler({ body }, ctx) {
-      await unassignDevices(ctx, body.Ids);
-      return null;
-    },
-  }),
-];
+    run: unassignDevices,
+  },
+});

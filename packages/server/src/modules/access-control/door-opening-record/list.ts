@@ -1,13 +1,14 @@
+import type { doorOpeningRecordItem } from '@gatehouse/shared';
 import { canonicalCardNumber, cardNumberItem, displayToCard, isoInstant, zodRule } from '@gatehouse/shared';
 import { sql, type SelectQueryBuilder, type Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
 import { contains, instant } from '../../../platform/filters.ts';
 import { assertDaySpan } from '../../../platform/resource.ts';
-import { id, paging, queryBool, type Page } from '../../../platform/schemas.ts';
+import { endAfterStart, id, paging, queryBool, type Page } from '../../../platform/schemas.ts';
 import type { Trx } from '../common.ts';
 import type { DoorOpeningRecordTable } from '../tables.ts';
-import { DAY_MS } from './swipe.ts';
+import { DAY_MS } from './service.ts';
 
 /**
  * The swipe-record list, newest first, built to stay fast on millions of rows.
@@ -34,35 +35,13 @@ const filters = {
   EndTime: instant.optional(),
 };
 
-const endAfterStart = (
-  q: { StartTime?: number | undefined; EndTime?: number | undefined },
-  ctx: z.RefinementCtx,
-) => {
-  if (q.StartTime !== undefined && q.EndTime !== undefined && q.EndTime < q.StartTime)
-    ctx.addIssue({ code: 'custom', path: ['EndTime'], message: 'validation.endBeforeStart' });
-};
+const timeOrder = endAfterStart('StartTime', 'EndTime');
 
-export const swipeQuerySchema = z.object({ ...paging, ...filters }).superRefine(endAfterStart);
-export const swipeExportQuerySchema = z.object(filters).superRefine(endAfterStart);
+export const swipeQuerySchema = z.object({ ...paging, ...filters }).superRefine(timeOrder);
+export const swipeExportQuerySchema = z.object(filters).superRefine(timeOrder);
 export type SwipeQuery = z.infer<typeof swipeExportQuerySchema>;
 
-export const swipeItem = z.object({
-  Id: z.number(),
-  At: z.string(),
-  CardNumber: z.string(),
-  CardValue: z.number(),
-  CardUserId: z.number().nullable(),
-  HolderName: z.string().nullable(),
-  DeviceId: z.number(),
-  DeviceName: z.string(),
-  ChannelId: z.number().nullable(),
-  ChannelName: z.string().nullable(),
-  DoorNumber: z.number(),
-  Direction: z.number(),
-  Result: z.boolean(),
-  Reason: z.number(),
-});
-export type SwipeItem = z.infer<typeof swipeItem>;
+export type SwipeItem = z.infer<typeof doorOpeningRecordItem>;
 
 type Records = SelectQueryBuilder<Database, 'DoorOpeningRecord', object>;
 
@@ -84,6 +63,9 @@ function toItem(row: Selectable<DoorOpeningRecordTable>): SwipeItem {
     Direction: row.Direction,
     Result: row.Result === 1,
     Reason: row.Reason,
+    EventType: row.EventType === null ? null : Number(row.EventType),
+    EventReason: row.EventReason === null ? null : Number(row.EventReason),
+    RecordIndex: row.RecordIndex === null ? null : Number(row.RecordIndex),
   };
 }
 

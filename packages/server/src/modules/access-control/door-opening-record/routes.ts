@@ -1,17 +1,24 @@
-import { doorDirection, doorRecordReason, doorRecordResult, enumLabel } from '@gatehouse/shared';
-import { registerExportable, type ExportColumn } from '../../../platform/exports/registry.ts';
+import {
+  doorDirection,
+  doorRecordReason,
+  doorRecordResult,
+  enumLabel,
+  ACCESS_CONTROL_ANY,
+  doorOpeningRecordItem,
+} from '@gatehouse/shared';
+import { scopedArea } from '../../../platform/context.ts';
+import type { Exportable, ExportColumn } from '../../../platform/exports/registry.ts';
 import { assertDaySpan } from '../../../platform/resource.ts';
 import { defineRoute } from '../../../platform/route.ts';
 import { pageOf } from '../../../platform/schemas.ts';
-import { AC_ALL, TAG } from '../common.ts';
+import { TAG } from '../common.ts';
 import {
   listSwipes,
   swipeExportQuerySchema,
-  swipeItem,
   swipeQuerySchema,
   type SwipeItem,
   type SwipeQuery,
-} from './swipe-list.ts';
+} from './list.ts';
 
 /** Door-opening (swipe) records: a read-only list and its export. Records are written by recordSwipe only. */
 const columns: ExportColumn<SwipeItem>[] = [
@@ -38,31 +45,33 @@ const columns: ExportColumn<SwipeItem>[] = [
   },
 ];
 
-registerExportable({
+/** The swipe list's export: its own service, not a declared resource's. */
+const exportable: Exportable = {
   name: 'DoorOpeningRecord',
-  read: AC_ALL,
+  read: ACCESS_CONTROL_ANY,
   titleKey: 'accessControl.title.doorOpeningRecords',
   columns: columns as ExportColumn[],
   query: swipeExportQuerySchema,
   requiresRange: ['StartTime', 'EndTime'],
   checkQuery: (q) => assertDaySpan(q, { timeRange: { column: 'At' } }),
-  count: async (ctx, q) => (await listSwipes(ctx.db.kysely, ctx.areaId!, q as SwipeQuery, 0, 1)).Total,
+  count: async (ctx, q) => (await listSwipes(ctx.db.kysely, scopedArea(ctx), q as SwipeQuery, 0, 1)).Total,
   rows: async (ctx, q, limit) =>
-    (await listSwipes(ctx.db.kysely, ctx.areaId!, q as SwipeQuery, 0, limit)).Items,
-});
+    (await listSwipes(ctx.db.kysely, scopedArea(ctx), q as SwipeQuery, 0, limit)).Items,
+};
 
-export const doorRecordRoutes = [
+export const doorOpeningRecordRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/DoorOpeningRecord',
     summary:
       'Swipe records, newest first: StartTime/EndTime (at most 61 days), Result, DeviceId, CardUserId, HolderName, CardNumber',
     tag: TAG,
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
     query: swipeQuerySchema,
-    response: pageOf(swipeItem),
+    response: pageOf(doorOpeningRecordItem),
+    exportable,
     handler: ({ query }, ctx) =>
-      listSwipes(ctx.db.kysely, ctx.areaId!, query, (query.PageIndex - 1) * query.PageSize, query.PageSize),
+      listSwipes(ctx.db.kysely, ctx.areaId, query, (query.PageIndex - 1) * query.PageSize, query.PageSize),
   }),
 ];

@@ -9,6 +9,7 @@ import {
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
+import type { ServiceContext } from '../../../platform/context.ts';
 import type { Trx } from '../common.ts';
 
 export const DAY_MS = 86_400_000;
@@ -33,6 +34,42 @@ export interface SwipeInput {
   Reason: number;
 }
 
+/**
+ * A record read from a controller's ring (polled 0xB0 or pushed): the swipe plus where it sits in the ring.
+ * Stored at most once per (device, ring index). `Reason` (doorRecordReason) may be left out: a denied swipe
+ * is then explained from what Gatehouse knows (card unknown, not given out, holder disabled, outside the
+ * validity, no authorisation), a granted one is 1, a door event or alarm 0 with its own code in EventReason.
+ */
+export interface ControllerRecordInput extends Omit<SwipeInput, 'Reason'> {
+  Reason?: number;
+  RecordIndex: number;
+  /** WG record type: 1 swipe, 2 door event, 3 alarm. */
+  EventType: number;
+  /** WG reason code as the controller reports it. */
+  EventReason: number;
+}
+
+/** A controller record as stored (or found already stored): what the live hub announces. */
+export interface StoredControllerRecord {
+  Id: number;
+  AreaId: number;
+  DeviceId: number;
+  DeviceName: string;
+  ChannelId: number | null;
+  ChannelName: string | null;
+  CardNumber: string;
+  CardUserId: number | null;
+  HolderName: string | null;
+  DoorNumber: number;
+  Direction: number;
+  At: number;
+  Result: boolean;
+  Reason: number;
+  RecordIndex: number;
+  EventType: number;
+  EventReason: number;
+}
+
 interface DeviceRow {
   Id: number;
   AreaId: number | null;
@@ -40,7 +77,7 @@ interface DeviceRow {
   SerialNumber: string;
 }
 
-function cardNumberOf(input: SwipeInput): string {
+function cardNumberOf(input: { CardValue?: number; CardNumber?: string }): string {
   if (input.CardValue !== undefined) {
     try {
       return cardToDisplay(input.CardValue);
@@ -53,10 +90,19 @@ function cardNumberOf(input: SwipeInput): string {
   return canonical;
 }
 
-async function insertSwipe(trx: Trx, input: SwipeInput, devices: Map<string, DeviceRow>): Promise<number> {
+type AnyInput = SwipeInput | ControllerRecordInput;
+
+async function insertSwipe(
+  trx: Trx,
+  input: AnyInput,
+  devices: Map<string, DeviceRow>,
+): Promise<StoredControllerRecord | null> {
+  const fromRing = 'RecordIndex' in input;
   if (!isEnumValue(doorNumber, input.DoorNumber)) throw fieldError('DoorNumber', 'validation.invalidOption');
   if (!isEnumValue(doorDirection, input.Direction)) throw fieldError('Direction', 'validation.invalidOption');
-  if (!isEnumValue(doorRecordReason, input.Reason)) throw fieldError('Reason', 'validation.invalidOption');
+  if (input.Reason !== undefined && !isEnumValue(doorRecordReason, input.Reason))
+    throw fieldError('Reason', 'validation.invalidOption');
+  if (!fromRing && input.Reason === undefined) throw fieldError('Reason', 'validation.invalidOption');
   if (!Number.isSafeInteger(input.At) || input.At < 0) throw fieldError('At', 'validation.invalid');
   const key = input.DeviceId !== undefined ? `id:${input.DeviceId}` : `sn:${input.SerialNumber}`;
   let device = devices.get(key);
@@ -86,31 +132,48 @@ async function insertSwipe(trx: Trx, input: SwipeInput, devices: Map<string, Dev
   const holder = await trx
     .selectFrom('Card')
     .innerJoin('CardUser', 'CardUser.Id', 'Card.CardUserId')
-    .select(['CardUser.Id', 'CardUser.Name'])
+    .select(['CardUser.Id', 'CardUser.Name', 'CardUser.Disabled'])
     .where('Card.CardNumber', '=', cardNumber)
     .where('Card.AreaId', '=', areaId)
     .executeTakeFirst();
 
   const result = input.Result ? 1 : 0;
-  const row = await trx
-    .insertInto('DoorOpeningRecord')
-    .values({
-      AreaId: areaId,
-      At: input.At,
-      CardNumber: cardNumber,
-      CardUserId: holder?.Id ?? null,
-      HolderName: holder?.Name ?? null,
-      DeviceId: device.Id,
-      DeviceName: device.Name,
-      ChannelId: channel?.Id ?? null,
-      ChannelName: channel?.Name ?? null,
-      DoorNumber: input.DoorNumber,
-      Direction: input.Direction,
-      Result: result,
-      Reason: input.Reason,
-    })
+  const reason =
+    input.Reason ??
+    (await explainReason(trx, input as ControllerRecordInput, areaId, cardNumber, holder, channel?.Id));
+  const ring = fromRing
+    ? {
+        RecordIndex: input.RecordIndex,
+        EventType: input.EventType,
+        EventReason: input.EventReason,
+      }
+    : {};
+  const insert = trx.insertInto('DoorOpeningRecord').values({
+    AreaId: areaId,
+    At: input.At,
+    CardNumber: cardNumber,
+    CardUserId: holder?.Id ?? null,
+    HolderName: holder?.Name ?? null,
+    DeviceId: device.Id,
+    DeviceName: device.Name,
+    ChannelId: channel?.Id ?? null,
+    ChannelName: channel?.Name ?? null,
+    DoorNumber: input.DoorNumber,
+    Direction: input.Direction,
+    Result: result,
+    Reason: reason,
+    ...ring,
+  });
+  // A ring record is stored once: the unique (DeviceId, RecordIndex) turns a second sighting into nothing.
+  const row = await (
+    fromRing ? insert.onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing()) : insert
+  )
     .returning('Id')
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!row) {
+    if (!fromRing) throw new Error('insert returned no row');
+    return null;
+  }
   await trx
     .insertInto('DoorOpeningRecordDay')
     .values({
@@ -126,7 +189,62 @@ async function insertSwipe(trx: Trx, input: SwipeInput, devices: Map<string, Dev
         .doUpdateSet({ Count: sql<number>`"DoorOpeningRecordDay"."Count" + 1` }),
     )
     .execute();
-  return row.Id;
+  return {
+    Id: row.Id,
+    AreaId: areaId,
+    DeviceId: device.Id,
+    DeviceName: device.Name,
+    ChannelId: channel?.Id ?? null,
+    ChannelName: channel?.Name ?? null,
+    CardNumber: cardNumber,
+    CardUserId: holder?.Id ?? null,
+    HolderName: holder?.Name ?? null,
+    DoorNumber: input.DoorNumber,
+    Direction: input.Direction,
+    At: input.At,
+    Result: input.Result,
+    Reason: reason,
+    RecordIndex: fromRing ? input.RecordIndex : 0,
+    EventType: fromRing ? input.EventType : 1,
+    EventReason: fromRing ? input.EventReason : 0,
+  };
+}
+
+/**
+ * Why a controller record came out as it did, in doorRecordReason terms: a granted swipe is an authorised
+ * card (1); door events and alarms are "other" (0, their own code is in EventReason); a denied swipe is
+ * explained from what Gatehouse holds about the card, its holder and the channel.
+ */
+async function explainReason(
+  trx: Trx,
+  input: ControllerRecordInput,
+  areaId: number,
+  cardNumber: string,
+  holder: { Id: number; Disabled: number } | undefined,
+  channelId: number | undefined,
+): Promise<number> {
+  if (input.EventType !== 1) return 0;
+  if (input.Result) return 1;
+  if (!holder) {
+    const card = await trx
+      .selectFrom('Card')
+      .select('Id')
+      .where('CardNumber', '=', cardNumber)
+      .where('AreaId', '=', areaId)
+      .executeTakeFirst();
+    return card ? 3 : 2;
+  }
+  if (holder.Disabled) return 6;
+  if (channelId === undefined) return 4;
+  const link = await trx
+    .selectFrom('CardUserLinkChannel')
+    .select('Id')
+    .where('CardUserId', '=', holder.Id)
+    .where('ChannelId', '=', channelId)
+    .where('Revoked', '=', 0)
+    .where('IssueStatus', '>', 0)
+    .executeTakeFirst();
+  return link ? 5 : 4;
 }
 
 /**
@@ -140,12 +258,93 @@ export async function recordSwipes(db: Kysely<Database>, inputs: SwipeInput[]): 
   return db.transaction().execute(async (trx) => {
     const devices = new Map<string, DeviceRow>();
     const ids: number[] = [];
-    for (const input of inputs) ids.push(await insertSwipe(trx, input, devices));
+    for (const input of inputs) ids.push((await insertSwipe(trx, input, devices))!.Id);
     return ids;
   });
+}
+
+/**
+ * Stores records read from one controller's ring, each at most once: a record already stored (same device
+ * and ring index) is skipped, so a retry, a restart, or a record both pushed and polled adds nothing. When
+ * `cursor` is given, the controller's collection cursor moves to it in the same transaction, so the cursor
+ * never runs ahead of what is stored (and a crash in between only means reading a few records again).
+ * Returns the records newly stored.
+ */
+export async function storeControllerRecords(
+  ctx: ServiceContext,
+  deviceId: number,
+  inputs: ControllerRecordInput[],
+  cursor?: { nextIndex: number; lost: number },
+): Promise<StoredControllerRecord[]> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const devices = new Map<string, DeviceRow>();
+    const stored: StoredControllerRecord[] = [];
+    for (const input of inputs) {
+      const row = await insertSwipe(trx, { ...input, DeviceId: deviceId }, devices);
+      if (row) stored.push(row);
+    }
+    const now = ctx.clock.now();
+    if (cursor) {
+      await trx
+        .insertInto('AccessControlRecordCursor')
+        .values({ DeviceId: deviceId, NextIndex: cursor.nextIndex, LostRecords: cursor.lost, UpdatedAt: now })
+        .onConflict((oc) =>
+          oc.column('DeviceId').doUpdateSet({
+            NextIndex: cursor.nextIndex,
+            LostRecords: sql<number>`"AccessControlRecordCursor"."LostRecords" + ${cursor.lost}`,
+            UpdatedAt: now,
+          }),
+        )
+        .execute();
+    } else if (inputs.length > 0) {
+      // A pushed record right at the cursor moves it on, so the next poll does not read it again.
+      const indexes = inputs.map((i) => i.RecordIndex).sort((a, b) => a - b);
+      for (const index of indexes)
+        await trx
+          .updateTable('AccessControlRecordCursor')
+          .set({ NextIndex: index + 1, UpdatedAt: now })
+          .where('DeviceId', '=', deviceId)
+          .where('NextIndex', '=', index)
+          .execute();
+    }
+    return stored;
+  });
+}
+
+/** A controller's collection cursor, or undefined before its first collection. */
+export async function recordCursor(
+  ctx: ServiceContext,
+  deviceId: number,
+): Promise<{ nextIndex: number; lost: number } | undefined> {
+  const row = await ctx.db.kysely
+    .selectFrom('AccessControlRecordCursor')
+    .select(['NextIndex', 'LostRecords'])
+    .where('DeviceId', '=', deviceId)
+    .executeTakeFirst();
+  return row && { nextIndex: Number(row.NextIndex), lost: Number(row.LostRecords) };
 }
 
 export async function recordSwipe(db: Kysely<Database>, input: SwipeInput): Promise<number> {
   const [recordId] = await recordSwipes(db, [input]);
   return recordId!;
+}
+
+/**
+ * How many ring records of a controller in [fromIndex, toIndex) are already stored (pushed events arrive
+ * before the poll reaches them): a gap the ring overwrote counts as lost only for the records never seen.
+ */
+export async function storedRecordCount(
+  ctx: ServiceContext,
+  deviceId: number,
+  fromIndex: number,
+  toIndex: number,
+): Promise<number> {
+  const row = await ctx.db.kysely
+    .selectFrom('DoorOpeningRecord')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('DeviceId', '=', deviceId)
+    .where('RecordIndex', '>=', fromIndex)
+    .where('RecordIndex', '<', toIndex)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

@@ -1,12 +1,20 @@
-import { enumLabel, faultReportStatus } from '@gatehouse/shared';
+import type { failureHistoryEntry } from '@gatehouse/shared';
+import {
+  enumLabel,
+  faultReportStatus,
+  ACCESS_CONTROL_ANY,
+  failureDeclarationRecordItem,
+  failureHandlerItem,
+} from '@gatehouse/shared';
 import { z } from 'zod';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../../platform/route.ts';
+import { actorDisplayName, actorUserId, type AreaContext } from '../../../platform/context.ts';
+import { defineRoute } from '../../../platform/route.ts';
 import { enumNumber, id } from '../../../platform/schemas.ts';
-import { AC_ALL, TAG, type Trx } from '../common.ts';
+import { TAG, type Trx } from '../common.ts';
 
 /**
  * Fault reports (Admin or User): an operator reports a fault of a device or one of its doors; the report
@@ -15,40 +23,9 @@ import { AC_ALL, TAG, type Trx } from '../common.ts';
  */
 export const FAULT = { open: 0, inProgress: 1, resolved: 2 } as const;
 
-const historyEntry = z.object({
-  At: z.string(),
-  Status: z.number(),
-  Note: z.string().nullable(),
-  OperatorName: z.string(),
-  HandlerName: z.string().nullable(),
-});
-type HistoryEntry = z.infer<typeof historyEntry>;
+type HistoryEntry = z.infer<typeof failureHistoryEntry>;
 
-const item = z.object({
-  Id: z.number(),
-  DeviceId: z.number(),
-  DeviceName: z.string(),
-  ChannelId: z.number().nullable(),
-  ChannelName: z.string().nullable(),
-  Description: z.string(),
-  Status: z.number(),
-  HandlerId: z.number().nullable(),
-  HandlerName: z.string().nullable(),
-  ReporterName: z.string(),
-  History: z.array(historyEntry),
-  ReportedAt: z.string(),
-  ResolvedAt: z.string().nullable(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
-
-const handlerItem = z.object({
-  Id: z.number(),
-  Name: z.string(),
-  StaffType: z.number(),
-  Phone: z.string().nullable(),
-  Remark: z.string().nullable(),
-});
+type Item = z.infer<typeof failureDeclarationRecordItem>;
 
 /** An enabled operator staff member of the area. */
 async function handlerOf(trx: Trx, areaId: number, handlerId: number) {
@@ -63,10 +40,10 @@ async function handlerOf(trx: Trx, areaId: number, handlerId: number) {
   return staff;
 }
 
-const operatorName = (ctx: AuthedContext) => ctx.user.name || ctx.user.userName;
+const operatorName = (ctx: AreaContext) => actorDisplayName(ctx.actor);
 
 export async function progressFault(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   input: {
     Id: number;
     Status: number;
@@ -80,7 +57,7 @@ export async function progressFault(
       .selectFrom('FailureDeclarationRecord')
       .selectAll()
       .where('Id', '=', input.Id)
-      .where('AreaId', '=', ctx.areaId!)
+      .where('AreaId', '=', ctx.areaId)
       .executeTakeFirst();
     if (!report) throw notFound();
     if (report.Status === FAULT.resolved) throw new AppError(409, 'accessControl.error.faultResolved');
@@ -127,9 +104,9 @@ const faultResource = defineResource({
   table: 'FailureDeclarationRecord',
   tag: TAG,
   area: true,
-  read: AC_ALL,
-  write: AC_ALL,
-  item,
+  read: ACCESS_CONTROL_ANY,
+  write: ACCESS_CONTROL_ANY,
+  item: failureDeclarationRecordItem,
   query: (db) =>
     db
       .selectFrom('FailureDeclarationRecord')
@@ -179,7 +156,7 @@ const faultResource = defineResource({
         .selectFrom('AccessControlDevice')
         .select(['Id', 'Name'])
         .where('Id', '=', input.DeviceId)
-        .where('AreaId', '=', ctx.areaId!)
+        .where('AreaId', '=', ctx.areaId)
         .executeTakeFirst();
       if (!device) throw fieldError('DeviceId', 'accessControl.error.deviceMissing');
       let channel: { Id: number; Name: string } | undefined;
@@ -192,7 +169,7 @@ const faultResource = defineResource({
           .executeTakeFirst();
         if (!channel) throw fieldError('ChannelId', 'accessControl.error.channelMissing');
       }
-      const handler = input.HandlerId ? await handlerOf(trx, ctx.areaId!, input.HandlerId) : undefined;
+      const handler = input.HandlerId ? await handlerOf(trx, ctx.areaId, input.HandlerId) : undefined;
       const now = ctx.clock.now();
       const history: HistoryEntry[] = [
         {
@@ -212,7 +189,7 @@ const faultResource = defineResource({
         Status: FAULT.open,
         HandlerId: handler?.Id ?? null,
         HandlerName: handler?.Name ?? null,
-        ReporterId: ctx.user.userId,
+        ReporterId: actorUserId(ctx.actor),
         ReporterName: operatorName(ctx),
         History: JSON.stringify(history),
         ReportedAt: now,
@@ -240,20 +217,20 @@ const faultResource = defineResource({
   },
 });
 
-export const faultRoutes = [
+export const failureDeclarationRecordRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/FailureDeclarationRecord/Handlers',
     summary: "The area's enabled operator staff (operator settings), who handle fault reports",
     tag: TAG,
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
-    response: z.array(handlerItem),
+    response: z.array(failureHandlerItem),
     handler: (_input, ctx) =>
       ctx.db.kysely
         .selectFrom('OperatorStaff')
         .select(['Id', 'Name', 'StaffType', 'Phone', 'Remark'])
-        .where('AreaId', '=', ctx.areaId!)
+        .where('AreaId', '=', ctx.areaId)
         .where('Disabled', '=', 0)
         .orderBy('StaffType', 'desc')
         .orderBy('Name')
@@ -266,7 +243,7 @@ export const faultRoutes = [
     summary:
       'Move a fault report forward (open → in progress → resolved; resolving needs a note), or note and hand over',
     tag: TAG,
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
     body: z.strictObject({
       Id: id,

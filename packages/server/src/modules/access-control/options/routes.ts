@@ -1,42 +1,27 @@
+import {
+  ACCESS_CONTROL_ANY,
+  accessControlDeviceOption,
+  cardUserOption,
+  deviceChannelsOption,
+} from '@gatehouse/shared';
 import { z } from 'zod';
-import { contains } from '../../platform/filters.ts';
-import { defineRoute } from '../../platform/route.ts';
-import { AC_ALL } from './common.ts';
+import { contains } from '../../../platform/filters.ts';
+import { defineRoute } from '../../../platform/route.ts';
 
-/**
- * Choices for the access-control screens' filters and forms (like /api/Options/* of the platform): the
- * area's controllers, their channels grouped by controller, and card holders by name, phone or card.
- */
-const channel = z.object({ Id: z.number(), Name: z.string(), DoorNumber: z.number(), Direction: z.number() });
-const deviceChannels = z.object({
-  DeviceId: z.number(),
-  DeviceName: z.string(),
-  Protocol: z.number(),
-  Channels: z.array(channel),
-});
-
-export const optionRoutes = [
+export const accessControlOptionsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/Options/AccessControlDevices',
     summary: "The current area's controllers",
     tag: 'Options',
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
-    response: z.array(
-      z.object({
-        Id: z.number(),
-        Name: z.string(),
-        SerialNumber: z.string(),
-        Protocol: z.number(),
-        Type: z.number(),
-      }),
-    ),
+    response: z.array(accessControlDeviceOption),
     handler: (_input, ctx) =>
       ctx.db.kysely
         .selectFrom('AccessControlDevice')
         .select(['Id', 'Name', 'SerialNumber', 'Protocol', 'Type'])
-        .where('AreaId', '=', ctx.areaId!)
+        .where('AreaId', '=', ctx.areaId)
         .orderBy('Name')
         .orderBy('Id')
         .execute(),
@@ -46,9 +31,9 @@ export const optionRoutes = [
     url: '/api/Options/AccessControlChannels',
     summary: "The current area's channels grouped by controller (for granting and filters)",
     tag: 'Options',
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
-    response: z.array(deviceChannels),
+    response: z.array(deviceChannelsOption),
     async handler(_input, ctx) {
       const rows = await ctx.db.kysely
         .selectFrom('AccessControlChannel')
@@ -62,14 +47,14 @@ export const optionRoutes = [
           'AccessControlChannel.DoorNumber',
           'AccessControlChannel.Direction',
         ])
-        .where('AccessControlChannel.AreaId', '=', ctx.areaId!)
+        .where('AccessControlChannel.AreaId', '=', ctx.areaId)
         .orderBy('AccessControlDevice.Name')
         .orderBy('AccessControlDevice.Id')
         .orderBy('AccessControlChannel.DoorNumber')
         .orderBy('AccessControlChannel.Direction')
         .orderBy('AccessControlChannel.Id')
         .execute();
-      const devices = new Map<number, z.infer<typeof deviceChannels>>();
+      const devices = new Map<number, z.infer<typeof deviceChannelsOption>>();
       for (const r of rows) {
         const device = devices.get(r.DeviceId) ?? {
           DeviceId: r.DeviceId,
@@ -88,17 +73,15 @@ export const optionRoutes = [
     url: '/api/Options/CardUsers',
     summary: 'Card holders of the current area by name, phone or card number (at most 50)',
     tag: 'Options',
-    access: AC_ALL,
+    access: ACCESS_CONTROL_ANY,
     area: true,
     query: z.object({ Keyword: z.string().trim().min(1).max(50).optional() }),
-    response: z.array(
-      z.object({ Id: z.number(), Name: z.string(), Phone: z.string().nullable(), Disabled: z.boolean() }),
-    ),
+    response: z.array(cardUserOption),
     async handler({ query }, ctx) {
       let q = ctx.db.kysely
         .selectFrom('CardUser')
         .select(['CardUser.Id', 'CardUser.Name', 'CardUser.Phone', 'CardUser.Disabled'])
-        .where('CardUser.AreaId', '=', ctx.areaId!);
+        .where('CardUser.AreaId', '=', ctx.areaId);
       if (query.Keyword) {
         const keyword = query.Keyword;
         q = q.where((eb) =>

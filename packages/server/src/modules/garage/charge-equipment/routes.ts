@@ -1,3 +1,4 @@
+import type { chargeEquipmentSession } from '@gatehouse/shared';
 import {
   DISABLED_PORT_STATE,
   IDLE_PORT_STATE,
@@ -8,55 +9,32 @@ import {
   findEnumItem,
   isHostOnline,
   portStateGroup,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+  PORT_STATE_GROUPS,
+  chargeEquipmentItem,
+  gridSocket,
+  chargeEquipmentGrid,
 } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/schema.ts';
-import { audit } from '../../platform/audit.ts';
-import { assertNoDependents } from '../../platform/dependents.ts';
-import { AppError, fieldError, notFound } from '../../platform/errors.ts';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, rowMapper } from '../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../platform/route.ts';
-import { id, queryBool } from '../../platform/schemas.ts';
-import { ADMIN, READ, iso, optionalText } from './common.ts';
-import { orderAmount } from './pricing.ts';
+import type { Database } from '../../../db/schema.ts';
+import { audit } from '../../../platform/audit.ts';
+import { assertNoDependents } from '../../../platform/dependents.ts';
+import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, rowMapper } from '../../../platform/resource.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { defineRoute } from '../../../platform/route.ts';
+import { id, queryBool } from '../../../platform/schemas.ts';
+import { iso, optionalText } from '../common.ts';
+import { syncAvailability } from '../charge-host/commands.ts';
+import { offlineSocketWhere, shownState } from '../liveness.ts';
+import { orderAmount } from '../pricing.ts';
 
-const PORT_GROUPS = ['idle', 'occupied', 'fault', 'disabled'] as const;
+type Session = z.infer<typeof chargeEquipmentSession>;
 
-/** The running session at a socket, with its live estimate. */
-const session = z.object({
-  ChargeRecordId: z.number(),
-  ChargeOrderId: z.number().nullable(),
-  OrderNo: z.string().nullable(),
-  CardNumber: z.string().nullable(),
-  StartAt: z.string(),
-  EnergyWh: z.number(),
-  DurationMinutes: z.number(),
-  EstimatedCents: z.number().nullable(),
-});
-type Session = z.infer<typeof session>;
-
-const item = z.object({
-  Id: z.number(),
-  ChargeHostId: z.number(),
-  HostName: z.string(),
-  HostSerialNumber: z.string(),
-  ParkAreaId: z.number(),
-  ZoneName: z.string(),
-  PortNumber: z.number(),
-  State: z.number(),
-  /** The state's display colour (chargePortState), so a cell needs no lookup. */
-  StateColor: z.string().nullable(),
-  StateGroup: z.enum(PORT_GROUPS),
-  StateChangedAt: z.string(),
-  Disabled: z.boolean(),
-  Remark: z.string().nullable(),
-  Session: session.nullable(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof chargeEquipmentItem>;
 
 /** Running sessions of these sockets, keyed by socket id. */
 export async function openSessions(
@@ -121,16 +99,25 @@ export async function openSessions(
 }
 
 function toItem(row: Record<string, unknown>): Item {
-  const base = rowMapper<Item>({ instants: ['CreatedAt', 'UpdatedAt', 'StateChangedAt'] })(row);
+  const { ChargingSystemType, OcppOnline, ...rest } = row;
+  const base = rowMapper<Item>({ instants: ['CreatedAt', 'UpdatedAt', 'StateChangedAt'] })(rest);
+  // A socket whose charge point is offline shows "unknown / offline", not its stale state (liveness.ts).
+  const state = shownState({
+    State: base.State,
+    Disabled: base.Disabled,
+    ChargingSystemType: ChargingSystemType as number,
+    OcppOnline: OcppOnline as number,
+  });
   return {
     ...base,
-    StateColor: findEnumItem(chargePortState, base.State)?.color ?? null,
-    StateGroup: portStateGroup(base.State),
+    State: state,
+    StateColor: findEnumItem(chargePortState, state)?.color ?? null,
+    StateGroup: portStateGroup(state),
     Session: null,
   };
 }
 
-async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
+async function enrich(ctx: AreaContext, items: Item[]): Promise<Item[]> {
   const sessions = await openSessions(
     ctx.db.kysely,
     items.map((i) => i.Id),
@@ -158,15 +145,17 @@ const socketQuery = (db: Kysely<Database>) =>
       'ChargeEquipment.Remark',
       'ChargeEquipment.CreatedAt',
       'ChargeEquipment.UpdatedAt',
+      'ChargeHost.ChargingSystemType',
+      'ChargeHost.OcppOnline',
     ]);
 
 /** The port number must exist on the host: 1…PortCount. */
-async function assertPortOnHost(trx: Kysely<Database>, ctx: AuthedContext, hostId: number, port: number) {
+async function assertPortOnHost(trx: Kysely<Database>, ctx: AreaContext, hostId: number, port: number) {
   const host = await trx
     .selectFrom('ChargeHost')
     .select('PortCount')
     .where('Id', '=', hostId)
-    .where('AreaId', '=', ctx.areaId!)
+    .where('AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!host) throw fieldError('ChargeHostId', 'error.notFound');
   if (port > host.PortCount)
@@ -178,17 +167,13 @@ async function assertPortOnHost(trx: Kysely<Database>, ctx: AuthedContext, hostI
  * forced power-off first); enabling sets it to idle until the device reports otherwise. Asking for the
  * status it already has changes nothing.
  */
-export async function setSocketStatus(
-  ctx: AuthedContext,
-  socketId: number,
-  disabled: boolean,
-): Promise<void> {
+export async function setSocketStatus(ctx: AreaContext, socketId: number, disabled: boolean): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('ChargeEquipment')
       .selectAll()
       .where('Id', '=', socketId)
-      .where('AreaId', '=', ctx.areaId!)
+      .where('AreaId', '=', ctx.areaId)
       .executeTakeFirst();
     if (!before) throw notFound();
     if ((before.Disabled === 1) === disabled) return;
@@ -223,37 +208,11 @@ export async function setSocketStatus(
   });
 }
 
-const gridSocket = item.pick({
-  Id: true,
-  PortNumber: true,
-  State: true,
-  StateColor: true,
-  StateGroup: true,
-  StateChangedAt: true,
-  Disabled: true,
-  Remark: true,
-  Session: true,
-});
-
-const grid = z.object({
-  Host: z.object({
-    Id: z.number(),
-    Name: z.string(),
-    SerialNumber: z.string(),
-    ParkAreaId: z.number(),
-    ZoneName: z.string(),
-    PortCount: z.number(),
-    Disabled: z.boolean(),
-    Online: z.boolean(),
-    LastSeenAt: z.string().nullable(),
-  }),
-  Sockets: z.array(gridSocket),
-  /** Sockets per state group, for the legend. */
-  Counts: z.object({ idle: z.number(), occupied: z.number(), fault: z.number(), disabled: z.number() }),
-});
-
 /** One host's sockets in port order, coloured by state, with their running sessions: the grid view. */
-export async function socketGrid(ctx: AuthedContext, hostId: number): Promise<z.infer<typeof grid>> {
+export async function socketGrid(
+  ctx: AreaContext,
+  hostId: number,
+): Promise<z.infer<typeof chargeEquipmentGrid>> {
   const k = ctx.db.kysely;
   const host = await k
     .selectFrom('ChargeHost')
@@ -269,7 +228,7 @@ export async function socketGrid(ctx: AuthedContext, hostId: number): Promise<z.
       'ChargeHost.LastSeenAt',
     ])
     .where('ChargeHost.Id', '=', hostId)
-    .where('ChargeHost.AreaId', '=', ctx.areaId!)
+    .where('ChargeHost.AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!host) throw notFound();
   const rows = await socketQuery(k)
@@ -277,7 +236,7 @@ export async function socketGrid(ctx: AuthedContext, hostId: number): Promise<z.
     .orderBy('ChargeEquipment.PortNumber')
     .execute();
   const sockets = await enrich(ctx, rows.map(toItem));
-  const counts = { idle: 0, occupied: 0, fault: 0, disabled: 0 };
+  const counts = { idle: 0, occupied: 0, fault: 0, disabled: 0, offline: 0 };
   for (const s of sockets) counts[s.StateGroup] += 1;
   return {
     Host: {
@@ -291,16 +250,16 @@ export async function socketGrid(ctx: AuthedContext, hostId: number): Promise<z.
   };
 }
 
-export const socketRoutes = [
+export const chargeEquipmentRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/ChargeEquipment/Grid',
     summary: "One host's sockets coloured by state, with running sessions and live estimates",
     tag: 'Garage',
-    access: READ,
+    access: BICYCLE_ANY,
     area: true,
     query: z.object({ ChargeHostId: id }),
-    response: grid,
+    response: chargeEquipmentGrid,
     handler: ({ query }, ctx) => socketGrid(ctx, query.ChargeHostId),
   }),
   defineRoute({
@@ -308,11 +267,12 @@ export const socketRoutes = [
     url: '/api/ChargeEquipment/SetStatus',
     summary: 'Enable or disable a socket (disabled sockets are in state 12)',
     tag: 'Garage',
-    access: ADMIN,
+    access: BICYCLE_ADMIN,
     area: true,
     query: z.object({ Id: id, Disabled: queryBool }),
     async handler({ query }, ctx) {
       await setSocketStatus(ctx, query.Id, query.Disabled);
+      await syncAvailability(ctx, query.Id, query.Disabled);
       return null;
     },
   }),
@@ -321,9 +281,9 @@ export const socketRoutes = [
     table: 'ChargeEquipment',
     tag: 'Garage',
     area: true,
-    read: READ,
-    write: ADMIN,
-    item,
+    read: BICYCLE_ANY,
+    write: BICYCLE_ADMIN,
+    item: chargeEquipmentItem,
     query: socketQuery,
     toItem,
     enrich,
@@ -332,10 +292,12 @@ export const socketRoutes = [
       ParkAreaId: filter.id('ChargeHost.ParkAreaId'),
       State: filter.oneOf('ChargeEquipment.State', chargePortState),
       StateGroup: {
-        schema: z.enum(PORT_GROUPS),
-        where: (eb, group: (typeof PORT_GROUPS)[number]) => {
+        schema: z.enum(PORT_STATE_GROUPS),
+        where: (eb, group: (typeof PORT_STATE_GROUPS)[number]) => {
+          // Sockets of an offline charge point are in the offline group only, whatever they stored.
+          if (group === 'offline') return offlineSocketWhere(eb);
           const states = chargePortState.items.map((i) => i.value).filter((v) => portStateGroup(v) === group);
-          return eb('ChargeEquipment.State', 'in', states);
+          return eb.and([eb('ChargeEquipment.State', 'in', states), eb.not(offlineSocketWhere(eb))]);
         },
       },
       Disabled: filter.flag('ChargeEquipment.Disabled'),

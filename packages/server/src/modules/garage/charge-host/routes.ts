@@ -10,41 +10,23 @@ import {
   url,
   zodRule,
   type ConnectionField,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+  chargeHostItem,
 } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/schema.ts';
-import { assertNoDependents } from '../../platform/dependents.ts';
-import { AppError } from '../../platform/errors.ts';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, rowMapper } from '../../platform/resource.ts';
-import type { AuthedContext } from '../../platform/route.ts';
-import { enumNumber, id } from '../../platform/schemas.ts';
-import { ADMIN, READ, assertInArea, optionalText } from './common.ts';
+import type { Database } from '../../../db/schema.ts';
+import { assertNoDependents } from '../../../platform/dependents.ts';
+import { AppError } from '../../../platform/errors.ts';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, rowMapper } from '../../../platform/resource.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { enumNumber, id } from '../../../platform/schemas.ts';
+import { assertInArea, optionalText } from '../common.ts';
+import { shownState } from '../liveness.ts';
 
-const item = z.object({
-  Id: z.number(),
-  SerialNumber: z.string(),
-  Name: z.string(),
-  ParkAreaId: z.number(),
-  ZoneName: z.string(),
-  PortCount: z.number(),
-  ChargingSystemType: z.number(),
-  Endpoint: z.string().nullable(),
-  Account: z.string().nullable(),
-  /** The password or secret itself never leaves the server. */
-  HasPassword: z.boolean(),
-  Remark: z.string().nullable(),
-  Disabled: z.boolean(),
-  LastSeenAt: z.string().nullable(),
-  Online: z.boolean(),
-  SocketCount: z.number(),
-  SocketsOccupied: z.number(),
-  SocketsFault: z.number(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof chargeHostItem>;
 
 const fields = {
   SerialNumber: z.string().trim().min(4).max(32).superRefine(zodRule(upperAlnum)),
@@ -94,26 +76,40 @@ async function assertSerialFree(db: Kysely<Database>, serial: string, exceptId?:
   if (await query.executeTakeFirst()) throw new AppError(409, 'garage.error.serialTaken');
 }
 
-async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
+async function enrich(ctx: AreaContext, items: Item[]): Promise<Item[]> {
   const sockets = await ctx.db.kysely
     .selectFrom('ChargeEquipment')
-    .select((eb) => ['ChargeHostId', 'State', eb.fn.countAll().as('n')])
+    .innerJoin('ChargeHost', 'ChargeHost.Id', 'ChargeEquipment.ChargeHostId')
+    .select((eb) => [
+      'ChargeEquipment.ChargeHostId',
+      'ChargeEquipment.State',
+      'ChargeEquipment.Disabled',
+      'ChargeHost.ChargingSystemType',
+      'ChargeHost.OcppOnline',
+      eb.fn.countAll().as('n'),
+    ])
     .where(
-      'ChargeHostId',
+      'ChargeEquipment.ChargeHostId',
       'in',
       items.map((i) => i.Id),
     )
-    .groupBy(['ChargeHostId', 'State'])
+    .groupBy([
+      'ChargeEquipment.ChargeHostId',
+      'ChargeEquipment.State',
+      'ChargeEquipment.Disabled',
+      'ChargeHost.ChargingSystemType',
+      'ChargeHost.OcppOnline',
+    ])
     .execute();
   const now = ctx.clock.now();
   return items.map((host) => {
-    const counts = { idle: 0, occupied: 0, fault: 0, disabled: 0 };
+    const counts = { idle: 0, occupied: 0, fault: 0, disabled: 0, offline: 0 };
     for (const s of sockets.filter((s) => s.ChargeHostId === host.Id))
-      counts[portStateGroup(s.State)] += Number(s.n);
+      counts[portStateGroup(shownState(s))] += Number(s.n);
     return {
       ...host,
       Online: isHostOnline(host.LastSeenAt === null ? null : Date.parse(host.LastSeenAt), now),
-      SocketCount: counts.idle + counts.occupied + counts.fault + counts.disabled,
+      SocketCount: counts.idle + counts.occupied + counts.fault + counts.disabled + counts.offline,
       SocketsOccupied: counts.occupied,
       SocketsFault: counts.fault,
     };
@@ -121,14 +117,14 @@ async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
 }
 
 /** Charging hosts (spec screen chargeHost); creating one creates its sockets 1…PortCount. */
-export const hostRoutes = defineResource({
+export const chargeHostRoutes = defineResource({
   name: 'ChargeHost',
   table: 'ChargeHost',
   tag: 'Garage',
   area: true,
-  read: READ,
-  write: ADMIN,
-  item,
+  read: BICYCLE_ANY,
+  write: BICYCLE_ADMIN,
+  item: chargeHostItem,
   query: (db) =>
     db
       .selectFrom('ChargeHost')
@@ -182,7 +178,7 @@ export const hostRoutes = defineResource({
   create: {
     body: createBody,
     async values(input, ctx, trx) {
-      await assertInArea(trx, 'ParkArea', input.ParkAreaId, ctx.areaId!, 'ParkAreaId', 'error.notFound');
+      await assertInArea(trx, 'ParkArea', input.ParkAreaId, ctx.areaId, 'ParkAreaId', 'error.notFound');
       await assertSerialFree(trx, input.SerialNumber);
       return {
         SerialNumber: input.SerialNumber,
@@ -201,7 +197,7 @@ export const hostRoutes = defineResource({
         .insertInto('ChargeEquipment')
         .values(
           Array.from({ length: input.PortCount }, (_, i) => ({
-            AreaId: ctx.areaId!,
+            AreaId: ctx.areaId,
             ChargeHostId: hostId,
             PortNumber: i + 1,
             State: 0,
@@ -218,7 +214,7 @@ export const hostRoutes = defineResource({
     body: z.strictObject({ Id: id, ...fields }),
     /** Sockets are not added or removed here; the port count may not drop below a socket's port number. */
     async values(input, ctx, trx, existing) {
-      await assertInArea(trx, 'ParkArea', input.ParkAreaId, ctx.areaId!, 'ParkAreaId', 'error.notFound');
+      await assertInArea(trx, 'ParkArea', input.ParkAreaId, ctx.areaId, 'ParkAreaId', 'error.notFound');
       await assertSerialFree(trx, input.SerialNumber, input.Id);
       const highest = await trx
         .selectFrom('ChargeEquipment')

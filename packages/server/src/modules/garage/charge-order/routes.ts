@@ -1,5 +1,4 @@
 import {
-  PAYMENT_ACTION_NAMES,
   chargeStopReason,
   chargeType,
   enumLabel,
@@ -7,58 +6,22 @@ import {
   paymentState,
   priceUnitKey,
   type Tariff,
+  BICYCLE_ANY,
+  chargeOrderItem,
 } from '@gatehouse/shared';
 import type { Selectable } from 'kysely';
-import { z } from 'zod';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, type ResourceDef } from '../../platform/resource.ts';
-import type { AuthedContext } from '../../platform/route.ts';
-import { queryBool } from '../../platform/schemas.ts';
-import { READ, iso, moneyCell } from './common.ts';
-import { actionsFor, orderActionRoutes } from './order-actions.ts';
-import { orderAmount } from './pricing.ts';
-import { sessionFilters, socketPlaces, socketPlaceFields } from './session-details.ts';
-import type { ChargeOrderTable } from './tables.ts';
+import type { z } from 'zod';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, type ResourceDef } from '../../../platform/resource.ts';
+import type { UserContext } from '../../../platform/context.ts';
+import { queryBool } from '../../../platform/schemas.ts';
+import { iso, moneyCell } from '../common.ts';
+import { actionsFor, orderActionRoutes } from '../order-actions.ts';
+import { orderAmount } from '../pricing.ts';
+import { sessionFilters, socketPlaces } from '../session-details.ts';
+import type { ChargeOrderTable } from '../tables.ts';
 
-/** Terms and payment fields both order lists carry. */
-export const orderFields = {
-  OrderNo: z.string(),
-  ChargeRuleId: z.number().nullable(),
-  RuleName: z.string().nullable(),
-  ChargeType: z.number(),
-  TemporaryChargeType: z.number(),
-  UnitPriceCents: z.number(),
-  PriceUnitKey: z.string().nullable(),
-  FreeMinutes: z.number(),
-  CapCents: z.number().nullable(),
-  DurationMinutes: z.number(),
-  /** The settled price, or the live estimate while the session or stay runs. */
-  AmountCents: z.number(),
-  Estimated: z.boolean(),
-  PaymentState: z.number(),
-  PaidAt: z.string().nullable(),
-  RefundReason: z.string().nullable(),
-  CloseReason: z.string().nullable(),
-  /** The operator actions this caller may take on this order now (buttons to show). */
-  Actions: z.array(z.enum(PAYMENT_ACTION_NAMES as [string, ...string[]])),
-  UpdatedAt: z.string(),
-};
-
-const item = z.object({
-  Id: z.number(),
-  ChargeRecordId: z.number(),
-  ...socketPlaceFields,
-  CardNumber: z.string().nullable(),
-  StartAt: z.string(),
-  EndAt: z.string().nullable(),
-  Open: z.boolean(),
-  EnergyWh: z.number(),
-  StopReason: z.number().nullable(),
-  /** Ended by a forced power-off. */
-  Forced: z.boolean(),
-  ...orderFields,
-});
-export type ChargeOrderItem = z.infer<typeof item>;
+export type ChargeOrderItem = z.infer<typeof chargeOrderItem>;
 type Row = Selectable<ChargeOrderTable>;
 
 /** The order's own columns; what happened at the session comes per page in enrich. */
@@ -102,7 +65,7 @@ function toItem(row: Row): ChargeOrderItem {
 
 const rows = new WeakMap<ChargeOrderItem, Row>();
 
-async function enrich(ctx: AuthedContext, items: ChargeOrderItem[]): Promise<ChargeOrderItem[]> {
+async function enrich(ctx: UserContext, items: ChargeOrderItem[]): Promise<ChargeOrderItem[]> {
   const k = ctx.db.kysely;
   const now = ctx.clock.now();
   const [sessions, rules] = await Promise.all([
@@ -148,9 +111,9 @@ const def: ResourceDef<ChargeOrderItem, z.ZodType, z.ZodType> = {
   table: 'ChargeOrder',
   tag: 'Garage',
   area: true,
-  read: READ,
+  read: BICYCLE_ANY,
   write: [],
-  item,
+  item: chargeOrderItem,
   query: (db) => db.selectFrom('ChargeOrder').selectAll('ChargeOrder'),
   toItem: (row) => {
     const item = toItem(row as Row);
@@ -212,4 +175,7 @@ const def: ResourceDef<ChargeOrderItem, z.ZodType, z.ZodType> = {
 };
 
 /** Charging orders (spec screen chargeorderRecords): list, detail, export and the payment actions. */
-export const chargeOrderRoutes = [...orderActionRoutes('ChargeOrder', def, item), ...defineResource(def)];
+export const chargeOrderRoutes = [
+  ...orderActionRoutes('ChargeOrder', def, chargeOrderItem),
+  ...defineResource(def),
+];

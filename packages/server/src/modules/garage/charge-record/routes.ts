@@ -1,32 +1,21 @@
-import { chargeStopReason, durationMinutes, enumLabel, formatKWh } from '@gatehouse/shared';
-import { z } from 'zod';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, type ResourceDef } from '../../platform/resource.ts';
-import type { AuthedContext } from '../../platform/route.ts';
-import { queryBool } from '../../platform/schemas.ts';
-import { READ, iso, moneyCell } from './common.ts';
-import { orderAmount } from './pricing.ts';
-import { placeFilters, socketPlaces, socketPlaceFields } from './session-details.ts';
+import {
+  chargeStopReason,
+  durationMinutes,
+  enumLabel,
+  formatKWh,
+  BICYCLE_ANY,
+  chargeRecordItem,
+} from '@gatehouse/shared';
+import type { z } from 'zod';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, type ResourceDef } from '../../../platform/resource.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { queryBool } from '../../../platform/schemas.ts';
+import { iso, moneyCell } from '../common.ts';
+import { orderAmount } from '../pricing.ts';
+import { placeFilters, socketPlaces } from '../session-details.ts';
 
-const item = z.object({
-  Id: z.number(),
-  ...socketPlaceFields,
-  CardNumber: z.string().nullable(),
-  StartAt: z.string(),
-  EndAt: z.string().nullable(),
-  /** Still charging. */
-  Open: z.boolean(),
-  EnergyWh: z.number(),
-  DurationMinutes: z.number(),
-  StopReason: z.number().nullable(),
-  ChargeOrderId: z.number().nullable(),
-  OrderNo: z.string().nullable(),
-  /** The order's price, or the live estimate while the session runs. */
-  AmountCents: z.number().nullable(),
-  Estimated: z.boolean(),
-  PaymentState: z.number().nullable(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof chargeRecordItem>;
 type Row = Record<string, number | string | null>;
 
 function toItem(row: Row): Item {
@@ -54,7 +43,7 @@ function toItem(row: Row): Item {
 }
 
 /** Per page: where each session happened, its order, and durations and amounts against the clock. */
-async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
+async function enrich(ctx: AreaContext, items: Item[]): Promise<Item[]> {
   const k = ctx.db.kysely;
   const now = ctx.clock.now();
   const [places, orders] = await Promise.all([
@@ -100,9 +89,9 @@ const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
   table: 'ChargeRecord',
   tag: 'Garage',
   area: true,
-  read: READ,
+  read: BICYCLE_ANY,
   write: [],
-  item,
+  item: chargeRecordItem,
   query: (db) =>
     db
       .selectFrom('ChargeRecord')

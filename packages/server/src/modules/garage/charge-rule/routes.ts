@@ -11,36 +11,21 @@ import {
   timeUnit,
   translate,
   type Tariff,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+  chargeRuleItem,
 } from '@gatehouse/shared';
 import { z } from 'zod';
-import { assertNoDependents, findDependents } from '../../platform/dependents.ts';
-import { AppError } from '../../platform/errors.ts';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, rowMapper } from '../../platform/resource.ts';
-import type { AuthedContext } from '../../platform/route.ts';
-import { enumNumber, id } from '../../platform/schemas.ts';
-import { ADMIN, READ, optionalText } from './common.ts';
-import { assertNoRuleConflicts, idsInArea, setRuleZones, zonesOfRule } from './rule-links.ts';
+import { assertNoDependents, findDependents } from '../../../platform/dependents.ts';
+import { AppError, fieldError } from '../../../platform/errors.ts';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, rowMapper } from '../../../platform/resource.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { enumNumber, id } from '../../../platform/schemas.ts';
+import { optionalText } from '../common.ts';
+import { assertNoRuleConflicts, idsInArea, setRuleZones, zonesOfRule } from './service.ts';
 
-const item = z.object({
-  Id: z.number(),
-  Name: z.string(),
-  ChargeType: z.number(),
-  TemporaryChargeType: z.number(),
-  UnitPriceCents: z.number(),
-  /** Catalogue key of the unit the price is per (unit.hour, unit.kWh, unit.times, enum.timeUnit.N). */
-  PriceUnitKey: z.string().nullable(),
-  TimeUnit: z.number().nullable(),
-  FreeMinutes: z.number(),
-  CapCents: z.number().nullable(),
-  Remark: z.string().nullable(),
-  Disabled: z.boolean(),
-  ParkAreaIds: z.array(z.number()),
-  ParkAreas: z.array(z.object({ Id: z.number(), Name: z.string() })),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof chargeRuleItem>;
 
 const price = z.number().int().min(0).max(MAX_PRICE_CENTS);
 const fields = {
@@ -53,7 +38,19 @@ const fields = {
   CapCents: price.min(1).nullable().optional(),
   Remark: optionalText(200),
   ParkAreaIds: z.array(id).max(100).optional(),
+  // Safety limits (docs/chargers.md, "Safety rules"): null or absent = no limit; on update absent keeps them.
+  MaxDurationMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 1440)
+    .nullable()
+    .optional(),
+  MaxPowerW: z.number().int().min(1).max(100_000).nullable().optional(),
+  FullPowerW: z.number().int().min(1).max(10_000).nullable().optional(),
+  FullMinutes: z.number().int().min(1).max(1440).nullable().optional(),
 };
+const SAFETY_FIELDS = ['MaxDurationMinutes', 'MaxPowerW', 'FullPowerW', 'FullMinutes'] as const;
 const createBody = z.strictObject(fields);
 type Fields = z.output<typeof createBody>;
 
@@ -75,7 +72,22 @@ function terms(input: Fields): Tariff {
   return t;
 }
 
-async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
+/**
+ * The safety columns a body sets (absent ones are left out, so an update keeps them). "Stop when full" needs
+ * both its threshold and its minutes: one without the other is a 400 on the missing one.
+ */
+function safety(input: Fields, existing?: Record<string, unknown>) {
+  const out: Partial<Record<(typeof SAFETY_FIELDS)[number], number | null>> = {};
+  for (const key of SAFETY_FIELDS) if (input[key] !== undefined) out[key] = input[key];
+  const full = (key: 'FullPowerW' | 'FullMinutes') =>
+    key in out ? out[key] : ((existing?.[key] as number | null | undefined) ?? null);
+  if ((full('FullPowerW') === null) !== (full('FullMinutes') === null)) {
+    throw fieldError(full('FullPowerW') === null ? 'FullPowerW' : 'FullMinutes', 'validation.required');
+  }
+  return out;
+}
+
+async function enrich(ctx: AreaContext, items: Item[]): Promise<Item[]> {
   const links = await ctx.db.kysely
     .selectFrom('ParkAreaChargeRule')
     .innerJoin('ParkArea', 'ParkArea.Id', 'ParkAreaChargeRule.ParkAreaId')
@@ -94,14 +106,14 @@ async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
 }
 
 /** Charge rules (spec screen chargeRule): every charge type, with the zones that use each. */
-export const ruleRoutes = defineResource({
+export const chargeRuleRoutes = defineResource({
   name: 'ChargeRule',
   table: 'ChargeRule',
   tag: 'Garage',
   area: true,
-  read: READ,
-  write: ADMIN,
-  item,
+  read: BICYCLE_ANY,
+  write: BICYCLE_ADMIN,
+  item: chargeRuleItem,
   query: (db) =>
     db
       .selectFrom('ChargeRule')
@@ -114,6 +126,10 @@ export const ruleRoutes = defineResource({
         'ChargeRule.TimeUnit',
         'ChargeRule.FreeMinutes',
         'ChargeRule.CapCents',
+        'ChargeRule.MaxDurationMinutes',
+        'ChargeRule.MaxPowerW',
+        'ChargeRule.FullPowerW',
+        'ChargeRule.FullMinutes',
         'ChargeRule.Remark',
         'ChargeRule.Disabled',
         'ChargeRule.CreatedAt',
@@ -152,9 +168,18 @@ export const ruleRoutes = defineResource({
   unique: [{ fields: ['Name'], key: 'garage.error.ruleNameTaken' }],
   create: {
     body: createBody,
-    values: (input) => ({ Name: input.Name, Remark: input.Remark || null, ...terms(input) }),
+    values: (input) => ({
+      Name: input.Name,
+      Remark: input.Remark || null,
+      ...terms(input),
+      MaxDurationMinutes: null,
+      MaxPowerW: null,
+      FullPowerW: null,
+      FullMinutes: null,
+      ...safety(input),
+    }),
     async after(input, ctx, trx, ruleId) {
-      const zoneIds = await idsInArea(trx, 'ParkArea', input.ParkAreaIds ?? [], ctx.areaId!, 'ParkAreaIds');
+      const zoneIds = await idsInArea(trx, 'ParkArea', input.ParkAreaIds ?? [], ctx.areaId, 'ParkAreaIds');
       await setRuleZones(trx, ruleId, zoneIds);
       await assertNoRuleConflicts(trx, ctx, zoneIds);
     },
@@ -172,7 +197,7 @@ export const ruleRoutes = defineResource({
         throw new AppError(409, 'garage.error.ruleTypeLocked');
       let zoneIds = await zonesOfRule(trx, input.Id);
       if (input.ParkAreaIds !== undefined) {
-        zoneIds = await idsInArea(trx, 'ParkArea', input.ParkAreaIds, ctx.areaId!, 'ParkAreaIds');
+        zoneIds = await idsInArea(trx, 'ParkArea', input.ParkAreaIds, ctx.areaId, 'ParkAreaIds');
         await setRuleZones(trx, input.Id, zoneIds);
       }
       await assertNoRuleConflicts(trx, ctx, zoneIds, {
@@ -184,6 +209,7 @@ export const ruleRoutes = defineResource({
         Name: input.Name,
         ...(input.Remark !== undefined ? { Remark: input.Remark || null } : {}),
         ...t,
+        ...safety(input, existing),
       };
     },
   },

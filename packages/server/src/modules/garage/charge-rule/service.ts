@@ -1,8 +1,8 @@
 import { translate } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { AppError, fieldError } from '../../platform/errors.ts';
-import type { AuthedContext } from '../../platform/route.ts';
+import type { Database } from '../../../db/schema.ts';
+import { AppError, fieldError } from '../../../platform/errors.ts';
+import type { AreaContext } from '../../../platform/context.ts';
 
 type Trx = Kysely<Database>;
 
@@ -65,7 +65,7 @@ export async function zonesOfRule(trx: Trx, ruleId: number): Promise<number[]> {
  */
 export async function assertNoRuleConflicts(
   trx: Trx,
-  ctx: AuthedContext,
+  ctx: AreaContext,
   zoneIds: number[],
   pending?: { Id: number; ChargeType: number; Disabled: number },
 ): Promise<void> {

@@ -1,45 +1,31 @@
-import { enumLabel, forcedOutageResult, priceSession } from '@gatehouse/shared';
+import {
+  enumLabel,
+  forcedOutageResult,
+  translate,
+  BICYCLE_ANY,
+  forcedOutageRecordItem,
+} from '@gatehouse/shared';
 import { z } from 'zod';
-import { audit } from '../../platform/audit.ts';
-import { AppError, notFound } from '../../platform/errors.ts';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, getResource, rowMapper, type ResourceDef } from '../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../platform/route.ts';
-import { id } from '../../platform/schemas.ts';
-import { READ, moneyCell } from './common.ts';
-import { chargerGateway } from './gateway.ts';
-import { transition } from './payments.ts';
-import { tariffOf } from './pricing.ts';
-import { socketPlaceFields } from './session-details.ts';
+import { audit } from '../../../platform/audit.ts';
+import { AppError, notFound } from '../../../platform/errors.ts';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, getResource, rowMapper, type ResourceDef } from '../../../platform/resource.ts';
+import type { AreaContext, UserContext } from '../../../platform/context.ts';
+import { defineRoute } from '../../../platform/route.ts';
+import { id } from '../../../platform/schemas.ts';
+import { moneyCell } from '../common.ts';
+import { chargerGateway, type PowerOffAnswer } from '../gateway.ts';
 
-const STOP_FORCED = 3;
-/** After the cut the vehicle is still plugged in: occupied, not charging, until the device says otherwise. */
-const STATE_AFTER_CUT = 2;
-
-const item = z.object({
-  Id: z.number(),
-  At: z.string(),
-  ...socketPlaceFields,
-  ChargeRecordId: z.number().nullable(),
-  ChargeOrderId: z.number().nullable(),
-  OrderNo: z.string().nullable(),
-  CardNumber: z.string().nullable(),
-  /** The ended order's price. */
-  AmountCents: z.number().nullable(),
-  Reason: z.string(),
-  Result: z.number(),
-  UserName: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof forcedOutageRecordItem>;
 
 const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
   name: 'ForcedOutageRecord',
   table: 'ForcedOutageRecord',
   tag: 'Garage',
   area: true,
-  read: READ,
+  read: BICYCLE_ANY,
   write: [],
-  item,
+  item: forcedOutageRecordItem,
   query: (db) =>
     db
       .selectFrom('ForcedOutageRecord')
@@ -64,9 +50,16 @@ const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
         'ChargeOrder.AmountCents',
         'ForcedOutageRecord.Reason',
         'ForcedOutageRecord.Result',
+        'ForcedOutageRecord.ResultReason',
         'ForcedOutageRecord.UserName',
       ]),
   toItem: rowMapper<Item>({ flags: [], instants: ['At'] }),
+  // The reason in the caller's language ("recorded, not sent: the host is not connected").
+  enrich: async (ctx, items) =>
+    items.map((i) => ({
+      ...i,
+      ResultText: i.ResultReason ? translate(ctx.lang, `garage.powerOffResult.${i.ResultReason}`) : null,
+    })),
   filters: {
     ChargeEquipmentId: filter.id('ForcedOutageRecord.ChargeEquipmentId'),
     ChargeHostId: filter.id('ChargeEquipment.ChargeHostId'),
@@ -107,17 +100,29 @@ export interface PowerOffInput {
   Reason: string;
 }
 
+/** chargeStopReason 3: the stop a forced power-off asks the device for. */
+const STOP_FORCED = 3;
+/** A power-off still waiting for its device this long may be sent again (a lost answer, a restart). */
+export const POWER_OFF_PENDING_MS = 2 * 60_000;
+
 /**
- * Forced power-off of a socket. In one transaction: ends the running session (stop reason 3) with a
- * conditional UPDATE, prices and settles its order with the shared tariff (an order costing nothing is closed),
- * marks the socket occupied-not-charging, records who, when, socket, order, reason and result, and audits it.
- * The session and order end exactly once: a concurrent or repeated call naming the same session gets 409.
- * Without ChargeRecordId the power-off is recorded even when nothing runs (a stuck relay still needs a cut).
- * The device command follows the commit, through the ChargerGateway seam when one is installed.
+ * Forced power-off of a socket (docs/garage.md, docs/chargers.md). Honest by construction (issue 15): the
+ * operator's request is recorded and audited, then sent to the device through the ChargerGateway seam, and
+ * the record says what happened:
+ * - power cut (1): the device accepted and its own stop report ended the session; the session and its order
+ *   were closed by the device-session close path (stop reason 3), exactly as a normal stop, once;
+ * - failed (2) with the reason (refused, no answer; or accepted without a stop report yet: that report,
+ *   when it comes, still ends the session as forced and turns the record into "power cut");
+ * - not sent (0) with the reason (the host is not connected, or has no device link).
+ * Unless the power was cut, the session keeps running, its order is not settled and the socket's state is
+ * untouched: nothing says the power is off until the device does.
+ * A running session is claimed first (ChargeRecord.StopRequest, a conditional UPDATE): of two concurrent
+ * power-offs naming the same session one is sent, the other is 409. Without ChargeRecordId the power-off is
+ * recorded even when nothing runs (a stuck relay still needs a cut; the device switches the port off).
  */
-export async function forcePowerOff(ctx: AuthedContext, input: PowerOffInput): Promise<Item> {
+export async function forcePowerOff(ctx: UserContext & AreaContext, input: PowerOffInput): Promise<Item> {
   const now = ctx.clock.now();
-  const gateway = chargerGateway();
+  const gateway = chargerGateway(ctx.db);
   const outcome = await ctx.db.kysely.transaction().execute(async (trx) => {
     const socket = await trx
       .selectFrom('ChargeEquipment')
@@ -131,7 +136,7 @@ export async function forcePowerOff(ctx: AuthedContext, input: PowerOffInput): P
         'ChargeHost.ChargingSystemType',
       ])
       .where('ChargeEquipment.Id', '=', input.ChargeEquipmentId)
-      .where('ChargeEquipment.AreaId', '=', ctx.areaId!)
+      .where('ChargeEquipment.AreaId', '=', ctx.areaId)
       .executeTakeFirst();
     if (!socket) throw notFound();
 
@@ -145,41 +150,46 @@ export async function forcePowerOff(ctx: AuthedContext, input: PowerOffInput): P
       if (!session) throw notFound();
       if (session.EndAt !== null) throw new AppError(409, 'garage.error.sessionEnded');
     }
-
-    let orderId: number | null = null;
     if (session) {
-      const ended = await trx
+      const claimed = await trx
         .updateTable('ChargeRecord')
-        .set({ EndAt: now, StopReason: STOP_FORCED })
+        .set({ StopRequest: STOP_FORCED, StopRequestedAt: now })
         .where('Id', '=', session.Id)
         .where('EndAt', 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb('StopRequest', 'is', null),
+            eb('StopRequest', '!=', STOP_FORCED),
+            eb('StopRequestedAt', '<', now - POWER_OFF_PENDING_MS),
+          ]),
+        )
         .executeTakeFirst();
-      // Someone else ended it between our read and our write: the named session is a conflict; an unnamed
-      // one simply is no longer running, and this cut is recorded without it.
-      if (Number(ended.numUpdatedRows) !== 1) {
-        if (input.ChargeRecordId !== undefined) throw new AppError(409, 'garage.error.sessionEnded');
+      // Someone else ended it or is already cutting it: the named session is a conflict; an unnamed one is
+      // recorded without it.
+      if (Number(claimed.numUpdatedRows) !== 1) {
+        if (input.ChargeRecordId !== undefined) throw new AppError(409, 'garage.error.powerOffPending');
         session = undefined;
       }
     }
-    if (session) {
-      session = { ...session, EndAt: now, StopReason: STOP_FORCED };
-      orderId = await settleOrder(ctx, trx, session.Id, session.StartAt, now, session.EnergyWh);
-      await trx
-        .updateTable('ChargeEquipment')
-        .set({ State: STATE_AFTER_CUT, StateChangedAt: now, UpdatedAt: now })
-        .where('Id', '=', socket.Id)
-        .execute();
-    }
+    const order = session
+      ? await trx
+          .selectFrom('ChargeOrder')
+          .select('Id')
+          .where('ChargeRecordId', '=', session.Id)
+          .executeTakeFirst()
+      : undefined;
 
     const record = await trx
       .insertInto('ForcedOutageRecord')
       .values({
-        AreaId: ctx.areaId!,
+        AreaId: ctx.areaId,
         ChargeEquipmentId: socket.Id,
         ChargeRecordId: session?.Id ?? null,
-        ChargeOrderId: orderId,
+        ChargeOrderId: order?.Id ?? null,
         Reason: input.Reason,
+        // Until the device answers: not sent (true if the process stops here).
         Result: 0,
+        ResultReason: 'sending',
         UserId: ctx.user.userId,
         UserName: ctx.user.userName,
         At: now,
@@ -196,9 +206,8 @@ export async function forcePowerOff(ctx: AuthedContext, input: PowerOffInput): P
         after: {
           ForcedOutageRecordId: record.Id,
           ChargeRecordId: session?.Id ?? null,
-          ChargeOrderId: orderId,
+          ChargeOrderId: order?.Id ?? null,
           Reason: input.Reason,
-          ...(session ? { State: STATE_AFTER_CUT } : {}),
         },
       },
       trx,
@@ -206,86 +215,86 @@ export async function forcePowerOff(ctx: AuthedContext, input: PowerOffInput): P
     return { recordId: record.Id, socket, sessionId: session?.Id ?? null };
   });
 
-  if (gateway) {
-    const ok = await gateway
-      .powerOff({
-        hostId: outcome.socket.HostId,
-        serialNumber: outcome.socket.SerialNumber,
-        chargingSystemType: outcome.socket.ChargingSystemType,
-        portNumber: outcome.socket.PortNumber,
-        chargeRecordId: outcome.sessionId,
-      })
-      .catch(() => false);
-    await ctx.db.kysely
-      .updateTable('ForcedOutageRecord')
-      .set({ Result: ok ? 1 : 2 })
-      .where('Id', '=', outcome.recordId)
-      .execute();
-  }
+  const answer: PowerOffAnswer = gateway
+    ? await gateway
+        .powerOff({
+          hostId: outcome.socket.HostId,
+          serialNumber: outcome.socket.SerialNumber,
+          chargingSystemType: outcome.socket.ChargingSystemType,
+          portNumber: outcome.socket.PortNumber,
+          chargeRecordId: outcome.sessionId,
+        })
+        .catch((): PowerOffAnswer => ({ outcome: 'failed', reason: 'error' }))
+    : { outcome: 'notSent', reason: 'noDeviceLink' };
+  await recordPowerOffAnswer(ctx, outcome.recordId, outcome.socket.Id, outcome.sessionId, answer);
   return getResource(def, ctx, outcome.recordId);
 }
 
-/** Prices the session's order at its end with the terms it copied; settles it once; closes it when free. */
-async function settleOrder(
-  ctx: AuthedContext,
-  trx: Parameters<typeof transition>[1],
+const RESULT_OF = { notSent: 0, cut: 1, failed: 2 } as const;
+
+/** Writes the device's answer on the record (audited with the operator) and releases a claim it did not use. */
+async function recordPowerOffAnswer(
+  ctx: UserContext & AreaContext,
   recordId: number,
-  startAt: number,
-  endAt: number,
-  energyWh: number,
-): Promise<number | null> {
-  const order = await trx
-    .selectFrom('ChargeOrder')
-    .selectAll()
-    .where('ChargeRecordId', '=', recordId)
-    .executeTakeFirst();
-  if (!order) return null;
-  const price = priceSession(tariffOf(order), { StartAt: startAt, EndAt: endAt, EnergyWh: energyWh });
-  const settled = await trx
-    .updateTable('ChargeOrder')
-    .set({ AmountCents: price.AmountCents, SettledAt: endAt, UpdatedAt: endAt })
-    .where('Id', '=', order.Id)
-    .where('SettledAt', 'is', null)
-    .executeTakeFirst();
-  if (Number(settled.numUpdatedRows) !== 1) throw new AppError(409, 'garage.error.sessionEnded');
-  await audit(
-    ctx,
-    {
-      action: 'settle',
-      entity: 'ChargeOrder',
-      entityId: order.Id,
-      before: { AmountCents: order.AmountCents, SettledAt: order.SettledAt },
-      after: { AmountCents: price.AmountCents, SettledAt: endAt, StopReason: STOP_FORCED },
-    },
-    trx,
-  );
-  if (price.AmountCents === 0) {
-    await transition(
+  socketId: number,
+  sessionId: number | null,
+  answer: PowerOffAnswer,
+): Promise<void> {
+  const result = RESULT_OF[answer.outcome];
+  const reason = answer.outcome === 'cut' ? null : answer.reason;
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    // A stop report that arrived meanwhile already made it "power cut": that stays.
+    await trx
+      .updateTable('ForcedOutageRecord')
+      .set({ Result: result, ResultReason: reason })
+      .where('Id', '=', recordId)
+      .where('Result', '!=', 1)
+      .execute();
+    // Not sent or refused: nobody is stopping the session any more. (Accepted without a stop yet keeps the
+    // claim, so the device's late StopTransaction still ends it as a forced power-off.)
+    if (sessionId !== null && answer.outcome !== 'cut' && reason !== 'noConfirmation') {
+      await trx
+        .updateTable('ChargeRecord')
+        .set({ StopRequest: null, StopRequestedAt: null })
+        .where('Id', '=', sessionId)
+        .where('EndAt', 'is', null)
+        .where('StopRequest', '=', STOP_FORCED)
+        .execute();
+    }
+    await audit(
       ctx,
+      {
+        action: 'forcedPowerOff.result',
+        entity: 'ChargeEquipment',
+        entityId: socketId,
+        before: null,
+        after: {
+          ForcedOutageRecordId: recordId,
+          Result: result,
+          ResultReason: reason,
+          ...(answer.outcome === 'failed' && answer.detail ? { Detail: answer.detail } : {}),
+        },
+      },
       trx,
-      'ChargeOrder',
-      { Id: order.Id, PaymentState: order.PaymentState, AmountCents: 0, Settled: true },
-      { to: 1, actor: 'system' },
     );
-  }
-  return order.Id;
+  });
 }
 
-export const forcedOutageRoutes = [
+export const forcedOutageRecordRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/ChargeEquipment/ForcedPowerOff',
     summary:
       'Forced power-off of a socket with a reason: ends its running session and settles the order once (409 if that session already ended)',
     tag: 'Garage',
-    access: READ,
+    access: BICYCLE_ANY,
     area: true,
     body: z.strictObject({
       ChargeEquipmentId: id,
       ChargeRecordId: id.optional(),
       Reason: z.string().trim().min(1).max(200),
     }),
-    response: item,
+    response: forcedOutageRecordItem,
     handler: ({ body }, ctx) => forcePowerOff(ctx, body),
   }),
   ...defineResource(def),

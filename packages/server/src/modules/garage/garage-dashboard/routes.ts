@@ -1,3 +1,4 @@
+import type { garageFigures } from '@gatehouse/shared';
 import {
   COLLECTED_STATES,
   HOST_ONLINE_WINDOW_MS,
@@ -6,47 +7,22 @@ import {
   localDateKey,
   portStateGroup,
   startOfLocalDay,
+  BICYCLE_ANY,
+  garageSummary,
+  garageDaily,
 } from '@gatehouse/shared';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/schema.ts';
-import { defineRoute, type AuthedContext } from '../../platform/route.ts';
-import { READ, areaTimeZone } from './common.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { defineRoute } from '../../../platform/route.ts';
+import { wholeNumber } from '../../../platform/schemas.ts';
+import { areaTimeZone } from '../common.ts';
+import { shownState } from '../liveness.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- aggregate rows are shaped by the SQL below */
 
-const figures = z.object({
-  Sessions: z.number(),
-  EnergyWh: z.number(),
-  ChargingRevenueCents: z.number(),
-  ParkOrders: z.number(),
-  ParkingRevenueCents: z.number(),
-});
-type Figures = z.infer<typeof figures>;
-
-const summary = z.object({
-  /** The area's zone: where "today" starts. */
-  TimeZone: z.string(),
-  Sockets: z.object({
-    Total: z.number(),
-    Idle: z.number(),
-    Occupied: z.number(),
-    Fault: z.number(),
-    Disabled: z.number(),
-    /** Every state in enumeration order, with its colour (zero counts included, so a chart legend is stable). */
-    ByState: z.array(z.object({ State: z.number(), Color: z.string().nullable(), Count: z.number() })),
-  }),
-  Hosts: z.object({ Total: z.number(), Online: z.number() }),
-  Zones: z.object({ Total: z.number(), Capacity: z.number(), Parked: z.number() }),
-  OpenSessions: z.number(),
-  Today: figures,
-});
-
-const daily = z.object({
-  TimeZone: z.string(),
-  /** Oldest first, one entry per local day including today (empty days are zeros). */
-  Days: z.array(figures.extend({ Date: z.string() })),
-});
+type Figures = z.infer<typeof garageFigures>;
 
 const n = (v: unknown) => Number(v ?? 0);
 
@@ -127,18 +103,30 @@ async function perDay(db: Kysely<Database>, areaId: number, bounds: number[]): P
 }
 
 /** The garage's key figures for the current area: sockets by state, hosts online, occupancy and today. */
-export async function dashboardSummary(ctx: AuthedContext): Promise<z.infer<typeof summary>> {
+export async function dashboardSummary(ctx: AreaContext): Promise<z.infer<typeof garageSummary>> {
   const k = ctx.db.kysely;
-  const areaId = ctx.areaId!;
+  const areaId = ctx.areaId;
   const now = ctx.clock.now();
   const zone = await areaTimeZone(k, areaId);
   const today = startOfLocalDay(now, zone);
   const [states, hosts, zones, parked, open, [todayFigures]] = await Promise.all([
     k
       .selectFrom('ChargeEquipment')
-      .select((eb) => ['State', eb.fn.countAll().as('n')])
-      .where('AreaId', '=', areaId)
-      .groupBy('State')
+      .innerJoin('ChargeHost', 'ChargeHost.Id', 'ChargeEquipment.ChargeHostId')
+      .select((eb) => [
+        'ChargeEquipment.State',
+        'ChargeEquipment.Disabled',
+        'ChargeHost.ChargingSystemType',
+        'ChargeHost.OcppOnline',
+        eb.fn.countAll().as('n'),
+      ])
+      .where('ChargeEquipment.AreaId', '=', areaId)
+      .groupBy([
+        'ChargeEquipment.State',
+        'ChargeEquipment.Disabled',
+        'ChargeHost.ChargingSystemType',
+        'ChargeHost.OcppOnline',
+      ])
       .execute(),
     k
       .selectFrom('ChargeHost')
@@ -176,18 +164,24 @@ export async function dashboardSummary(ctx: AuthedContext): Promise<z.infer<type
       .executeTakeFirstOrThrow(),
     perDay(k, areaId, [today, addLocalDays(today, 1, zone)]),
   ]);
-  const counts = new Map(states.map((s) => [s.State, n(s.n)]));
-  const groups = { idle: 0, occupied: 0, fault: 0, disabled: 0 };
+  // Sockets of an offline charge point count as 255 (unknown), in no idle or charging total (liveness.ts).
+  const counts = new Map<number, number>();
+  for (const s of states) {
+    const state = shownState(s);
+    counts.set(state, (counts.get(state) ?? 0) + n(s.n));
+  }
+  const groups = { idle: 0, occupied: 0, fault: 0, disabled: 0, offline: 0 };
   for (const [state, count] of counts) groups[portStateGroup(state)] += count;
   const known = new Set<number>(chargePortState.items.map((i) => i.value));
   return {
     TimeZone: zone,
     Sockets: {
-      Total: groups.idle + groups.occupied + groups.fault + groups.disabled,
+      Total: groups.idle + groups.occupied + groups.fault + groups.disabled + groups.offline,
       Idle: groups.idle,
       Occupied: groups.occupied,
       Fault: groups.fault,
       Disabled: groups.disabled,
+      Offline: groups.offline,
       ByState: [
         ...chargePortState.items.map((i) => ({
           State: i.value,
@@ -208,26 +202,26 @@ export async function dashboardSummary(ctx: AuthedContext): Promise<z.infer<type
 }
 
 /** Per local day over the last `days` days (today included): the dashboard's charts. */
-export async function dashboardDaily(ctx: AuthedContext, days: number): Promise<z.infer<typeof daily>> {
-  const zone = await areaTimeZone(ctx.db.kysely, ctx.areaId!);
+export async function dashboardDaily(ctx: AreaContext, days: number): Promise<z.infer<typeof garageDaily>> {
+  const zone = await areaTimeZone(ctx.db.kysely, ctx.areaId);
   const today = startOfLocalDay(ctx.clock.now(), zone);
   const bounds = Array.from({ length: days + 1 }, (_, i) => addLocalDays(today, i - days + 1, zone));
-  const figuresPerDay = await perDay(ctx.db.kysely, ctx.areaId!, bounds);
+  const figuresPerDay = await perDay(ctx.db.kysely, ctx.areaId, bounds);
   return {
     TimeZone: zone,
     Days: figuresPerDay.map((f, i) => ({ Date: localDateKey(bounds[i]!, zone), ...f })),
   };
 }
 
-export const dashboardRoutes = [
+export const garageDashboardRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/GarageDashboard',
     summary: "The garage's key figures for the current area (sockets by state, hosts online, today)",
     tag: 'Garage',
-    access: READ,
+    access: BICYCLE_ANY,
     area: true,
-    response: summary,
+    response: garageSummary,
     handler: (_input, ctx) => dashboardSummary(ctx),
   }),
   defineRoute({
@@ -235,10 +229,10 @@ export const dashboardRoutes = [
     url: '/api/GarageDashboard/Daily',
     summary: 'Sessions, energy and revenue per local day (charts; loaded on demand)',
     tag: 'Garage',
-    access: READ,
+    access: BICYCLE_ANY,
     area: true,
-    query: z.object({ Days: z.coerce.number().int().min(1).max(90).default(30) }),
-    response: daily,
+    query: z.object({ Days: wholeNumber(z.number().int().min(1).max(90)).default(30) }),
+    response: garageDaily,
     handler: ({ query }, ctx) => dashboardDaily(ctx, query.Days),
   }),
 ];

@@ -9,43 +9,23 @@ import {
   timeUnit,
   type Tariff,
   type TimeUnitValue,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+  monthlyPassItem,
 } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/schema.ts';
-import { audit } from '../../platform/audit.ts';
-import { AppError, fieldError, notFound } from '../../platform/errors.ts';
-import { filter, instant } from '../../platform/filters.ts';
-import { defineResource, getResource, rowMapper, type ResourceDef } from '../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../platform/route.ts';
-import { id, idParams } from '../../platform/schemas.ts';
-import { ADMIN, READ, areaTimeZone, assertInArea, optionalText } from './common.ts';
+import type { Database } from '../../../db/schema.ts';
+import { audit } from '../../../platform/audit.ts';
+import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
+import { filter, instant } from '../../../platform/filters.ts';
+import { defineResource, getResource, rowMapper, type ResourceDef } from '../../../platform/resource.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { defineRoute } from '../../../platform/route.ts';
+import { bodyInstant, id, idParams } from '../../../platform/schemas.ts';
+import { areaTimeZone, assertInArea, optionalText } from '../common.ts';
 
-const STATUSES = ['Upcoming', 'Active', 'Expired'] as const;
-
-const item = z.object({
-  Id: z.number(),
-  VehicleId: z.number(),
-  Plate: z.string(),
-  OwnerName: z.string().nullable(),
-  ChargeRuleId: z.number(),
-  RuleName: z.string(),
-  ChargeType: z.number(),
-  TimeUnit: z.number().nullable(),
-  StartAt: z.string(),
-  /** Exclusive. */
-  EndAt: z.string(),
-  Units: z.number(),
-  AmountCents: z.number(),
-  /** Against the server's clock: catalogue garage.passStatus.<Status>. */
-  Status: z.enum(STATUSES),
-  RenewedFromId: z.number().nullable(),
-  Remark: z.string().nullable(),
-  UserName: z.string(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof monthlyPassItem>;
 
 const units = z.number().int().min(1).max(MAX_PASS_UNITS);
 
@@ -66,6 +46,13 @@ async function monthlyRule(trx: Kysely<Database>, areaId: number, ruleId: number
 
 /** A vehicle holds at most one pass at any instant: a renewal starts where the current one ends. */
 async function assertNoOverlap(trx: Kysely<Database>, vehicleId: number, startAt: number, endAt: number) {
+  // Sales of one vehicle take turns: this no-op write locks the vehicle's row until the transaction ends
+  // (PostgreSQL; SQLite serialises writers anyway), so a parallel sale sees the pass sold before it.
+  await trx
+    .updateTable('Vehicle')
+    .set((eb) => ({ Id: eb.ref('Id') }))
+    .where('Id', '=', vehicleId)
+    .execute();
   const clash = await trx
     .selectFrom('MonthlyPass')
     .select('Id')
@@ -86,22 +73,22 @@ interface Sale {
 }
 
 /** End from the local calendar of the area, price from the shared tariff engine. */
-async function sell(ctx: AuthedContext, trx: Kysely<Database>, sale: Sale): Promise<number> {
-  const rule = await monthlyRule(trx, ctx.areaId!, sale.ChargeRuleId);
+async function sell(ctx: AreaContext, trx: Kysely<Database>, sale: Sale): Promise<number> {
+  const rule = await monthlyRule(trx, ctx.areaId, sale.ChargeRuleId);
   const EndAt = passEnd(
     sale.StartAt,
     rule.TimeUnit as TimeUnitValue,
     sale.Units,
-    await areaTimeZone(trx, ctx.areaId!),
+    await areaTimeZone(trx, ctx.areaId),
   );
   await assertNoOverlap(trx, sale.VehicleId, sale.StartAt, EndAt);
   const now = ctx.clock.now();
   const values = {
-    AreaId: ctx.areaId!,
+    AreaId: ctx.areaId,
     ...sale,
     EndAt,
     AmountCents: pricePass(rule as Tariff, sale.Units),
-    UserName: ctx.user.userName,
+    UserName: ctx.actor.name,
     CreatedAt: now,
     UpdatedAt: now,
   };
@@ -129,9 +116,9 @@ const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
   table: 'MonthlyPass',
   tag: 'Garage',
   area: true,
-  read: READ,
-  write: READ,
-  item,
+  read: BICYCLE_ANY,
+  write: BICYCLE_ANY,
+  item: monthlyPassItem,
   query: (db) =>
     db
       .selectFrom('MonthlyPass')
@@ -207,7 +194,7 @@ const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
 
 /** Sells a pass: price and end computed here, never taken from the client. */
 export async function createPass(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   input: {
     VehicleId: number;
     ChargeRuleId: number;
@@ -217,7 +204,7 @@ export async function createPass(
   },
 ): Promise<Item> {
   const passId = await ctx.db.kysely.transaction().execute(async (trx) => {
-    await assertInArea(trx, 'Vehicle', input.VehicleId, ctx.areaId!, 'VehicleId', 'error.notFound');
+    await assertInArea(trx, 'Vehicle', input.VehicleId, ctx.areaId, 'VehicleId', 'error.notFound');
     return sell(ctx, trx, { ...input, Remark: input.Remark || null, RenewedFromId: null });
   });
   return getResource(def, ctx, passId);
@@ -228,7 +215,7 @@ export async function createPass(
  * already passed. A pass renewed twice overlaps its first renewal: 409.
  */
 export async function renewPass(
-  ctx: AuthedContext,
+  ctx: AreaContext,
   input: { Id: number; Units: number; Remark?: string | null | undefined },
 ): Promise<Item> {
   const passId = await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -236,7 +223,7 @@ export async function renewPass(
       .selectFrom('MonthlyPass')
       .selectAll()
       .where('Id', '=', input.Id)
-      .where('AreaId', '=', ctx.areaId!)
+      .where('AreaId', '=', ctx.areaId)
       .executeTakeFirst();
     if (!old) throw notFound();
     return sell(ctx, trx, {
@@ -252,16 +239,18 @@ export async function renewPass(
 }
 
 /** Deleting a sold pass corrects a mistake: Admin only, audited. */
-export async function deletePass(ctx: AuthedContext, passId: number): Promise<void> {
+export async function deletePass(ctx: AreaContext, passId: number): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('MonthlyPass')
       .selectAll()
       .where('Id', '=', passId)
-      .where('AreaId', '=', ctx.areaId!)
+      .where('AreaId', '=', ctx.areaId)
       .executeTakeFirst();
     if (!before) throw notFound();
-    await trx.deleteFrom('MonthlyPass').where('Id', '=', passId).execute();
+    const deleted = await trx.deleteFrom('MonthlyPass').where('Id', '=', passId).executeTakeFirst();
+    // A parallel delete won (PostgreSQL): nothing removed, so 404 and no audit entry.
+    if (Number(deleted.numDeletedRows) === 0) throw notFound();
     await audit(ctx, { action: 'delete', entity: 'MonthlyPass', entityId: passId, before }, trx);
   });
 }
@@ -269,22 +258,22 @@ export async function deletePass(ctx: AuthedContext, passId: number): Promise<vo
 const remark = optionalText(200);
 
 /** Monthly passes: list, sell (both codes), renew (both codes), delete (Admin). */
-export const passRoutes = [
+export const monthlyPassRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/MonthlyPass',
     summary: 'Sell a monthly pass (end and price computed by the server)',
     tag: 'Garage',
-    access: READ,
+    access: BICYCLE_ANY,
     area: true,
     body: z.strictObject({
       VehicleId: id,
       ChargeRuleId: id,
-      StartAt: z.union([z.number().int().min(0), instant]),
+      StartAt: bodyInstant,
       Units: units,
       Remark: remark,
     }),
-    response: item,
+    response: monthlyPassItem,
     handler: ({ body }, ctx) => createPass(ctx, body),
   }),
   defineRoute({
@@ -292,10 +281,10 @@ export const passRoutes = [
     url: '/api/MonthlyPass/Renew',
     summary: 'Renew a monthly pass under the same rule, starting where it ends',
     tag: 'Garage',
-    access: READ,
+    access: BICYCLE_ANY,
     area: true,
     body: z.strictObject({ Id: id, Units: units, Remark: remark }),
-    response: item,
+    response: monthlyPassItem,
     handler: ({ body }, ctx) => renewPass(ctx, body),
   }),
   defineRoute({
@@ -303,7 +292,7 @@ export const passRoutes = [
     url: '/api/MonthlyPass/:Id',
     summary: 'Delete a monthly pass (corrections)',
     tag: 'Garage',
-    access: ADMIN,
+    access: BICYCLE_ADMIN,
     area: true,
     params: idParams,
     async handler({ params }, ctx) {

@@ -1,36 +1,22 @@
-import { disabledFlag, enumLabel, portStateGroup } from '@gatehouse/shared';
+import {
+  disabledFlag,
+  enumLabel,
+  portStateGroup,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+  parkAreaItem,
+} from '@gatehouse/shared';
 import { z } from 'zod';
-import { assertNoDependents } from '../../platform/dependents.ts';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, rowMapper } from '../../platform/resource.ts';
-import type { AuthedContext } from '../../platform/route.ts';
-import { id } from '../../platform/schemas.ts';
-import { ADMIN, READ, columns, optionalText } from './common.ts';
-import { assertNoRuleConflicts, idsInArea, setZoneRules } from './rule-links.ts';
+import { assertNoDependents } from '../../../platform/dependents.ts';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, rowMapper } from '../../../platform/resource.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { id } from '../../../platform/schemas.ts';
+import { columns, optionalText } from '../common.ts';
+import { shownState } from '../liveness.ts';
+import { assertNoRuleConflicts, idsInArea, setZoneRules } from '../charge-rule/service.ts';
 
-const ruleRef = z.object({ Id: z.number(), Name: z.string(), ChargeType: z.number(), Disabled: z.boolean() });
-
-const item = z.object({
-  Id: z.number(),
-  Name: z.string(),
-  Capacity: z.number(),
-  Location: z.string().nullable(),
-  Remark: z.string().nullable(),
-  Disabled: z.boolean(),
-  ChargeRuleIds: z.array(z.number()),
-  ChargeRules: z.array(ruleRef),
-  HostCount: z.number(),
-  SocketsTotal: z.number(),
-  SocketsOccupied: z.number(),
-  SocketsIdle: z.number(),
-  SocketsFault: z.number(),
-  SocketsDisabled: z.number(),
-  /** Vehicles inside on temporary parking (open parking orders). */
-  ParkedCount: z.number(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof parkAreaItem>;
 
 const fields = {
   Name: z.string().trim().min(1).max(50),
@@ -41,7 +27,7 @@ const fields = {
 };
 
 /** Occupancy per zone, live: sockets by state group through their hosts, and vehicles inside. */
-async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
+async function enrich(ctx: AreaContext, items: Item[]): Promise<Item[]> {
   const k = ctx.db.kysely;
   const ids = items.map((i) => i.Id);
   const [links, sockets, hosts, parked] = await Promise.all([
@@ -62,9 +48,22 @@ async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
     k
       .selectFrom('ChargeEquipment')
       .innerJoin('ChargeHost', 'ChargeHost.Id', 'ChargeEquipment.ChargeHostId')
-      .select((eb) => ['ChargeHost.ParkAreaId', 'ChargeEquipment.State', eb.fn.countAll().as('n')])
+      .select((eb) => [
+        'ChargeHost.ParkAreaId',
+        'ChargeEquipment.State',
+        'ChargeEquipment.Disabled',
+        'ChargeHost.ChargingSystemType',
+        'ChargeHost.OcppOnline',
+        eb.fn.countAll().as('n'),
+      ])
       .where('ChargeHost.ParkAreaId', 'in', ids)
-      .groupBy(['ChargeHost.ParkAreaId', 'ChargeEquipment.State'])
+      .groupBy([
+        'ChargeHost.ParkAreaId',
+        'ChargeEquipment.State',
+        'ChargeEquipment.Disabled',
+        'ChargeHost.ChargingSystemType',
+        'ChargeHost.OcppOnline',
+      ])
       .execute(),
     k
       .selectFrom('ChargeHost')
@@ -84,15 +83,15 @@ async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
     const rules = links
       .filter((l) => l.ParkAreaId === zone.Id)
       .map((l) => ({ Id: l.Id, Name: l.Name, ChargeType: l.ChargeType, Disabled: l.Disabled === 1 }));
-    const counts = { idle: 0, occupied: 0, fault: 0, disabled: 0 };
+    const counts = { idle: 0, occupied: 0, fault: 0, disabled: 0, offline: 0 };
     for (const s of sockets.filter((s) => s.ParkAreaId === zone.Id))
-      counts[portStateGroup(s.State)] += Number(s.n);
+      counts[portStateGroup(shownState(s))] += Number(s.n);
     return {
       ...zone,
       ChargeRuleIds: rules.map((r) => r.Id),
       ChargeRules: rules,
       HostCount: Number(hosts.find((h) => h.ParkAreaId === zone.Id)?.n ?? 0),
-      SocketsTotal: counts.idle + counts.occupied + counts.fault + counts.disabled,
+      SocketsTotal: counts.idle + counts.occupied + counts.fault + counts.disabled + counts.offline,
       SocketsOccupied: counts.occupied,
       SocketsIdle: counts.idle,
       SocketsFault: counts.fault,
@@ -103,14 +102,14 @@ async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
 }
 
 /** Parking zones (spec screen parkArea). */
-export const zoneRoutes = defineResource({
+export const parkAreaRoutes = defineResource({
   name: 'ParkArea',
   table: 'ParkArea',
   tag: 'Garage',
   area: true,
-  read: READ,
-  write: ADMIN,
-  item,
+  read: BICYCLE_ANY,
+  write: BICYCLE_ADMIN,
+  item: parkAreaItem,
   query: (db) =>
     db
       .selectFrom('ParkArea')
@@ -164,7 +163,7 @@ export const zoneRoutes = defineResource({
         trx,
         'ChargeRule',
         input.ChargeRuleIds ?? [],
-        ctx.areaId!,
+        ctx.areaId,
         'ChargeRuleIds',
       );
       await setZoneRules(trx, zoneId, ruleIds);
@@ -176,7 +175,7 @@ export const zoneRoutes = defineResource({
     /** ChargeRuleIds, when present, replaces the zone's rules; absent leaves them. */
     async values(input, ctx, trx) {
       if (input.ChargeRuleIds !== undefined) {
-        const ruleIds = await idsInArea(trx, 'ChargeRule', input.ChargeRuleIds, ctx.areaId!, 'ChargeRuleIds');
+        const ruleIds = await idsInArea(trx, 'ChargeRule', input.ChargeRuleIds, ctx.areaId, 'ChargeRuleIds');
         await setZoneRules(trx, input.Id, ruleIds);
         await assertNoRuleConflicts(trx, ctx, [input.Id]);
       }

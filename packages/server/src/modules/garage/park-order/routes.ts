@@ -1,28 +1,22 @@
-import { chargeType, enumLabel, paymentState, priceUnitKey, type Tariff } from '@gatehouse/shared';
-import { z } from 'zod';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, type ResourceDef } from '../../platform/resource.ts';
-import type { AuthedContext } from '../../platform/route.ts';
-import { queryBool } from '../../platform/schemas.ts';
-import { READ, iso, moneyCell } from './common.ts';
-import { orderFields } from './charge-orders.ts';
-import { actionsFor, orderActionRoutes } from './order-actions.ts';
-import { orderAmount } from './pricing.ts';
+import {
+  chargeType,
+  enumLabel,
+  paymentState,
+  priceUnitKey,
+  type Tariff,
+  BICYCLE_ANY,
+  parkOrderItem,
+} from '@gatehouse/shared';
+import type { z } from 'zod';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, type ResourceDef } from '../../../platform/resource.ts';
+import type { UserContext } from '../../../platform/context.ts';
+import { queryBool } from '../../../platform/schemas.ts';
+import { iso, moneyCell } from '../common.ts';
+import { actionsFor, orderActionRoutes } from '../order-actions.ts';
+import { orderAmount } from '../pricing.ts';
 
-const item = z.object({
-  Id: z.number(),
-  ParkAreaId: z.number(),
-  ZoneName: z.string(),
-  Plate: z.string().nullable(),
-  CardNumber: z.string().nullable(),
-  VehicleId: z.number().nullable(),
-  EntryAt: z.string(),
-  ExitAt: z.string().nullable(),
-  /** The vehicle is still inside. */
-  Inside: z.boolean(),
-  ...orderFields,
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof parkOrderItem>;
 type Row = Record<string, number | string | null>;
 
 const rows = new WeakMap<Item, Row>();
@@ -61,7 +55,7 @@ function toItem(row: Row): Item {
   return out;
 }
 
-async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
+async function enrich(ctx: UserContext, items: Item[]): Promise<Item[]> {
   const now = ctx.clock.now();
   return items.map((i) => {
     const row = rows.get(i)!;
@@ -79,9 +73,9 @@ const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
   table: 'ParkOrder',
   tag: 'Garage',
   area: true,
-  read: READ,
+  read: BICYCLE_ANY,
   write: [],
-  item,
+  item: parkOrderItem,
   query: (db) =>
     db
       .selectFrom('ParkOrder')
@@ -163,4 +157,7 @@ const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
 };
 
 /** Temporary parking orders (spec screen parkorderRecords): list, detail, export and the payment actions. */
-export const parkOrderRoutes = [...orderActionRoutes('ParkOrder', def, item), ...defineResource(def)];
+export const parkOrderRoutes = [
+  ...orderActionRoutes('ParkOrder', def, parkOrderItem),
+  ...defineResource(def),
+];

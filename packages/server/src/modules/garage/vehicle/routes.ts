@@ -1,40 +1,35 @@
-import { cardNumber, disabledFlag, enumLabel, phone, plate, zodRule } from '@gatehouse/shared';
+import {
+  cardNumber,
+  disabledFlag,
+  enumLabel,
+  phone,
+  plate,
+  zodRule,
+  BICYCLE_ANY,
+  vehicleItem,
+} from '@gatehouse/shared';
 import { z } from 'zod';
-import { assertNoDependents } from '../../platform/dependents.ts';
-import { filter } from '../../platform/filters.ts';
-import { defineResource, rowMapper } from '../../platform/resource.ts';
-import type { AuthedContext } from '../../platform/route.ts';
-import { id } from '../../platform/schemas.ts';
-import { READ, columns, iso, optionalText } from './common.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { assertNoDependents } from '../../../platform/dependents.ts';
+import { fieldError } from '../../../platform/errors.ts';
+import { filter } from '../../../platform/filters.ts';
+import { defineResource, rowMapper } from '../../../platform/resource.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { id } from '../../../platform/schemas.ts';
+import { columns, iso, optionalText } from '../common.ts';
 
-const item = z.object({
-  Id: z.number(),
-  Plate: z.string(),
-  OwnerName: z.string().nullable(),
-  Phone: z.string().nullable(),
-  CardHolderId: z.number().nullable(),
-  CardHolderName: z.string().nullable(),
-  CardId: z.number().nullable(),
-  CardNumber: z.string().nullable(),
-  Remark: z.string().nullable(),
-  Disabled: z.boolean(),
-  /** The pass valid now, if any. */
-  ActivePass: z
-    .object({ Id: z.number(), RuleName: z.string(), ChargeType: z.number(), EndAt: z.string() })
-    .nullable(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof vehicleItem>;
 
 const fields = {
-  // Not trimmed: the plate rule reports surrounding spaces (its message says so).
-  Plate: z.string().max(10).superRefine(zodRule(plate)),
+  // Not trimmed: the plate rule reports surrounding spaces (its message says so). Required: an empty plate
+  // would reach the column's NOT NULL (the plate rule lets absent values through).
+  Plate: z.string().min(1).max(10).superRefine(zodRule(plate)),
   OwnerName: optionalText(50),
   Phone: optionalText(11).superRefine(zodRule(phone)),
   /**
-   * The card holder and card of the access-control module, by id plus the name or number shown: plain
-   * references until both modules are in (docs/garage.md, "Links to access control").
+   * The card holder and card of the access-control module, by id plus the name or number shown; both must
+   * be of the vehicle's area (checkReferences).
    */
   CardHolderId: id.nullable().optional(),
   CardHolderName: optionalText(50),
@@ -43,7 +38,33 @@ const fields = {
   Remark: optionalText(200),
 };
 
-async function enrich(ctx: AuthedContext, items: Item[]): Promise<Item[]> {
+/** A linked card holder or card must exist in the vehicle's area: another area's ids are not found. */
+async function checkReferences(
+  ctx: AreaContext,
+  trx: Kysely<Database>,
+  input: { CardHolderId?: number | null | undefined; CardId?: number | null | undefined },
+): Promise<void> {
+  if (input.CardHolderId != null) {
+    const holder = await trx
+      .selectFrom('CardUser')
+      .select('Id')
+      .where('Id', '=', input.CardHolderId)
+      .where('AreaId', '=', ctx.areaId)
+      .executeTakeFirst();
+    if (!holder) throw fieldError('CardHolderId', 'error.notFound');
+  }
+  if (input.CardId != null) {
+    const card = await trx
+      .selectFrom('Card')
+      .select('Id')
+      .where('Id', '=', input.CardId)
+      .where('AreaId', '=', ctx.areaId)
+      .executeTakeFirst();
+    if (!card) throw fieldError('CardId', 'error.notFound');
+  }
+}
+
+async function enrich(ctx: AreaContext, items: Item[]): Promise<Item[]> {
   const now = ctx.clock.now();
   const passes = await ctx.db.kysely
     .selectFrom('MonthlyPass')
@@ -81,9 +102,9 @@ export const vehicleRoutes = defineResource({
   table: 'Vehicle',
   tag: 'Garage',
   area: true,
-  read: READ,
-  write: READ,
-  item,
+  read: BICYCLE_ANY,
+  write: BICYCLE_ANY,
+  item: vehicleItem,
   query: (db) =>
     db
       .selectFrom('Vehicle')
@@ -121,20 +142,26 @@ export const vehicleRoutes = defineResource({
   unique: [{ fields: ['Plate'], key: 'garage.error.plateTaken' }],
   create: {
     body: z.strictObject(fields),
-    values: (input) => ({
-      OwnerName: null,
-      Phone: null,
-      CardHolderId: null,
-      CardHolderName: null,
-      CardId: null,
-      CardNumber: null,
-      Remark: null,
-      ...columns(input),
-    }),
+    values: async (input, ctx, trx) => {
+      await checkReferences(ctx, trx, input);
+      return {
+        OwnerName: null,
+        Phone: null,
+        CardHolderId: null,
+        CardHolderName: null,
+        CardId: null,
+        CardNumber: null,
+        Remark: null,
+        ...columns(input),
+      };
+    },
   },
   update: {
     body: z.strictObject({ Id: id, ...fields }),
-    values: (input) => columns(input),
+    values: async (input, ctx, trx) => {
+      await checkReferences(ctx, trx, input);
+      return columns(input);
+    },
   },
   remove: { check: (ctx, row, trx) => assertNoDependents('Vehicle', trx, row.Id as number, ctx.lang) },
   status: {},

@@ -32,36 +32,39 @@ export async function memberCounts(db: Kysely<Database>, areaId: number): Promis
   return total;
 }
 
-registerDepartmentMembers({
-  labelKey: 'admin.entity.AppUser',
-  async countByDepartment(db, areaId) {
-    const rows = await db
-      .selectFrom('AppUser')
-      .innerJoin('Department', 'Department.Id', 'AppUser.DepartmentId')
-      .select((eb) => ['AppUser.DepartmentId', eb.fn.countAll().as('n')])
-      .where('Department.AreaId', '=', areaId)
-      .groupBy('AppUser.DepartmentId')
-      .execute();
-    return new Map(rows.map((r) => [Number(r.DepartmentId), Number(r.n)]));
-  },
-  async count(db, departmentId) {
-    const row = await db
-      .selectFrom('AppUser')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('DepartmentId', '=', departmentId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
-});
+/** System users as department members, and child departments, keep a department (called by the organization face). */
+export function registerDepartmentDependents(): void {
+  registerDepartmentMembers({
+    labelKey: 'admin.entity.AppUser',
+    async countByDepartment(db, areaId) {
+      const rows = await db
+        .selectFrom('AppUser')
+        .innerJoin('Department', 'Department.Id', 'AppUser.DepartmentId')
+        .select((eb) => ['AppUser.DepartmentId', eb.fn.countAll().as('n')])
+        .where('Department.AreaId', '=', areaId)
+        .groupBy('AppUser.DepartmentId')
+        .execute();
+      return new Map(rows.map((r) => [Number(r.DepartmentId), Number(r.n)]));
+    },
+    async count(db, departmentId) {
+      const row = await db
+        .selectFrom('AppUser')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('DepartmentId', '=', departmentId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  });
 
-registerDependent('Department', {
-  labelKey: 'admin.entity.ChildDepartment',
-  async count(db, departmentId) {
-    const row = await db
-      .selectFrom('Department')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('ParentId', '=', departmentId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
-});
+  registerDependent('Department', {
+    labelKey: 'admin.entity.ChildDepartment',
+    async count(db, departmentId) {
+      const row = await db
+        .selectFrom('Department')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('ParentId', '=', departmentId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  });
+}

@@ -1,27 +1,16 @@
+import { DEPARTMENT_READ, DEPARTMENT_WRITE, departmentItem, departmentNode } from '@gatehouse/shared';
 import { z } from 'zod';
 import { fieldError } from '../../../platform/errors.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../../platform/route.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { defineRoute } from '../../../platform/route.ts';
 import { id } from '../../../platform/schemas.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { departmentTree, subtreeIds, type DepartmentNode } from './tree.ts';
+import { departmentTree, subtreeIds } from './tree.ts';
 import './members.ts';
-
-const READ = ['Department/Admin', 'Department/User'] as const;
-const WRITE = ['Department/Admin'] as const;
-
-const item = z.object({
-  Id: z.number(),
-  ParentId: z.number().nullable(),
-  ParentName: z.string().nullable(),
-  Name: z.string(),
-  Sort: z.number(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
 
 const fields = {
   Name: z.string().trim().min(1).max(50),
@@ -29,27 +18,15 @@ const fields = {
   Sort: z.number().int().min(0).max(9999).optional(),
 };
 
-async function assertParentInArea(trx: Kysely<Database>, ctx: AuthedContext, parentId: number) {
+async function assertParentInArea(trx: Kysely<Database>, ctx: AreaContext, parentId: number) {
   const parent = await trx
     .selectFrom('Department')
     .select('Id')
     .where('Id', '=', parentId)
-    .where('AreaId', '=', ctx.areaId!)
+    .where('AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!parent) throw fieldError('ParentId', 'error.departmentParentMissing');
 }
-
-const tree: z.ZodType<DepartmentNode> = z.object({
-  Id: z.number(),
-  ParentId: z.number().nullable(),
-  Name: z.string(),
-  Sort: z.number(),
-  MemberCount: z.number(),
-  TotalMemberCount: z.number(),
-  get Children() {
-    return z.array(tree);
-  },
-});
 
 export const departmentRoutes = [
   defineRoute({
@@ -57,19 +34,19 @@ export const departmentRoutes = [
     url: '/api/Department/Tree',
     summary: "The area's departments as a tree with member counts",
     tag: 'Organization',
-    access: READ,
+    access: DEPARTMENT_READ,
     area: true,
-    response: z.array(tree),
-    handler: (_input, ctx) => departmentTree(ctx.db.kysely, ctx.areaId!),
+    response: z.array(departmentNode),
+    handler: (_input, ctx) => departmentTree(ctx.db.kysely, ctx.areaId),
   }),
   ...defineResource({
     name: 'Department',
     table: 'Department',
     tag: 'Organization',
     area: true,
-    read: READ,
-    write: WRITE,
-    item,
+    read: DEPARTMENT_READ,
+    write: DEPARTMENT_WRITE,
+    item: departmentItem,
     query: (db) =>
       db
         .selectFrom('Department')
@@ -101,7 +78,7 @@ export const departmentRoutes = [
       async values(input, ctx, trx) {
         if (input.ParentId) {
           await assertParentInArea(trx, ctx, input.ParentId);
-          if ((await subtreeIds(trx, ctx.areaId!, input.Id)).has(input.ParentId))
+          if ((await subtreeIds(trx, ctx.areaId, input.Id)).has(input.ParentId))
             throw fieldError('ParentId', 'error.departmentCycle');
         }
         return {

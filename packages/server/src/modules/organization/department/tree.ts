@@ -1,18 +1,9 @@
+import type { DepartmentNode } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { memberCounts } from './members.ts';
 
-export interface DepartmentNode {
-  Id: number;
-  ParentId: number | null;
-  Name: string;
-  Sort: number;
-  /** Members of this department itself. */
-  MemberCount: number;
-  /** Members of this department and everything under it. */
-  TotalMemberCount: number;
-  Children: DepartmentNode[];
-}
+export type { DepartmentNode };
 
 /** The area's departments as a forest, siblings by Sort then Name, with member counts. */
 export async function departmentTree(db: Kysely<Database>, areaId: number): Promise<DepartmentNode[]> {

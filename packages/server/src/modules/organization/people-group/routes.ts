@@ -1,20 +1,10 @@
+import { PEOPLE_GROUP_ADMIN, peopleGroupItem } from '@gatehouse/shared';
 import { z } from 'zod';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 
-/** People groups and people types: named lists per area, managed by PeopleGroup/Admin. */
-const CODES = ['PeopleGroup/Admin'] as const;
-
-const item = z.object({
-  Id: z.number(),
-  Name: z.string(),
-  Remark: z.string().nullable(),
-  Sort: z.number(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof peopleGroupItem>;
 
 const fields = {
   Name: z.string().trim().min(1).max(50),
@@ -28,9 +18,9 @@ function namedList(name: 'PeopleGroup' | 'PeopleType', titleKey: string) {
     table: name,
     tag: 'Organization',
     area: true,
-    read: CODES,
-    write: CODES,
-    item,
+    read: PEOPLE_GROUP_ADMIN,
+    write: PEOPLE_GROUP_ADMIN,
+    item: peopleGroupItem,
     query: (db) => db.selectFrom(name).select(['Id', 'Name', 'Remark', 'Sort', 'CreatedAt', 'UpdatedAt']),
     toItem: rowMapper<Item>({}),
     filters: { Name: filter.like(`${name}.Name`) },

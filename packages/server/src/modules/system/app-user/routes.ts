@@ -1,8 +1,8 @@
-import { disabledFlag, enumLabel } from '@gatehouse/shared';
+import { disabledFlag, enumLabel, APP_USER_ADMIN, appUserItem } from '@gatehouse/shared';
 import { z } from 'zod';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, getResource, rowMapper } from '../../../platform/resource.ts';
-import { defineRoute } from '../../../platform/route.ts';
+import { changesGrants, defineRoute } from '../../../platform/route.ts';
 import { id, idParams, queryBool } from '../../../platform/schemas.ts';
 import {
   bindDepartment,
@@ -11,7 +11,9 @@ import {
   enrichUsers,
   modifyPassword,
   resetPassword,
+  lockedUsers,
   setUserStatus,
+  unlockUser,
   updateOwnInfo,
   updateUser,
   userInfo,
@@ -20,13 +22,11 @@ import {
   createUserBody,
   passwordSchema,
   updateUserBody,
-  userItem,
   userProfileFields,
   type UserItem,
 } from './schemas.ts';
 
 const tag = 'AppUser';
-const ADMIN = ['AppUser/Admin'] as const;
 
 /** List, detail and export of the current area's users come from the resource helper; writes are custom. */
 const users = {
@@ -35,14 +35,14 @@ const users = {
   tag,
   area: true,
   areaColumn: false,
-  read: ADMIN,
-  write: ADMIN,
-  item: userItem,
+  read: APP_USER_ADMIN,
+  write: APP_USER_ADMIN,
+  item: appUserItem,
   query: (db, ctx) =>
     db
       .selectFrom('AppUser')
       .innerJoin('UserArea', (join) =>
-        join.onRef('UserArea.UserId', '=', 'AppUser.Id').on('UserArea.AreaId', '=', ctx.areaId!),
+        join.onRef('UserArea.UserId', '=', 'AppUser.Id').on('UserArea.AreaId', '=', ctx.areaId),
       )
       .leftJoin('Department', 'Department.Id', 'AppUser.DepartmentId')
       .select([
@@ -111,7 +111,7 @@ const users = {
   },
 } satisfies Parameters<typeof defineResource<UserItem>>[0];
 
-export const userRoutes = [
+export const appUserRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/AppUser/Info',
@@ -127,7 +127,7 @@ export const userRoutes = [
       roles: z.array(z.string()).min(1),
       AreaInfos: z.array(z.object({ Id: z.number(), Name: z.string(), Custom: z.string().nullable() })),
     }),
-    handler: (_input, ctx) => userInfo(ctx),
+    handler: (_input, ctx) => userInfo(ctx, ctx.platform.settings.get('ImageBaseUrl')),
   }),
   defineRoute({
     method: 'PATCH',
@@ -138,7 +138,7 @@ export const userRoutes = [
     params: idParams,
     body: z.strictObject(userProfileFields),
     async handler({ params, body }, ctx) {
-      await updateOwnInfo(ctx, params.Id, body);
+      await changesGrants(ctx, updateOwnInfo(ctx, params.Id, body));
       return null;
     },
   }),
@@ -151,7 +151,7 @@ export const userRoutes = [
     params: idParams,
     body: z.strictObject({ OldPassword: z.string().max(128).optional(), NewPassword: passwordSchema }),
     async handler({ params, body }, ctx) {
-      await modifyPassword(ctx, params.Id, body);
+      await changesGrants(ctx, modifyPassword(ctx, params.Id, body));
       return null;
     },
   }),
@@ -162,23 +162,24 @@ export const userRoutes = [
     url: '/api/AppUser',
     summary: 'Create a system user in the current area, with roles and areas',
     tag,
-    access: ADMIN,
+    access: APP_USER_ADMIN,
     area: true,
     body: createUserBody,
-    response: userItem,
-    handler: async ({ body }, ctx) => getResource(users, ctx, await createUser(ctx, body)),
+    response: appUserItem,
+    handler: async ({ body }, ctx) =>
+      getResource(users, ctx, await changesGrants(ctx, createUser(ctx, body))),
   }),
   defineRoute({
     method: 'PUT',
     url: '/api/AppUser',
     summary: "Update a user of the current area (name, contacts, department, roles, the caller's areas)",
     tag,
-    access: ADMIN,
+    access: APP_USER_ADMIN,
     area: true,
     body: updateUserBody,
-    response: userItem,
+    response: appUserItem,
     async handler({ body }, ctx) {
-      await updateUser(ctx, body);
+      await changesGrants(ctx, updateUser(ctx, body));
       return getResource(users, ctx, body.Id);
     },
   }),
@@ -187,11 +188,11 @@ export const userRoutes = [
     url: '/api/AppUser/:Id',
     summary: 'Delete a user of the current area',
     tag,
-    access: ADMIN,
+    access: APP_USER_ADMIN,
     area: true,
     params: idParams,
     async handler({ params }, ctx) {
-      await deleteUsers(ctx, [params.Id]);
+      await changesGrants(ctx, deleteUsers(ctx, [params.Id]));
       return null;
     },
   }),
@@ -200,11 +201,11 @@ export const userRoutes = [
     url: '/api/AppUser/BatchDelete',
     summary: 'Delete several users of the current area (all or none)',
     tag,
-    access: ADMIN,
+    access: APP_USER_ADMIN,
     area: true,
     body: z.strictObject({ Ids: z.array(id).min(1).max(500) }),
     async handler({ body }, ctx) {
-      await deleteUsers(ctx, body.Ids);
+      await changesGrants(ctx, deleteUsers(ctx, body.Ids));
       return null;
     },
   }),
@@ -213,20 +214,48 @@ export const userRoutes = [
     url: '/api/AppUser/SetStatus',
     summary: 'Enable or disable a user of the current area (disabling ends their sessions)',
     tag,
-    access: ADMIN,
+    access: APP_USER_ADMIN,
     area: true,
     query: z.object({ Id: id, Disabled: queryBool }),
     async handler({ query }, ctx) {
-      await setUserStatus(ctx, query.Id, query.Disabled);
+      await changesGrants(ctx, setUserStatus(ctx, query.Id, query.Disabled));
       return null;
     },
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/AppUser/Locks',
+    summary:
+      'Users of the current area locked out by the login throttle now: until when, and from which address (null: every address)',
+    tag,
+    access: APP_USER_ADMIN,
+    area: true,
+    response: z.array(
+      z.object({
+        Id: z.number(),
+        UserName: z.string(),
+        Locks: z.array(z.object({ Address: z.string().nullable(), LockedUntil: z.string() })),
+      }),
+    ),
+    handler: (_input, ctx) => lockedUsers(ctx, ctx.platform.throttle.nameLocks()),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/AppUser/Unlock',
+    summary: 'Lift every login lock on a user of the current area (audited)',
+    tag,
+    access: APP_USER_ADMIN,
+    area: true,
+    query: z.object({ Id: id }),
+    response: z.object({ Unlocked: z.boolean() }),
+    handler: ({ query }, ctx) => unlockUser(ctx, query.Id, (name) => ctx.platform.throttle.unlock(name)),
   }),
   defineRoute({
     method: 'PUT',
     url: '/api/AppUser/BindDepartment',
     summary: 'Bind a user of the current area to one of its departments (null unbinds)',
     tag,
-    access: ADMIN,
+    access: APP_USER_ADMIN,
     area: true,
     body: z.strictObject({ Id: id, DepartmentId: id.nullable() }),
     async handler({ body }, ctx) {
@@ -239,11 +268,11 @@ export const userRoutes = [
     url: '/api/AppUser/ResetPassword',
     summary: "Set a user's password (their sessions end)",
     tag,
-    access: ADMIN,
+    access: APP_USER_ADMIN,
     area: true,
     body: z.strictObject({ Id: id, NewPassword: passwordSchema }),
     async handler({ body }, ctx) {
-      await resetPassword(ctx, body.Id, body.NewPassword);
+      await changesGrants(ctx, resetPassword(ctx, body.Id, body.NewPassword));
       return null;
     },
   }),

@@ -1,14 +1,22 @@
-import { email, phone, zodRule } from '@gatehouse/shared';
+import type { appUserItem } from '@gatehouse/shared';
+import { email, phone, url, zodRule } from '@gatehouse/shared';
 import { z } from 'zod';
-import { id } from '../../../platform/schemas.ts';
+import { id, optionalText } from '../../../platform/schemas.ts';
+
+/**
+ * An avatar the web shows as an image source: an http(s) address or a path relative to the app. Other
+ * schemes (javascript:, data:, file:) and protocol-relative //host addresses are refused.
+ */
+const avatar = optionalText(500).refine(
+  (v) => !v || url(v) === null || /^(?![a-z][a-z0-9+.-]*:)(?![\\/]{2})[^\s\\]+$/i.test(v),
+  { message: 'validation.url' },
+);
 
 export const passwordSchema = z.string().min(8).max(64);
 
-const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
-
 export const userProfileFields = {
   Name: z.string().trim().min(1).max(50).optional(),
-  Avatar: optionalText(500),
+  Avatar: avatar,
   Phone: optionalText(11).superRefine(zodRule(phone)),
   Email: optionalText(100).superRefine(zodRule(email)),
 };
@@ -23,7 +31,7 @@ const userName = z
 /** What an administrator sets on a system user (besides password and status, which have their own calls). */
 const accountFields = {
   Name: z.string().trim().min(1).max(50),
-  Avatar: optionalText(500),
+  Avatar: avatar,
   Phone: optionalText(11).superRefine(zodRule(phone)),
   Email: optionalText(100).superRefine(zodRule(email)),
   DepartmentId: id.nullable().optional(),
@@ -42,20 +50,4 @@ export const updateUserBody = z.strictObject({ Id: id, ...accountFields });
 export type CreateUserInput = z.output<typeof createUserBody>;
 export type UpdateUserInput = z.output<typeof updateUserBody>;
 
-export const userItem = z.object({
-  Id: z.number(),
-  UserName: z.string(),
-  Name: z.string(),
-  Avatar: z.string().nullable(),
-  Phone: z.string().nullable(),
-  Email: z.string().nullable(),
-  DepartmentId: z.number().nullable(),
-  DepartmentName: z.string().nullable(),
-  Disabled: z.boolean(),
-  BuiltIn: z.boolean(),
-  Roles: z.array(z.object({ Id: z.number(), Code: z.string(), Name: z.string() })),
-  Areas: z.array(z.object({ Id: z.number(), Name: z.string() })),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-export type UserItem = z.infer<typeof userItem>;
+export type UserItem = z.infer<typeof appUserItem>;

@@ -1,10 +1,14 @@
+import { SUPER_ADMIN } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import { hashPassword, verifyPassword } from '../../../platform/auth/passwords.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { ADMIN_CODE, hasAnyCode } from '../../../platform/principal.ts';
-import type { AuthedContext } from '../../../platform/route.ts';
+import type { AreaContext, UserContext } from '../../../platform/context.ts';
+
+/** User administration runs in an area (the guard admitted it) for a caller whose grants bound what they may give. */
+type AreaUserContext = UserContext & AreaContext;
 import type { CreateUserInput, UpdateUserInput, UserItem } from './schemas.ts';
 
 type Trx = Kysely<Database>;
@@ -20,7 +24,8 @@ export interface UserInfo {
 }
 
 /** The signed-in user as the web app needs it; roles is never empty (the client refuses an empty list). */
-export async function userInfo(ctx: AuthedContext): Promise<UserInfo> {
+/** The caller's own profile; `imageBaseUrl` is the current setting (routes read it). */
+export async function userInfo(ctx: UserContext, imageBaseUrl: string): Promise<UserInfo> {
   const k = ctx.db.kysely;
   const user = await k
     .selectFrom('AppUser')
@@ -38,11 +43,11 @@ export async function userInfo(ctx: AuthedContext): Promise<UserInfo> {
     : [];
   // A user with no role codes still gets a role: the client treats an empty list as a failed login.
   const roles = ctx.user.codes.size ? [...ctx.user.codes].sort() : ['user'];
-  return { ...user, ImageBaseUrl: ctx.platform.settings.get('ImageBaseUrl'), roles, AreaInfos: areas };
+  return { ...user, ImageBaseUrl: imageBaseUrl, roles, AreaInfos: areas };
 }
 
 export async function updateOwnInfo(
-  ctx: AuthedContext,
+  ctx: UserContext,
   id: number,
   changes: {
     Name?: string | undefined;
@@ -70,7 +75,6 @@ export async function updateOwnInfo(
       trx,
     );
   });
-  ctx.platform.sessions.invalidate();
 }
 
 /**
@@ -78,7 +82,7 @@ export async function updateOwnInfo(
  * the changed account ends (the caller's own stays, so the operator is not thrown out).
  */
 export async function modifyPassword(
-  ctx: AuthedContext,
+  ctx: UserContext,
   id: number,
   input: { OldPassword?: string | undefined; NewPassword: string },
 ): Promise<void> {
@@ -92,12 +96,14 @@ export async function modifyPassword(
     .executeTakeFirst();
   if (!user) throw notFound();
   if (own && !(await verifyPassword(user.PasswordHash, input.OldPassword ?? ''))) {
+    // A wrong current password is worth a line in the log: someone at an open session may be guessing.
+    await audit(ctx, { action: 'modifyPasswordFailed', entity: 'AppUser', entityId: id });
     throw fieldError('OldPassword', 'error.oldPasswordWrong');
   }
   await setPassword(ctx, id, input.NewPassword, own ? 'modifyPassword' : 'resetPassword');
 }
 
-async function setPassword(ctx: AuthedContext, id: number, password: string, action: string): Promise<void> {
+async function setPassword(ctx: UserContext, id: number, password: string, action: string): Promise<void> {
   const PasswordHash = await hashPassword(password);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx
@@ -112,7 +118,6 @@ async function setPassword(ctx: AuthedContext, id: number, password: string, act
       .execute();
     await audit(ctx, { action, entity: 'AppUser', entityId: id }, trx);
   });
-  ctx.platform.sessions.invalidate();
 }
 
 /* ---- administration of system users (AppUser/Admin, within the current area) ---- */
@@ -127,13 +132,13 @@ interface TargetUser {
  * The user being administered: linked to the current area (404 otherwise, as for any row of another area).
  * Only an admin may administer a holder of the admin role: nobody manages someone above them.
  */
-async function findTarget(ctx: AuthedContext, trx: Trx, id: number): Promise<TargetUser> {
+async function findTarget(ctx: AreaUserContext, trx: Trx, id: number): Promise<TargetUser> {
   const user = await trx
     .selectFrom('AppUser')
     .innerJoin('UserArea', 'UserArea.UserId', 'AppUser.Id')
     .select(['AppUser.Id', 'AppUser.BuiltIn'])
     .where('AppUser.Id', '=', id)
-    .where('UserArea.AreaId', '=', ctx.areaId!)
+    .where('UserArea.AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!user) throw notFound();
   const admin = await trx
@@ -151,7 +156,7 @@ async function findTarget(ctx: AuthedContext, trx: Trx, id: number): Promise<Tar
  * Roles the caller may grant: any existing role, except the admin role (admins only) and roles carrying
  * the SuperAdmin code (holders of SuperAdmin only).
  */
-async function checkRoles(ctx: AuthedContext, trx: Trx, roleIds: number[]): Promise<number[]> {
+async function checkRoles(ctx: AreaUserContext, trx: Trx, roleIds: number[]): Promise<number[]> {
   const unique = [...new Set(roleIds)].sort((a, b) => a - b);
   if (unique.length === 0) return [];
   const roles = await trx.selectFrom('Role').select(['Id', 'Code']).where('Id', 'in', unique).execute();
@@ -165,22 +170,22 @@ async function checkRoles(ctx: AuthedContext, trx: Trx, roleIds: number[]): Prom
       .where('RoleResource.RoleId', 'in', unique)
       .where('Resource.Code', '=', 'SuperAdmin')
       .execute();
-    if (superRoles.length && !hasAnyCode(ctx.user, ['SuperAdmin']))
+    if (superRoles.length && !hasAnyCode(ctx.user, SUPER_ADMIN))
       throw new AppError(403, 'error.grantBeyondOwn');
   }
   return unique;
 }
 
 /** Areas the caller may hand out are their own; the current area is always among them. */
-function checkAreas(ctx: AuthedContext, areaIds: number[]): number[] {
-  const wanted = new Set([...areaIds, ctx.areaId!]);
+function checkAreas(ctx: AreaUserContext, areaIds: number[]): number[] {
+  const wanted = new Set([...areaIds, ctx.areaId]);
   for (const areaId of wanted)
     if (!ctx.user.areaIds.has(areaId)) throw new AppError(403, 'error.areaForbidden');
   return [...wanted].sort((a, b) => a - b);
 }
 
 async function checkDepartment(
-  ctx: AuthedContext,
+  ctx: AreaUserContext,
   trx: Trx,
   departmentId: number | null | undefined,
 ): Promise<void> {
@@ -189,7 +194,7 @@ async function checkDepartment(
     .selectFrom('Department')
     .select('Id')
     .where('Id', '=', departmentId)
-    .where('AreaId', '=', ctx.areaId!)
+    .where('AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!department) throw fieldError('DepartmentId', 'error.departmentMissing');
 }
@@ -225,7 +230,7 @@ async function replaceRoles(trx: Trx, userId: number, roleIds: number[]) {
 }
 
 /** Replaces the user's links among the caller's areas; links to areas the caller does not operate stay. */
-async function replaceAreas(ctx: AuthedContext, trx: Trx, userId: number, areaIds: number[]) {
+async function replaceAreas(ctx: AreaUserContext, trx: Trx, userId: number, areaIds: number[]) {
   const mine = [...ctx.user.areaIds];
   if (mine.length)
     await trx.deleteFrom('UserArea').where('UserId', '=', userId).where('AreaId', 'in', mine).execute();
@@ -235,7 +240,7 @@ async function replaceAreas(ctx: AuthedContext, trx: Trx, userId: number, areaId
     .execute();
 }
 
-export async function createUser(ctx: AuthedContext, input: CreateUserInput): Promise<number> {
+export async function createUser(ctx: AreaUserContext, input: CreateUserInput): Promise<number> {
   const PasswordHash = await hashPassword(input.Password);
   const areaIds = checkAreas(ctx, input.AreaIds);
   const now = ctx.clock.now();
@@ -245,7 +250,11 @@ export async function createUser(ctx: AuthedContext, input: CreateUserInput): Pr
       .select('Id')
       .where('UserName', '=', input.UserName)
       .executeTakeFirst();
-    if (taken) throw fieldError('UserName', 'error.userNameTaken');
+    // A conflict with existing data (docs/api.md: duplicate name → 409); the field is named so forms can mark it.
+    if (taken)
+      throw new AppError(409, 'error.userNameTaken', undefined, {
+        Errors: [{ Field: 'UserName', Key: 'error.userNameTaken' }],
+      });
     const roleIds = await checkRoles(ctx, trx, input.RoleIds);
     await checkDepartment(ctx, trx, input.DepartmentId);
     const user = await trx
@@ -275,11 +284,10 @@ export async function createUser(ctx: AuthedContext, input: CreateUserInput): Pr
     );
     return user.Id;
   });
-  ctx.platform.sessions.invalidate();
   return id;
 }
 
-export async function updateUser(ctx: AuthedContext, input: UpdateUserInput): Promise<void> {
+export async function updateUser(ctx: AreaUserContext, input: UpdateUserInput): Promise<void> {
   const areaIds = checkAreas(ctx, input.AreaIds);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const target = await findTarget(ctx, trx, input.Id);
@@ -321,17 +329,16 @@ export async function updateUser(ctx: AuthedContext, input: UpdateUserInput): Pr
       trx,
     );
   });
-  ctx.platform.sessions.invalidate();
 }
 
 /** Nobody disables or deletes their own account or the built-in administrator. */
-function assertChangeable(ctx: AuthedContext, target: TargetUser) {
+function assertChangeable(ctx: AreaUserContext, target: TargetUser) {
   if (target.Id === ctx.user.userId) throw new AppError(409, 'error.cannotChangeSelf');
   if (target.BuiltIn) throw new AppError(409, 'error.builtInAdmin');
 }
 
 /** Enables or disables a user of the current area; disabling ends every session of that user. */
-export async function setUserStatus(ctx: AuthedContext, id: number, disabled: boolean): Promise<void> {
+export async function setUserStatus(ctx: AreaUserContext, id: number, disabled: boolean): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const target = await findTarget(ctx, trx, id);
     if (disabled) assertChangeable(ctx, target);
@@ -354,23 +361,23 @@ export async function setUserStatus(ctx: AuthedContext, id: number, disabled: bo
       trx,
     );
   });
-  ctx.platform.sessions.invalidate();
 }
 
-export async function deleteUsers(ctx: AuthedContext, ids: number[]): Promise<void> {
+export async function deleteUsers(ctx: AreaUserContext, ids: number[]): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     for (const id of new Set(ids)) {
       assertChangeable(ctx, await findTarget(ctx, trx, id));
       const before = await snapshot(trx, id);
-      await trx.deleteFrom('AppUser').where('Id', '=', id).execute();
+      const deleted = await trx.deleteFrom('AppUser').where('Id', '=', id).executeTakeFirst();
+      // A parallel delete won (PostgreSQL): nothing removed, so 404 and no audit entry.
+      if (Number(deleted.numDeletedRows) === 0) throw notFound();
       await audit(ctx, { action: 'delete', entity: 'AppUser', entityId: id, before }, trx);
     }
   });
-  ctx.platform.sessions.invalidate();
 }
 
 export async function bindDepartment(
-  ctx: AuthedContext,
+  ctx: AreaUserContext,
   id: number,
   departmentId: number | null,
 ): Promise<void> {
@@ -398,13 +405,13 @@ export async function bindDepartment(
 }
 
 /** An administrator sets a new password; the user's sessions end (they must sign in with it). */
-export async function resetPassword(ctx: AuthedContext, id: number, password: string): Promise<void> {
+export async function resetPassword(ctx: AreaUserContext, id: number, password: string): Promise<void> {
   await ctx.db.kysely.transaction().execute((trx) => findTarget(ctx, trx, id));
   await setPassword(ctx, id, password, 'resetPassword');
 }
 
 /** Roles and the caller's areas of a page of users, in two queries. */
-export async function enrichUsers(ctx: AuthedContext, items: UserItem[]): Promise<UserItem[]> {
+export async function enrichUsers(ctx: AreaUserContext, items: UserItem[]): Promise<UserItem[]> {
   const ids = items.map((i) => i.Id);
   const k = ctx.db.kysely;
   const [roles, areas] = await Promise.all([
@@ -430,4 +437,63 @@ export async function enrichUsers(ctx: AuthedContext, items: UserItem[]): Promis
       .filter((a) => a.UserId === item.Id && ctx.user.areaIds.has(a.Id))
       .map(({ Id, Name }) => ({ Id, Name })),
   }));
+}
+
+/** A lock the login throttle holds on a user name (see platform/auth/throttle.ts). */
+export interface NameLock {
+  name: string;
+  /** The client address the name is locked from; null: locked from every address. */
+  address: string | null;
+  until: number;
+}
+
+/** The current area's users that are locked out now, with until when and from where. */
+export async function lockedUsers(
+  ctx: AreaContext,
+  locks: NameLock[],
+): Promise<
+  Array<{ Id: number; UserName: string; Locks: Array<{ Address: string | null; LockedUntil: string }> }>
+> {
+  if (locks.length === 0) return [];
+  const names = [...new Set(locks.map((l) => l.name))];
+  const users = await ctx.db.kysely
+    .selectFrom('AppUser')
+    .innerJoin('UserArea', 'UserArea.UserId', 'AppUser.Id')
+    .select(['AppUser.Id', 'AppUser.UserName'])
+    .where('UserArea.AreaId', '=', ctx.areaId)
+    // The throttle keys names trimmed and lower-cased, as the login form is.
+    .where((eb) => eb(eb.fn('lower', ['AppUser.UserName']), 'in', names))
+    .orderBy('AppUser.Id')
+    .execute();
+  return users.map((u) => ({
+    Id: u.Id,
+    UserName: u.UserName,
+    Locks: locks
+      .filter((l) => l.name === u.UserName.trim().toLowerCase())
+      .sort((a, b) => b.until - a.until)
+      .map((l) => ({ Address: l.address, LockedUntil: new Date(l.until).toISOString() })),
+  }));
+}
+
+/** Lifts every login lock on a user of the current area, and records who did it. */
+export async function unlockUser(
+  ctx: AreaUserContext,
+  id: number,
+  unlock: (userName: string) => boolean,
+): Promise<{ Unlocked: boolean }> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    await findTarget(ctx, trx, id);
+    const user = await trx
+      .selectFrom('AppUser')
+      .select('UserName')
+      .where('Id', '=', id)
+      .executeTakeFirstOrThrow();
+    const unlocked = unlock(user.UserName);
+    await audit(
+      ctx,
+      { action: 'unlock', entity: 'AppUser', entityId: id, before: { Locked: unlocked } },
+      trx,
+    );
+    return { Unlocked: unlocked };
+  });
 }

@@ -1,6 +1,13 @@
-import { commaDigits, parseCustom, zodRule } from '@gatehouse/shared';
+import {
+  commaDigits,
+  parseCustom,
+  zodRule,
+  AREA_MANAGERS,
+  areaInfoDetail,
+  areaInfoItem,
+} from '@gatehouse/shared';
 import { z } from 'zod';
-import { defineRoute } from '../../../platform/route.ts';
+import { changesGrants, defineRoute } from '../../../platform/route.ts';
 import { id, idParams, pageOf, paging, queryBool } from '../../../platform/schemas.ts';
 import {
   areaDetail,
@@ -16,7 +23,6 @@ import {
 } from './service.ts';
 
 const tag = 'AreaInfo';
-const MANAGERS = ['SuperAdmin', 'AreaInfo/Admin'] as const;
 
 /** Custom is kept as text but must be a JSON object (the client parses it with the same rule). */
 const customJson = z
@@ -30,34 +36,26 @@ const customJson = z
   .transform((value) => (value === null || value.trim() === '' ? null : value));
 
 const areaName = z.string().trim().min(1).max(50);
-const detail = z.object({ Id: z.number(), Name: z.string(), Custom: z.string().nullable() });
 
-export const areaRoutes = [
+export const areaInfoRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/AreaInfo',
     summary: 'Areas the caller manages (all areas for admins)',
     tag,
-    access: MANAGERS,
+    access: AREA_MANAGERS,
     query: z.object({
       ...paging,
       Name: z.string().trim().max(50).optional(),
       Disabled: queryBool.optional(),
     }),
-    response: pageOf(
-      detail.extend({
-        Disabled: z.boolean(),
-        UserCount: z.number(),
-        CreatedAt: z.string(),
-        UpdatedAt: z.string(),
-      }),
-    ),
+    response: pageOf(areaInfoItem),
     handler: ({ query }, ctx) => listAreas(ctx, query),
   }),
   defineRoute({
     method: 'GET',
     url: '/api/AreaInfo/GetHubUrl',
-    summary: "WebSocket address of the area's live-event hub (connect with ?access_token=<token>)",
+    summary: "Relative WebSocket address of the area's live-event hub, with a one-time ticket (30 s)",
     tag,
     access: 'authenticated',
     query: z.object({ Id: id }),
@@ -69,7 +67,7 @@ export const areaRoutes = [
     url: '/api/AreaInfo/Users',
     summary: 'The users authorised to operate an area (for SetAuth)',
     tag,
-    access: MANAGERS,
+    access: AREA_MANAGERS,
     query: z.object({ Id: id }),
     response: z.array(z.object({ Id: z.number(), UserName: z.string(), Name: z.string() })),
     handler: ({ query }, ctx) => areaUsers(ctx, query.Id),
@@ -81,7 +79,7 @@ export const areaRoutes = [
     tag,
     access: 'authenticated',
     params: idParams,
-    response: detail,
+    response: areaInfoDetail,
     handler: ({ params }, ctx) => areaDetail(ctx, params.Id),
   }),
   defineRoute({
@@ -89,20 +87,20 @@ export const areaRoutes = [
     url: '/api/AreaInfo',
     summary: 'Create an area',
     tag,
-    access: MANAGERS,
+    access: AREA_MANAGERS,
     body: z.strictObject({ Name: areaName, Custom: customJson.optional() }),
-    response: detail,
-    handler: ({ body }, ctx) => createArea(ctx, body),
+    response: areaInfoDetail,
+    handler: ({ body }, ctx) => changesGrants(ctx, createArea(ctx, body)),
   }),
   defineRoute({
     method: 'DELETE',
     url: '/api/AreaInfo',
     summary: 'Delete an area (refused while modules hold data in it)',
     tag,
-    access: MANAGERS,
+    access: AREA_MANAGERS,
     query: z.object({ Id: id }),
     async handler({ query }, ctx) {
-      await deleteArea(ctx, query.Id);
+      await changesGrants(ctx, deleteArea(ctx, query.Id));
       return null;
     },
   }),
@@ -111,10 +109,10 @@ export const areaRoutes = [
     url: '/api/AreaInfo/DisableAreaInfo',
     summary: 'Disable an area, or enable it again with Disabled=false',
     tag,
-    access: MANAGERS,
+    access: AREA_MANAGERS,
     query: z.object({ Id: id, Disabled: queryBool.default(true) }),
     async handler({ query }, ctx) {
-      await setAreaDisabled(ctx, query.Id, query.Disabled);
+      await changesGrants(ctx, setAreaDisabled(ctx, query.Id, query.Disabled));
       return null;
     },
   }),
@@ -123,24 +121,24 @@ export const areaRoutes = [
     url: '/api/AreaInfo/UpdateAreaInfo',
     summary: 'Rename an area and optionally replace its Custom JSON',
     tag,
-    access: MANAGERS,
+    access: AREA_MANAGERS,
     body: z.strictObject({ Id: id, Name: areaName, Custom: customJson.optional() }),
-    response: detail,
-    handler: ({ body }, ctx) => updateArea(ctx, body),
+    response: areaInfoDetail,
+    handler: ({ body }, ctx) => changesGrants(ctx, updateArea(ctx, body)),
   }),
   defineRoute({
     method: 'POST',
     url: '/api/AreaInfo/SetAuth',
     summary: 'Set the users authorised to operate an area (UserIds comma-separated; empty clears)',
     tag,
-    access: MANAGERS,
+    access: AREA_MANAGERS,
     query: z.object({
       Id: id,
       UserIds: z.string().trim().max(10_000).superRefine(zodRule(commaDigits)).or(z.literal('')).default(''),
     }),
     async handler({ query }, ctx) {
       const ids = query.UserIds ? query.UserIds.split(',').map(Number) : [];
-      await setAreaUsers(ctx, query.Id, ids);
+      await changesGrants(ctx, setAreaUsers(ctx, query.Id, ids));
       return null;
     },
   }),
@@ -149,10 +147,10 @@ export const areaRoutes = [
     url: '/api/AreaInfo/SetCustom',
     summary: "Set an area's Custom JSON (query Custom; empty clears it)",
     tag,
-    access: MANAGERS,
+    access: AREA_MANAGERS,
     query: z.object({ Id: id, Custom: customJson.default(null) }),
     async handler({ query }, ctx) {
-      await setAreaCustom(ctx, query.Id, query.Custom);
+      await changesGrants(ctx, setAreaCustom(ctx, query.Id, query.Custom));
       return null;
     },
   }),

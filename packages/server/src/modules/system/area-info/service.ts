@@ -2,6 +2,7 @@ import { assertAreaAccess } from '../../../platform/area-guard.ts';
 import { audit } from '../../../platform/audit.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
+import type { UserContext } from '../../../platform/context.ts';
 import type { AuthedContext } from '../../../platform/route.ts';
 import type { Page } from '../../../platform/schemas.ts';
 
@@ -22,7 +23,7 @@ export interface AreaListItem extends AreaDetail {
  * Area management may touch disabled areas (to enable them again), so it checks links directly;
  * everyday area-scoped calls go through the shared guard, which admits enabled areas only.
  */
-async function assertManages(ctx: AuthedContext, areaId: number): Promise<void> {
+async function assertManages(ctx: UserContext, areaId: number): Promise<void> {
   const area = await ctx.db.kysely
     .selectFrom('AreaInfo')
     .select('Id')
@@ -41,7 +42,7 @@ async function assertManages(ctx: AuthedContext, areaId: number): Promise<void> 
   if (!link) throw new AppError(403, 'error.areaForbidden');
 }
 
-export async function areaDetail(ctx: AuthedContext, id: number): Promise<AreaDetail> {
+export async function areaDetail(ctx: UserContext, id: number): Promise<AreaDetail> {
   assertAreaAccess(ctx.user, id);
   const area = await ctx.db.kysely
     .selectFrom('AreaInfo')
@@ -60,7 +61,7 @@ export interface AreaListQuery {
 }
 
 /** Areas the caller manages: all for admins, otherwise those linked to them (enabled or not). */
-export async function listAreas(ctx: AuthedContext, q: AreaListQuery): Promise<Page<AreaListItem>> {
+export async function listAreas(ctx: UserContext, q: AreaListQuery): Promise<Page<AreaListItem>> {
   const k = ctx.db.kysely;
   let base = k.selectFrom('AreaInfo');
   if (!ctx.user.isAdmin) {
@@ -106,7 +107,7 @@ export async function listAreas(ctx: AuthedContext, q: AreaListQuery): Promise<P
   };
 }
 
-async function assertNameFree(ctx: AuthedContext, name: string, exceptId?: number) {
+async function assertNameFree(ctx: UserContext, name: string, exceptId?: number) {
   let q = ctx.db.kysely.selectFrom('AreaInfo').select('Id').where('Name', '=', name);
   if (exceptId !== undefined) q = q.where('Id', '!=', exceptId);
   if (await q.executeTakeFirst()) throw new AppError(409, 'error.areaNameTaken');
@@ -114,7 +115,7 @@ async function assertNameFree(ctx: AuthedContext, name: string, exceptId?: numbe
 
 /** Creates an area; a creator who is not admin is linked to it, or they could not manage what they made. */
 export async function createArea(
-  ctx: AuthedContext,
+  ctx: UserContext,
   input: { Name: string; Custom?: string | null | undefined },
 ): Promise<AreaDetail> {
   await assertNameFree(ctx, input.Name);
@@ -130,13 +131,12 @@ export async function createArea(
     await audit(ctx, { action: 'create', entity: 'AreaInfo', entityId: area.Id, after: area }, trx);
     return area;
   });
-  ctx.platform.sessions.invalidate();
   return created;
 }
 
 /** Applies a change to one area in a transaction with its audit entry (before and after). */
 async function changeArea(
-  ctx: AuthedContext,
+  ctx: UserContext,
   id: number,
   action: string,
   set: Record<string, unknown>,
@@ -156,11 +156,10 @@ async function changeArea(
       trx,
     );
   });
-  ctx.platform.sessions.invalidate();
 }
 
 export async function updateArea(
-  ctx: AuthedContext,
+  ctx: UserContext,
   input: { Id: number; Name: string; Custom?: string | null | undefined },
 ): Promise<AreaDetail> {
   await assertManages(ctx, input.Id);
@@ -176,7 +175,7 @@ export async function updateArea(
     .executeTakeFirstOrThrow();
 }
 
-export async function setAreaDisabled(ctx: AuthedContext, id: number, disabled: boolean): Promise<void> {
+export async function setAreaDisabled(ctx: UserContext, id: number, disabled: boolean): Promise<void> {
   await changeArea(ctx, id, 'status', { Disabled: disabled ? 1 : 0 });
 }
 
@@ -184,7 +183,7 @@ export async function setAreaDisabled(ctx: AuthedContext, id: number, disabled: 
  * Deletes an area and its user links; refused (409, naming what remains) while any module keeps rows in it
  * (modules register those counters with `registerDependent('AreaInfo', …)`).
  */
-export async function deleteArea(ctx: AuthedContext, id: number): Promise<void> {
+export async function deleteArea(ctx: UserContext, id: number): Promise<void> {
   await assertManages(ctx, id);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const before = await trx
@@ -196,12 +195,11 @@ export async function deleteArea(ctx: AuthedContext, id: number): Promise<void> 
     await trx.deleteFrom('AreaInfo').where('Id', '=', id).execute();
     await audit(ctx, { action: 'delete', entity: 'AreaInfo', entityId: id, before }, trx);
   });
-  ctx.platform.sessions.invalidate();
 }
 
 /** The users linked to an area the caller manages. */
 export async function areaUsers(
-  ctx: AuthedContext,
+  ctx: UserContext,
   id: number,
 ): Promise<{ Id: number; UserName: string; Name: string }[]> {
   await assertManages(ctx, id);
@@ -215,7 +213,7 @@ export async function areaUsers(
 }
 
 /** Replaces the set of users linked to an area; only existing users may be linked. */
-export async function setAreaUsers(ctx: AuthedContext, id: number, userIds: number[]): Promise<void> {
+export async function setAreaUsers(ctx: UserContext, id: number, userIds: number[]): Promise<void> {
   await assertManages(ctx, id);
   const unique = [...new Set(userIds)].sort((a, b) => a - b);
   await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -247,16 +245,19 @@ export async function setAreaUsers(ctx: AuthedContext, id: number, userIds: numb
       trx,
     );
   });
-  ctx.platform.sessions.invalidate();
 }
 
-export async function setAreaCustom(ctx: AuthedContext, id: number, custom: string | null): Promise<void> {
+export async function setAreaCustom(ctx: UserContext, id: number, custom: string | null): Promise<void> {
   await changeArea(ctx, id, 'setCustom', { Custom: custom });
 }
 
-/** The WebSocket address of an area's live-event hub; the client appends its token. */
+/**
+ * The address of an area's live-event hub with a one-time ticket for the caller's session. Relative on
+ * purpose: built from the request's Host header it could point the client (and its ticket) anywhere; the
+ * browser resolves it against the page's own origin (ws: or wss: after the page's scheme).
+ */
 export function hubUrl(ctx: AuthedContext, id: number): string {
   assertAreaAccess(ctx.user, id);
-  const wsOrigin = ctx.meta.origin.replace(/^http/, 'ws');
-  return `${wsOrigin}/api/hub?AreaId=${id}`;
+  const ticket = ctx.platform.hubTickets.issue({ tokenHash: ctx.user.tokenHash, areaId: id });
+  return `/api/hub?AreaId=${id}&ticket=${ticket}`;
 }

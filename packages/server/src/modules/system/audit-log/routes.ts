@@ -1,23 +1,7 @@
-import { isoInstant } from '@gatehouse/shared';
-import { z } from 'zod';
+import { isoInstant, SUPER_ADMIN, auditLogItem } from '@gatehouse/shared';
+import type { z } from 'zod';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource } from '../../../platform/resource.ts';
-
-/** The operation log: every write of every module, newest first (SuperAdmin). */
-const item = z.object({
-  Id: z.number(),
-  At: z.string(),
-  UserId: z.number().nullable(),
-  UserName: z.string().nullable(),
-  AreaId: z.number().nullable(),
-  AreaName: z.string().nullable(),
-  Action: z.string(),
-  Entity: z.string(),
-  EntityId: z.string().nullable(),
-  Before: z.string().nullable(),
-  After: z.string().nullable(),
-  Ip: z.string().nullable(),
-});
 
 export const auditLogRoutes = defineResource({
   name: 'AuditLog',
@@ -25,9 +9,9 @@ export const auditLogRoutes = defineResource({
   tag: 'AuditLog',
   // Entries of every area and of global things (roles, settings): the operation log is for SuperAdmin.
   area: false,
-  read: ['SuperAdmin'],
-  write: ['SuperAdmin'],
-  item,
+  read: SUPER_ADMIN,
+  write: SUPER_ADMIN,
+  item: auditLogItem,
   query: (db) =>
     db
       .selectFrom('AuditLog')
@@ -46,7 +30,7 @@ export const auditLogRoutes = defineResource({
         'AuditLog.After',
         'AuditLog.Ip',
       ]),
-  toItem: (row) => ({ ...(row as z.infer<typeof item>), At: isoInstant(Number(row.At)) }),
+  toItem: (row) => ({ ...(row as z.infer<typeof auditLogItem>), At: isoInstant(Number(row.At)) }),
   filters: {
     UserName: filter.like('AuditLog.UserName'),
     UserId: filter.id('AuditLog.UserId'),

@@ -11,6 +11,8 @@ export const authRoutes = [
     summary: 'Log in with username and password; returns a bearer token',
     tag,
     access: 'public',
+    // A user name and a password: a few hundred bytes; anything near this limit is not a login.
+    bodyLimit: 4 * 1024,
     body: z.strictObject({
       username: z.string().trim().min(1).max(64),
       password: z.string().min(1).max(128),
@@ -28,7 +30,7 @@ export const authRoutes = [
     tag,
     access: 'authenticated',
     async handler(_input, ctx) {
-      await logout(ctx.platform, ctx.user);
+      await logout(ctx);
       return null;
     },
   }),

@@ -1,3 +1,5 @@
+import { audit } from '../../../platform/audit.ts';
+import type { Actor, ServiceContext } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { verifyPassword } from '../../../platform/auth/passwords.ts';
 import type { Platform } from '../../../platform/platform.ts';
@@ -9,7 +11,7 @@ export interface LoginInput {
 }
 
 /**
- * Checks the throttle first (a locked name gets 429 even with the right password), then the password,
+ * Reserves an attempt with the throttle first (a locked name gets 429 even with the right password), then the password,
  * then the account state, so "disabled" is only told to someone who knows the password.
  */
 export async function login(
@@ -18,8 +20,22 @@ export async function login(
   meta: { ip?: string; userAgent?: string },
 ): Promise<{ token: string }> {
   const { throttle, db } = platform;
-  const minutes = throttle.lockedMinutes(input.username);
-  if (minutes > 0) throw new AppError(429, 'error.loginThrottled', { minutes });
+  const ip = meta.ip ?? '';
+  // Sign-in entries have no area; the language is irrelevant to a log row.
+  const logAs = (actor: Actor): ServiceContext => ({
+    db,
+    clock: platform.clock,
+    lang: 'zh',
+    actor,
+    areaId: undefined,
+  });
+  // Nobody has signed in yet: a failed attempt is logged under the name that was typed (never the password),
+  // as a system-kind actor with the client's address, since that name may not be (or belong to) the person.
+  const attempted = logAs({ kind: 'system', name: input.username.slice(0, 64), ip });
+  // Counted before the password is verified, so parallel attempts cannot outrun the limit.
+  const attempt = throttle.begin(input.username, meta.ip ?? '');
+  if (!('succeeded' in attempt))
+    throw new AppError(429, 'error.loginThrottled', { minutes: attempt.minutes });
 
   const user = await db.kysely
     .selectFrom('AppUser')
@@ -28,16 +44,36 @@ export async function login(
     .executeTakeFirst();
   const valid = await verifyPassword(user?.PasswordHash, input.password);
   if (!user || !valid) {
-    throttle.recordFailure(input.username);
+    const lock = attempt.failed();
+    await audit(attempted, { action: 'loginFailed', entity: 'AppUser', entityId: user?.Id ?? null });
+    if (lock)
+      await audit(attempted, {
+        action: 'lockout',
+        entity: 'AppUser',
+        entityId: user?.Id ?? null,
+        after: { Scope: lock.scope, LockedUntil: new Date(lock.until).toISOString() },
+      });
     throw new AppError(400, 'error.loginFailed');
   }
-  throttle.recordSuccess(input.username);
-  if (user.Disabled) throw new AppError(403, 'error.accountDisabled');
-  return { token: await platform.sessions.create(user.Id, meta) };
+  attempt.succeeded();
+  if (user.Disabled) {
+    await audit(attempted, { action: 'loginDisabled', entity: 'AppUser', entityId: user.Id });
+    throw new AppError(403, 'error.accountDisabled');
+  }
+  const token = await platform.sessions.create(user.Id, meta);
+  const name = input.username;
+  await audit(logAs({ kind: 'user', userId: user.Id, name, displayName: name, ip }), {
+    action: 'login',
+    entity: 'AppUser',
+    entityId: user.Id,
+  });
+  return { token };
 }
 
-export async function logout(platform: Platform, user: Principal): Promise<void> {
-  await platform.sessions.revoke(user.tokenHash);
+/** Ends the calling session; logged first, while the actor is still signed in. */
+export async function logout(ctx: ServiceContext & { platform: Platform; user: Principal }): Promise<void> {
+  await audit(ctx, { action: 'logout', entity: 'AppUser', entityId: ctx.user.userId });
+  await ctx.platform.sessions.revoke(ctx.user.tokenHash);
 }
 
 export interface ResourceItem {

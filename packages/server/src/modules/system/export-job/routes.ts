@@ -1,35 +1,21 @@
+import { EXPORT_MANAGERS, exportJobItem } from '@gatehouse/shared';
 import { z } from 'zod';
 import { instant } from '../../../platform/filters.ts';
 import { defineRoute } from '../../../platform/route.ts';
-import { idParams, pageOf, paging } from '../../../platform/schemas.ts';
+import { assertDaySpan } from '../../../platform/resource.ts';
+import { endAfterStart, idParams, pageOf, paging } from '../../../platform/schemas.ts';
 import {
-  EXPORT_MANAGERS,
   createExportJob,
   deleteExportJob,
   downloadExport,
+  exportRuntime,
   getExportJob,
   listExportJobs,
 } from './service.ts';
 
 const tag = 'ExportJob';
 
-const job = z.object({
-  Id: z.number(),
-  Resource: z.string(),
-  Title: z.string(),
-  Status: z.enum(['pending', 'running', 'done', 'failed', 'expired']),
-  Progress: z.number(),
-  RowCount: z.number(),
-  Size: z.number(),
-  FileName: z.string().nullable(),
-  Error: z.string().nullable(),
-  UserName: z.string(),
-  CreatedAt: z.string(),
-  FinishedAt: z.string().nullable(),
-  ExpiresAt: z.string().nullable(),
-});
-
-export const exportRoutes = [
+export const exportJobRoutes = [
   defineRoute({
     method: 'POST',
     url: '/api/ExportJob',
@@ -41,9 +27,12 @@ export const exportRoutes = [
     body: z.strictObject({
       Resource: z.string().trim().min(1).max(60),
       Query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+      // The screen's title as the menu shows it (the file is named after it); absent: the list's own title.
+      Title: z.string().trim().min(1).max(60).optional(),
     }),
-    response: job,
-    handler: ({ body }, ctx) => createExportJob(ctx, body.Resource, body.Query),
+    response: exportJobItem,
+    handler: ({ body }, ctx) =>
+      createExportJob(ctx, exportRuntime(ctx.platform), body.Resource, body.Query, body.Title),
   }),
   defineRoute({
     method: 'GET',
@@ -52,15 +41,21 @@ export const exportRoutes = [
     tag,
     access: EXPORT_MANAGERS,
     area: true,
-    query: z.object({
-      ...paging,
-      Status: z.enum(['pending', 'running', 'done', 'failed', 'expired']).optional(),
-      Keyword: z.string().trim().min(1).max(100).optional(),
-      StartTime: instant.optional(),
-      EndTime: instant.optional(),
-    }),
-    response: pageOf(job),
-    handler: ({ query }, ctx) => listExportJobs(ctx, query),
+    query: z
+      .object({
+        ...paging,
+        Status: z.enum(['pending', 'running', 'done', 'failed', 'expired']).optional(),
+        Keyword: z.string().trim().min(1).max(100).optional(),
+        StartTime: instant.optional(),
+        EndTime: instant.optional(),
+      })
+      // The same range rules as every other record list: not reversed, at most 61 days.
+      .superRefine(endAfterStart('StartTime', 'EndTime')),
+    response: pageOf(exportJobItem),
+    handler: ({ query }, ctx) => {
+      assertDaySpan(query, { timeRange: { column: 'CreatedAt' } });
+      return listExportJobs(ctx, query);
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -70,7 +65,7 @@ export const exportRoutes = [
     access: 'authenticated',
     area: true,
     params: idParams,
-    response: job,
+    response: exportJobItem,
     handler: ({ params }, ctx) => getExportJob(ctx, params.Id),
   }),
   defineRoute({
@@ -81,7 +76,7 @@ export const exportRoutes = [
     access: 'authenticated',
     area: true,
     params: idParams,
-    handler: ({ params }, ctx) => downloadExport(ctx, params.Id),
+    handler: ({ params }, ctx) => downloadExport(ctx, exportRuntime(ctx.platform), params.Id),
   }),
   defineRoute({
     method: 'DELETE',
@@ -92,7 +87,7 @@ export const exportRoutes = [
     area: true,
     params: idParams,
     async handler({ params }, ctx) {
-      await deleteExportJob(ctx, params.Id);
+      await deleteExportJob(ctx, exportRuntime(ctx.platform), params.Id);
       return null;
     },
   }),

@@ -1,36 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { EXPORT_MAX_ROWS, isLang, parseCustom, translate } from '@gatehouse/shared';
+import { EXPORT_MAX_ROWS, isLang, translate, EXPORT_MANAGERS, type ExportJobItem } from '@gatehouse/shared';
 import type { Selectable } from 'kysely';
 import type { ExportJobTable } from '../../../db/schema.ts';
+import { audit } from '../../../platform/audit.ts';
 import { AppError, forbidden, notFound } from '../../../platform/errors.ts';
 import { findExportable } from '../../../platform/exports/registry.ts';
 import { writeWorkbook } from '../../../platform/exports/workbook.ts';
 import { contains } from '../../../platform/filters.ts';
 import { isoOrNull } from '../../../platform/instants.ts';
 import { hasAnyCode } from '../../../platform/principal.ts';
-import { FileReply, type AuthedContext } from '../../../platform/route.ts';
+import type { AreaContext, UserContext } from '../../../platform/context.ts';
+import type { ExportQueue } from '../../../platform/exports/queue.ts';
+import type { Platform } from '../../../platform/platform.ts';
+import { FileReply } from '../../../platform/route.ts';
 import type { Page } from '../../../platform/schemas.ts';
 import { fieldErrors } from '../../../platform/validation.ts';
+import { customTimeZone } from '../../../platform/area-zone.ts';
 
-/** Who sees the export log and every job of the area; anyone may follow and download their own jobs. */
-export const EXPORT_MANAGERS = ['SuperAdmin', 'Export'] as const;
+/** Exports run for a caller in an area: the list's own read codes and area decide what it may export. */
+type ExportContext = UserContext & AreaContext;
 
-export interface ExportJobItem {
-  Id: number;
-  Resource: string;
-  Title: string;
-  Status: ExportJobTable['Status'];
-  Progress: number;
-  RowCount: number;
-  Size: number;
-  FileName: string | null;
-  Error: string | null;
-  UserName: string;
-  CreatedAt: string;
-  FinishedAt: string | null;
-  ExpiresAt: string | null;
+/** What export jobs need beyond the service context: the queue, the folder, the retention and a log. */
+export interface ExportRuntime {
+  queue: ExportQueue;
+  dir: string;
+  retentionDays(): number;
+  log: Pick<Platform['log'], 'error'>;
+}
+
+export function exportRuntime(platform: Platform): ExportRuntime {
+  return {
+    queue: platform.exports,
+    dir: platform.config.exportDir,
+    retentionDays: () => platform.settings.get('ExportRetentionDays'),
+    log: platform.log,
+  };
 }
 
 function toItem(row: Selectable<ExportJobTable>): ExportJobItem {
@@ -57,9 +63,11 @@ function toItem(row: Selectable<ExportJobTable>): ExportJobItem {
  * the day-span limit, or more than EXPORT_MAX_ROWS rows match. The file is written in the background.
  */
 export async function createExportJob(
-  ctx: AuthedContext,
+  ctx: ExportContext,
+  runtime: ExportRuntime,
   resource: string,
   rawQuery: Record<string, unknown>,
+  screenTitle?: string,
 ): Promise<ExportJobItem> {
   const exportable = findExportable(resource);
   if (!exportable) throw new AppError(404, 'error.exportUnknown');
@@ -83,26 +91,48 @@ export async function createExportJob(
     throw new AppError(400, 'error.exportTooMany', { count, max: EXPORT_MAX_ROWS });
 
   const now = ctx.clock.now();
-  const job = await ctx.db.kysely
-    .insertInto('ExportJob')
-    .values({
-      AreaId: ctx.areaId!,
-      UserId: ctx.user.userId,
-      UserName: ctx.user.userName,
-      Resource: exportable.name,
-      Title: translate(ctx.lang, exportable.titleKey),
-      Lang: ctx.lang,
-      Query: JSON.stringify(rawQuery),
-      Status: 'pending',
-      CreatedAt: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  ctx.platform.exports.enqueue(() => runExportJob(ctx, job.Id, q));
+  // The job and its audit entry commit together: whoever took data out of the system is in the log.
+  const job = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto('ExportJob')
+      .values({
+        AreaId: ctx.areaId,
+        UserId: ctx.user.userId,
+        UserName: ctx.user.userName,
+        Resource: exportable.name,
+        // Path separators and control characters would make a poor file name.
+        Title:
+          screenTitle?.replace(/[\\/:*?"<>|\p{Cc}]/gu, ' ').trim() ||
+          translate(ctx.lang, exportable.titleKey),
+        Lang: ctx.lang,
+        Query: JSON.stringify(rawQuery),
+        Status: 'pending',
+        CreatedAt: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(
+      ctx,
+      {
+        action: 'export',
+        entity: 'ExportJob',
+        entityId: created.Id,
+        after: { Resource: created.Resource, Title: created.Title, Query: rawQuery, RowCount: count },
+      },
+      trx,
+    );
+    return created;
+  });
+  runtime.queue.enqueue(() => runExportJob(ctx, runtime, job.Id, q));
   return toItem(job);
 }
 
-async function runExportJob(ctx: AuthedContext, jobId: number, q: Record<string, unknown>): Promise<void> {
+async function runExportJob(
+  ctx: ExportContext,
+  runtime: ExportRuntime,
+  jobId: number,
+  q: Record<string, unknown>,
+): Promise<void> {
   const k = ctx.db.kysely;
   const job = await k.selectFrom('ExportJob').selectAll().where('Id', '=', jobId).executeTakeFirst();
   if (!job) return;
@@ -122,9 +152,9 @@ async function runExportJob(ctx: AuthedContext, jobId: number, q: Record<string,
       columns: exportable.columns,
       rows,
       lang,
-      timeZone: areaTimeZone(area?.Custom ?? null),
+      timeZone: customTimeZone(area?.Custom ?? null),
     });
-    const dir = ctx.platform.config.exportDir;
+    const dir = runtime.dir;
     await fs.mkdir(dir, { recursive: true });
     const fileName = `export-${jobId}-${randomBytes(8).toString('hex')}.xlsx`;
     await fs.writeFile(path.join(dir, fileName), buffer);
@@ -138,12 +168,12 @@ async function runExportJob(ctx: AuthedContext, jobId: number, q: Record<string,
         Size: buffer.length,
         FileName: fileName,
         FinishedAt: finished,
-        ExpiresAt: finished + ctx.platform.settings.get('ExportRetentionDays') * 86_400_000,
+        ExpiresAt: finished + runtime.retentionDays() * 86_400_000,
       })
       .where('Id', '=', jobId)
       .execute();
   } catch (error) {
-    ctx.platform.log.error({ err: error, jobId }, 'export failed');
+    runtime.log.error({ err: error, jobId }, 'export failed');
     await k
       .updateTable('ExportJob')
       .set({ Status: 'failed', Error: translate(lang, 'error.internal'), FinishedAt: ctx.clock.now() })
@@ -152,31 +182,20 @@ async function runExportJob(ctx: AuthedContext, jobId: number, q: Record<string,
   }
 }
 
-/** The IANA time zone in an area's Custom JSON, when it names a real one. */
-export function areaTimeZone(custom: string | null): string | undefined {
-  const zone = parseCustom(custom)?.timezone;
-  if (typeof zone !== 'string') return undefined;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone;
-  } catch {
-    return undefined;
-  }
-}
-
-async function findJob(ctx: AuthedContext, jobId: number) {
+async function findJob(ctx: ExportContext, jobId: number) {
   const job = await ctx.db.kysely
     .selectFrom('ExportJob')
     .selectAll()
     .where('Id', '=', jobId)
-    .where('AreaId', '=', ctx.areaId!)
+    .where('AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!job) throw notFound();
+  // Export managers see every job of the area; anyone else only follows and downloads their own.
   if (job.UserId !== ctx.user.userId && !hasAnyCode(ctx.user, EXPORT_MANAGERS)) throw notFound();
   return job;
 }
 
-export async function getExportJob(ctx: AuthedContext, jobId: number): Promise<ExportJobItem> {
+export async function getExportJob(ctx: ExportContext, jobId: number): Promise<ExportJobItem> {
   return toItem(await findJob(ctx, jobId));
 }
 
@@ -190,8 +209,8 @@ export interface ExportJobQuery {
 }
 
 /** The area's export log, newest first. */
-export async function listExportJobs(ctx: AuthedContext, q: ExportJobQuery): Promise<Page<ExportJobItem>> {
-  let base = ctx.db.kysely.selectFrom('ExportJob').where('AreaId', '=', ctx.areaId!);
+export async function listExportJobs(ctx: ExportContext, q: ExportJobQuery): Promise<Page<ExportJobItem>> {
+  let base = ctx.db.kysely.selectFrom('ExportJob').where('AreaId', '=', ctx.areaId);
   if (q.Status) base = base.where('Status', '=', q.Status);
   if (q.Keyword) {
     const keyword = q.Keyword;
@@ -219,12 +238,28 @@ export async function listExportJobs(ctx: AuthedContext, q: ExportJobQuery): Pro
 }
 
 /** The finished file, to its creator or an export manager of the area. */
-export async function downloadExport(ctx: AuthedContext, jobId: number): Promise<FileReply> {
+export async function downloadExport(
+  ctx: ExportContext,
+  runtime: ExportRuntime,
+  jobId: number,
+): Promise<FileReply> {
   const job = await findJob(ctx, jobId);
   if (job.Status === 'expired') throw new AppError(409, 'error.exportExpired');
   if (job.Status !== 'done' || !job.FileName) throw new AppError(409, 'error.exportNotReady');
-  const body = await fs.readFile(path.join(ctx.platform.config.exportDir, job.FileName)).catch(() => null);
+  const body = await fs.readFile(path.join(runtime.dir, job.FileName)).catch(() => null);
   if (!body) throw new AppError(409, 'error.exportExpired');
+  await audit(ctx, {
+    action: 'download',
+    entity: 'ExportJob',
+    entityId: job.Id,
+    after: { Resource: job.Resource, Title: job.Title, RowCount: job.RowCount },
+  });
+  const area = await ctx.db.kysely
+    .selectFrom('AreaInfo')
+    .select('Custom')
+    .where('Id', '=', job.AreaId)
+    .executeTakeFirst();
+  const range = filterDates(job.Query, customTimeZone(area?.Custom ?? null));
   const stamp = new Date(Number(job.CreatedAt))
     .toISOString()
     .slice(0, 19)
@@ -232,14 +267,59 @@ export async function downloadExport(ctx: AuthedContext, jobId: number): Promise
     .replace('T', '-');
   return new FileReply(
     body,
-    `${job.Title}-${stamp}.xlsx`,
+    // Named as the operator knows it: the screen's title and the filter's dates (else when it was made).
+    range ? `${job.Title} ${range}.xlsx` : `${job.Title}-${stamp}.xlsx`,
     'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   );
 }
 
+/**
+ * The dates of an export's time filter (`StartTime`, `EndTime`: ISO or epoch ms), as the site reads them:
+ * "2026-11-01~2026-11-07" in the area's zone (the server's without one); null without a range.
+ */
+export function filterDates(queryJson: string | null, timeZone: string | undefined): string | null {
+  let query: Record<string, unknown>;
+  try {
+    query = JSON.parse(queryJson ?? '{}') as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const instant = (value: unknown) => {
+    if (value === undefined || value === null || value === '') return null;
+    const ms = /^\d+$/.test(String(value)) ? Number(value) : Date.parse(String(value));
+    return Number.isFinite(ms) ? ms : null;
+  };
+  const start = instant(query.StartTime);
+  const end = instant(query.EndTime);
+  if (start === null || end === null) return null;
+  const day = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  return `${day.format(start)}~${day.format(end)}`;
+}
+
 /** Deletes a job and its file (export managers). */
-export async function deleteExportJob(ctx: AuthedContext, jobId: number): Promise<void> {
+export async function deleteExportJob(
+  ctx: ExportContext,
+  runtime: ExportRuntime,
+  jobId: number,
+): Promise<void> {
   const job = await findJob(ctx, jobId);
-  await ctx.db.kysely.deleteFrom('ExportJob').where('Id', '=', jobId).execute();
-  if (job.FileName) await fs.rm(path.join(ctx.platform.config.exportDir, job.FileName), { force: true });
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('ExportJob').where('Id', '=', jobId).execute();
+    await audit(
+      ctx,
+      {
+        action: 'delete',
+        entity: 'ExportJob',
+        entityId: jobId,
+        before: { Resource: job.Resource, Title: job.Title },
+      },
+      trx,
+    );
+  });
+  if (job.FileName) await fs.rm(path.join(runtime.dir, job.FileName), { force: true });
 }

@@ -4,6 +4,16 @@ export interface HubClient {
   close(code?: number, reason?: string): void;
 }
 
+/** Whose session a connection rides on: it is closed when that session ends or loses the area. */
+export interface HubOwner {
+  tokenHash: string;
+}
+
+interface Member {
+  areaId: number;
+  owner: HubOwner | undefined;
+}
+
 export interface HubEvent {
   type: string;
   at: string;
@@ -16,23 +26,33 @@ export interface HubEvent {
  */
 export class AreaHub {
   private readonly clients = new Map<number, Set<HubClient>>();
+  private readonly members = new Map<HubClient, Member>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly heartbeatMs: number,
     private readonly now: () => number,
+    /** Runs before each heartbeat: the place to re-check that every connection's session still holds. */
+    private readonly beforeHeartbeat?: () => void,
   ) {}
 
-  join(areaId: number, client: HubClient): () => void {
+  join(areaId: number, client: HubClient, owner?: HubOwner): () => void {
     let set = this.clients.get(areaId);
     if (!set) this.clients.set(areaId, (set = new Set()));
     set.add(client);
+    this.members.set(client, { areaId, owner });
     this.timer ??= setInterval(() => this.heartbeat(), this.heartbeatMs).unref();
     client.send(JSON.stringify({ type: 'welcome', at: new Date(this.now()).toISOString(), AreaId: areaId }));
     return () => {
       set.delete(client);
+      this.members.delete(client);
       if (set.size === 0) this.clients.delete(areaId);
     };
+  }
+
+  /** Every connection with its area and owner (a snapshot: closing one while iterating is safe). */
+  connections(): Array<{ client: HubClient; areaId: number; owner: HubOwner | undefined }> {
+    return [...this.members].map(([client, m]) => ({ client, ...m }));
   }
 
   publish(areaId: number, event: Omit<HubEvent, 'at'>): void {
@@ -47,6 +67,7 @@ export class AreaHub {
   }
 
   private heartbeat(): void {
+    this.beforeHeartbeat?.();
     for (const areaId of this.clients.keys()) this.publish(areaId, { type: 'heartbeat' });
   }
 
@@ -56,5 +77,6 @@ export class AreaHub {
     for (const set of this.clients.values())
       for (const client of set) client.close(1001, 'server shutting down');
     this.clients.clear();
+    this.members.clear();
   }
 }

@@ -1,30 +1,18 @@
-import { disabledFlag, email, enumLabel, phone, wechatUserType, zodRule } from '@gatehouse/shared';
+import {
+  disabledFlag,
+  email,
+  enumLabel,
+  phone,
+  wechatUserType,
+  zodRule,
+  APP_USER_ADMIN_CONFIG,
+  operatorStaffItem,
+} from '@gatehouse/shared';
 import { z } from 'zod';
 import { registerDependent, rowsWhere } from '../../../platform/dependents.ts';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import { enumNumber } from '../../../platform/schemas.ts';
-
-/**
- * Operator settings: per area, the staff who handle it (operations, management, maintenance), with
- * contact details. The access-control module sends fault reports to them.
- */
-const CODES = ['AppUser/AdminConfig'] as const;
-
-const item = z.object({
-  Id: z.number(),
-  Name: z.string(),
-  StaffType: z.number(),
-  Phone: z.string().nullable(),
-  Email: z.string().nullable(),
-  WechatOpenId: z.string().nullable(),
-  Remark: z.string().nullable(),
-  Disabled: z.boolean(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-
-const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+import { enumNumber, optionalText } from '../../../platform/schemas.ts';
 
 const fields = {
   Name: z.string().trim().min(1).max(50),
@@ -40,19 +28,22 @@ type Input = { [K in keyof typeof fields]: z.output<(typeof fields)[K]> };
 const values = (input: Partial<Input>) =>
   Object.fromEntries(Object.entries(input).filter(([key, v]) => key !== 'Id' && v !== undefined));
 
-registerDependent('AreaInfo', {
-  labelKey: 'admin.entity.OperatorStaff',
-  count: rowsWhere('OperatorStaff', 'AreaId'),
-});
+/** Operator staff keep their area (called by the system face). */
+export function registerOperatorStaffDependents(): void {
+  registerDependent('AreaInfo', {
+    labelKey: 'admin.entity.OperatorStaff',
+    count: rowsWhere('OperatorStaff', 'AreaId'),
+  });
+}
 
 export const operatorStaffRoutes = defineResource({
   name: 'OperatorStaff',
   table: 'OperatorStaff',
   tag: 'AppUser',
   area: true,
-  read: CODES,
-  write: CODES,
-  item,
+  read: APP_USER_ADMIN_CONFIG,
+  write: APP_USER_ADMIN_CONFIG,
+  item: operatorStaffItem,
   query: (db) =>
     db
       .selectFrom('OperatorStaff')

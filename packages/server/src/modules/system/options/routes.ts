@@ -1,41 +1,27 @@
+import {
+  AREA_MANAGERS,
+  DEPARTMENT_OPTION_READERS,
+  PEOPLE_GROUP_OPTION_READERS,
+  ROLE_OPTION_READERS,
+  departmentOption,
+  option,
+  roleOption,
+  userOption,
+  type DepartmentOption,
+} from '@gatehouse/shared';
 import { z } from 'zod';
 import { contains } from '../../../platform/filters.ts';
 import { defineRoute } from '../../../platform/route.ts';
-import { departmentTree, type DepartmentNode } from '../../organization/departments/tree.ts';
+import { departmentTree, type DepartmentNode } from '../../organization/index.ts';
 
 /**
  * Choices for forms of other screens: a user administrator picks roles and a department, a card-holder
  * form picks a department, group and type, an area administrator picks users. Each list is readable by
  * the codes whose screens need it, and carries only ids and names.
  */
-const option = z.object({ Id: z.number(), Name: z.string() });
-
-interface TreeOption {
-  Id: number;
-  Name: string;
-  Children: TreeOption[];
-}
-
-const treeOption: z.ZodType<TreeOption> = z.object({
-  Id: z.number(),
-  Name: z.string(),
-  get Children() {
-    return z.array(treeOption);
-  },
-});
-
-function strip(nodes: DepartmentNode[]): TreeOption[] {
+function strip(nodes: DepartmentNode[]): DepartmentOption[] {
   return nodes.map((n) => ({ Id: n.Id, Name: n.Name, Children: strip(n.Children) }));
 }
-
-const DEPARTMENT_USERS = [
-  'Department/Admin',
-  'Department/User',
-  'AppUser/Admin',
-  'AccessControl/Admin',
-  'AccessControl/User',
-] as const;
-const GROUP_USERS = ['PeopleGroup/Admin', 'AccessControl/Admin', 'AccessControl/User'] as const;
 
 /** The named lists of the current area (people groups, people types), in their order. */
 function namedListOptions(table: 'PeopleGroup' | 'PeopleType') {
@@ -44,28 +30,28 @@ function namedListOptions(table: 'PeopleGroup' | 'PeopleType') {
     url: `/api/Options/${table}s`,
     summary: `The current area's ${table === 'PeopleGroup' ? 'people groups' : 'people types'}`,
     tag: 'Options',
-    access: GROUP_USERS,
+    access: PEOPLE_GROUP_OPTION_READERS,
     area: true,
     response: z.array(option),
     handler: (_input, ctx) =>
       ctx.db.kysely
         .selectFrom(table)
         .select(['Id', 'Name'])
-        .where('AreaId', '=', ctx.areaId!)
+        .where('AreaId', '=', ctx.areaId)
         .orderBy('Sort')
         .orderBy('Name')
         .execute(),
   });
 }
 
-export const optionRoutes = [
+export const optionsRoutes = [
   defineRoute({
     method: 'GET',
     url: '/api/Options/Roles',
     summary: 'Roles to choose from when assigning them to a user',
     tag: 'Options',
-    access: ['AppUser/Admin', 'Role/Admin'],
-    response: z.array(option.extend({ Code: z.string() })),
+    access: ROLE_OPTION_READERS,
+    response: z.array(roleOption),
     handler: (_input, ctx) =>
       ctx.db.kysely.selectFrom('Role').select(['Id', 'Code', 'Name']).orderBy('Id').execute(),
   }),
@@ -74,10 +60,10 @@ export const optionRoutes = [
     url: '/api/Options/Departments',
     summary: "The current area's departments as a tree of names",
     tag: 'Options',
-    access: DEPARTMENT_USERS,
+    access: DEPARTMENT_OPTION_READERS,
     area: true,
-    response: z.array(treeOption),
-    handler: async (_input, ctx) => strip(await departmentTree(ctx.db.kysely, ctx.areaId!)),
+    response: z.array(departmentOption),
+    handler: async (_input, ctx) => strip(await departmentTree(ctx.db.kysely, ctx.areaId)),
   }),
   ...(['PeopleGroup', 'PeopleType'] as const).map((table) => namedListOptions(table)),
   defineRoute({
@@ -85,9 +71,9 @@ export const optionRoutes = [
     url: '/api/Options/Users',
     summary: 'Users to authorise for an area: those of the areas the caller operates (every user for admins)',
     tag: 'Options',
-    access: ['SuperAdmin', 'AreaInfo/Admin'],
+    access: AREA_MANAGERS,
     query: z.object({ Keyword: z.string().trim().min(1).max(64).optional() }),
-    response: z.array(option.extend({ UserName: z.string() })),
+    response: z.array(userOption),
     handler: ({ query }, ctx) => {
       let q = ctx.db.kysely
         .selectFrom('AppUser')

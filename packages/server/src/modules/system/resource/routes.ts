@@ -1,28 +1,26 @@
+import {
+  RESOURCE_MANAGERS,
+  RESOURCE_READERS,
+  resourceItem,
+  resourceNode,
+  type ResourceItem,
+  type ResourceNode,
+} from '@gatehouse/shared';
 import { z } from 'zod';
 import { assertNoDependents, registerDependent, rowsWhere } from '../../../platform/dependents.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import { filter } from '../../../platform/filters.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../../platform/route.ts';
+import type { ServiceContext } from '../../../platform/context.ts';
+import { defineRoute } from '../../../platform/route.ts';
 import { id } from '../../../platform/schemas.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 
 /** Resource managers edit the tree; role managers read it to assign resources to roles. */
-const WRITE = ['SuperAdmin', 'Resource'] as const;
-const READ = [...WRITE, 'Role/Admin'] as const;
-
-const item = z.object({
-  Id: z.number(),
-  Code: z.string(),
-  Name: z.string(),
-  ParentId: z.number().nullable(),
-  Type: z.enum(['menu', 'permission']),
-  Sort: z.number(),
-  BuiltIn: z.boolean(),
-  RoleCount: z.number(),
-});
-type Item = z.infer<typeof item>;
+const WRITE = RESOURCE_MANAGERS;
+const READ = RESOURCE_READERS;
+type Item = ResourceItem;
 
 const code = z
   .string()
@@ -34,14 +32,17 @@ const fields = {
   Sort: z.number().int().min(0).max(9999).optional(),
 };
 
-registerDependent('Resource', {
-  labelKey: 'admin.entity.ChildResource',
-  count: rowsWhere('Resource', 'ParentId'),
-});
-registerDependent('Resource', {
-  labelKey: 'admin.entity.Role',
-  count: rowsWhere('RoleResource', 'ResourceId'),
-});
+/** A resource with children or roles stays (called by the system face). */
+export function registerResourceDependents(): void {
+  registerDependent('Resource', {
+    labelKey: 'admin.entity.ChildResource',
+    count: rowsWhere('Resource', 'ParentId'),
+  });
+  registerDependent('Resource', {
+    labelKey: 'admin.entity.Role',
+    count: rowsWhere('RoleResource', 'ResourceId'),
+  });
+}
 
 /** A parent must exist and be a menu (permissions are leaves), and not be the resource itself or below it. */
 async function checkParent(trx: Kysely<Database>, parentId: number, selfId?: number) {
@@ -55,10 +56,6 @@ async function checkParent(trx: Kysely<Database>, parentId: number, selfId?: num
   ) {
     if (at === selfId) throw fieldError('ParentId', 'error.resourceParentInvalid');
   }
-}
-
-export interface ResourceNode extends Item {
-  Children: ResourceNode[];
 }
 
 /** Every column of a resource plus the number of roles holding it. */
@@ -80,7 +77,7 @@ function resourceColumns(db: Kysely<Database>) {
 }
 
 /** Every resource as a tree (menus with their permissions), by Sort. */
-export async function resourceTree(ctx: AuthedContext): Promise<ResourceNode[]> {
+export async function resourceTree(ctx: ServiceContext): Promise<ResourceNode[]> {
   const rows = await resourceColumns(ctx.db.kysely).orderBy('Sort').orderBy('Id').execute();
   const nodes = new Map<number, ResourceNode>(rows.map((r) => [r.Id, { ...toItem(r), Children: [] }]));
   const roots: ResourceNode[] = [];
@@ -98,12 +95,6 @@ function toItem(row: Record<string, unknown>): Item {
   };
 }
 
-const node: z.ZodType<ResourceNode> = item.extend({
-  get Children() {
-    return z.array(node);
-  },
-});
-
 export const resourceRoutes = [
   defineRoute({
     method: 'GET',
@@ -111,7 +102,7 @@ export const resourceRoutes = [
     summary: 'Every resource as a tree (menus and permission codes)',
     tag: 'Resource',
     access: READ,
-    response: z.array(node),
+    response: z.array(resourceNode),
     handler: (_input, ctx) => resourceTree(ctx),
   }),
   ...defineResource({
@@ -120,7 +111,7 @@ export const resourceRoutes = [
     area: false,
     read: READ,
     write: WRITE,
-    item,
+    item: resourceItem,
     query: (db) => resourceColumns(db as Kysely<Database>),
     toItem,
     filters: {

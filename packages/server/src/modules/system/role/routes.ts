@@ -1,3 +1,4 @@
+import { ROLE_ADMIN, SUPER_ADMIN, roleItem } from '@gatehouse/shared';
 import { z } from 'zod';
 import { audit } from '../../../platform/audit.ts';
 import { assertNoDependents, registerDependent, rowsWhere } from '../../../platform/dependents.ts';
@@ -5,27 +6,13 @@ import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { filter } from '../../../platform/filters.ts';
 import { ADMIN_CODE, hasAnyCode } from '../../../platform/principal.ts';
 import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import { defineRoute, type AuthedContext } from '../../../platform/route.ts';
+import type { UserContext } from '../../../platform/context.ts';
+import { defineRoute } from '../../../platform/route.ts';
 import { id } from '../../../platform/schemas.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 
-const CODES = ['Role/Admin'] as const;
-/** Only these may put the SuperAdmin code into a role: nobody grants more than they hold. */
-const SUPER = ['SuperAdmin'] as const;
-
-const item = z.object({
-  Id: z.number(),
-  Code: z.string(),
-  Name: z.string(),
-  Description: z.string().nullable(),
-  BuiltIn: z.boolean(),
-  UserCount: z.number(),
-  ResourceIds: z.array(z.number()),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-type Item = z.infer<typeof item>;
+type Item = z.infer<typeof roleItem>;
 
 const code = z
   .string()
@@ -37,25 +24,30 @@ const fields = {
   Description: z.string().trim().max(200).nullable().optional(),
 };
 
-registerDependent('Role', { labelKey: 'admin.entity.AppUser', count: rowsWhere('UserRole', 'RoleId') });
+/** A role held by users stays (called by the system face). */
+export function registerRoleDependents(): void {
+  registerDependent('Role', { labelKey: 'admin.entity.AppUser', count: rowsWhere('UserRole', 'RoleId') });
+}
 
 function assertNotBuiltIn(row: { BuiltIn: number }) {
   if (row.BuiltIn) throw new AppError(409, 'error.builtInRole');
 }
 
 /** Checks a set of resource ids: all exist, and SuperAdmin only from those who hold it. */
-async function checkResources(ctx: AuthedContext, trx: Kysely<Database>, ids: number[]): Promise<number[]> {
+async function checkResources(ctx: UserContext, trx: Kysely<Database>, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const found = await trx.selectFrom('Resource').select(['Id', 'Code']).where('Id', 'in', unique).execute();
   if (found.length !== unique.length) throw fieldError('ResourceIds', 'error.notFound');
-  if (found.some((r) => r.Code === 'SuperAdmin') && !hasAnyCode(ctx.user, SUPER))
+  // Only SuperAdmin holders may put the SuperAdmin code into a role: nobody grants more than they hold.
+  if (found.some((r) => r.Code === 'SuperAdmin') && !hasAnyCode(ctx.user, SUPER_ADMIN))
     throw new AppError(403, 'error.grantBeyondOwn');
   return unique.sort((a, b) => a - b);
 }
 
+/** Replaces a role's resources; the caller invalidates cached principals after it commits. */
 export async function setRoleResources(
-  ctx: AuthedContext,
+  ctx: UserContext,
   roleId: number,
   resourceIds: number[],
 ): Promise<void> {
@@ -92,7 +84,6 @@ export async function setRoleResources(
       trx,
     );
   });
-  ctx.platform.sessions.invalidate();
 }
 
 export const roleRoutes = [
@@ -100,9 +91,9 @@ export const roleRoutes = [
     name: 'Role',
     table: 'Role',
     area: false,
-    read: CODES,
-    write: CODES,
-    item,
+    read: ROLE_ADMIN,
+    write: ROLE_ADMIN,
+    item: roleItem,
     query: (db) =>
       db.selectFrom('Role').select((eb) => [
         'Role.Id',
@@ -151,7 +142,7 @@ export const roleRoutes = [
         Description: input.Description ?? null,
         BuiltIn: 0,
       }),
-      async after(input, ctx, trx, roleId) {
+      async after(input, ctx: UserContext, trx, roleId) {
         const ids = await checkResources(ctx, trx, input.ResourceIds ?? []);
         if (ids.length)
           await trx
@@ -193,10 +184,11 @@ export const roleRoutes = [
     url: '/api/Role/SetResources',
     summary: "Replace a role's resources (permission codes and menus)",
     tag: 'Role',
-    access: CODES,
+    access: ROLE_ADMIN,
     body: z.strictObject({ Id: id, ResourceIds: z.array(id).max(500) }),
     async handler({ body }, ctx) {
       await setRoleResources(ctx, body.Id, body.ResourceIds);
+      ctx.platform.sessions.invalidate();
       return null;
     },
   }),

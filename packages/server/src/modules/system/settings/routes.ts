@@ -1,18 +1,7 @@
-import { url, zodRule } from '@gatehouse/shared';
+import { url, zodRule, SUPER_ADMIN, settingsValues } from '@gatehouse/shared';
 import { z } from 'zod';
 import { audit } from '../../../platform/audit.ts';
 import { defineRoute } from '../../../platform/route.ts';
-
-const SUPER = ['SuperAdmin'] as const;
-
-const values = z.object({
-  SiteTitle: z.string(),
-  ImageBaseUrl: z.string(),
-  SessionTtlSeconds: z.number(),
-  LoginMaxFailures: z.number(),
-  LoginLockMinutes: z.number(),
-  ExportRetentionDays: z.number(),
-});
 
 /** Bounds keep an operator from locking everyone out (a 10-second session) or keeping files forever. */
 const changes = z.strictObject({
@@ -44,8 +33,8 @@ export const settingsRoutes = [
     url: '/api/Settings',
     summary: 'System settings',
     tag: 'Settings',
-    access: SUPER,
-    response: values,
+    access: SUPER_ADMIN,
+    response: settingsValues,
     handler: async (_input, ctx) => ({ ...ctx.platform.settings.all() }),
   }),
   defineRoute({
@@ -53,9 +42,9 @@ export const settingsRoutes = [
     url: '/api/Settings',
     summary: 'Change system settings; effective at once, without a restart',
     tag: 'Settings',
-    access: SUPER,
+    access: SUPER_ADMIN,
     body: changes,
-    response: values,
+    response: settingsValues,
     async handler({ body }, ctx) {
       const before = { ...ctx.platform.settings.all() };
       const set = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));

@@ -1,16 +1,8 @@
 import type { Db } from '../../../db/database.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import type { SettingValues, Settings } from '../../../platform/settings.ts';
 
-/** Operator-editable settings with their defaults; stored as text in the Setting table. */
-export interface SettingValues {
-  SiteTitle: string;
-  ImageBaseUrl: string;
-  SessionTtlSeconds: number;
-  LoginMaxFailures: number;
-  LoginLockMinutes: number;
-  /** Days an export file is kept before it expires. */
-  ExportRetentionDays: number;
-}
+export type { SettingValues } from '../../../platform/settings.ts';
 
 type Key = keyof SettingValues;
 
@@ -18,7 +10,7 @@ type Key = keyof SettingValues;
  * Read on every request (session lifetime, throttle), so values are cached in memory and the cache is
  * replaced on every write through this service: a change is effective without a restart.
  */
-export class SettingsService {
+export class SettingsService implements Settings {
   private values: SettingValues;
 
   constructor(

@@ -1,0 +1,17 @@
+import type { ServerModule } from '../../platform/module.ts';
+import { departmentRoutes } from './department/routes.ts';
+import { seedOrganizationDemo } from './demo.ts';
+import { registerOrganizationDependents } from './dependents.ts';
+import { peopleGroupRoutes, peopleTypeRoutes } from './people-group/routes.ts';
+
+/** The organization module's face: departments (tree and members), people groups and people types. */
+export const organizationModule: ServerModule = {
+  name: 'organization',
+  routes: [...departmentRoutes, ...peopleGroupRoutes, ...peopleTypeRoutes],
+  demo: seedOrganizationDemo,
+  register: registerOrganizationDependents,
+};
+
+// What other modules use: the department tree (choice lists) and the member counters (card holders).
+export { departmentTree, type DepartmentNode } from './department/tree.ts';
+export { registerDepartmentMembers, type MemberCounter } from './department/members.ts';

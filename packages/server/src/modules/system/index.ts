@@ -1,0 +1,43 @@
+import type { ServerModule } from '../../platform/module.ts';
+import { appUserRoutes } from './app-user/routes.ts';
+import { areaInfoRoutes } from './area-info/routes.ts';
+import { auditLogRoutes } from './audit-log/routes.ts';
+import { authRoutes } from './auth/routes.ts';
+import { seedSystemDemo } from './demo.ts';
+import { exportJobRoutes } from './export-job/routes.ts';
+import { operatorStaffRoutes, registerOperatorStaffDependents } from './operator-staff/routes.ts';
+import { optionsRoutes } from './options/routes.ts';
+import { registerResourceDependents, resourceRoutes } from './resource/routes.ts';
+import { registerRoleDependents, roleRoutes } from './role/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
+
+/**
+ * The system module's face: sign-in, users, areas, roles, resources, operator staff, settings, the audit
+ * log, exports and the shared choice lists. Its tables are the platform's (db/migrations).
+ */
+export const systemModule: ServerModule = {
+  name: 'system',
+  routes: [
+    ...authRoutes,
+    ...appUserRoutes,
+    ...areaInfoRoutes,
+    ...roleRoutes,
+    ...resourceRoutes,
+    ...operatorStaffRoutes,
+    ...settingsRoutes,
+    ...auditLogRoutes,
+    ...exportJobRoutes,
+    ...optionsRoutes,
+  ],
+  demo: seedSystemDemo,
+  register() {
+    registerRoleDependents();
+    registerResourceDependents();
+    registerOperatorStaffDependents();
+  },
+};
+
+// What other layers use: the settings store (app.ts builds it) and the live-event hub.
+export { SettingsService, type SettingValues } from './settings/service.ts';
+export { AreaHub } from './hub/hub.ts';
+export { registerHub, recheckHubSessions, watchHubSessions } from './hub/routes.ts';

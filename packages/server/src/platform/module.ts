@@ -1,0 +1,20 @@
+import type { PortableMigration } from '../db/migrations/helpers.ts';
+import type { DemoSeeder } from '../db/seed/context.ts';
+import type { AnyRoute } from './route.ts';
+
+/**
+ * What a module's face (`modules/<name>/index.ts`) hands the application: everything the route table, the
+ * migrator and the seed need, and one explicit `register` for the registries it fills (dependents), so
+ * nothing depends on which file happened to be imported first.
+ */
+export interface ServerModule {
+  name: string;
+  /** Its routes, in the order they are registered (and appear in the OpenAPI document). */
+  routes: AnyRoute[];
+  /** Its migrations, by key; keys are global and applied in key order with the platform's. */
+  migrations?: Record<string, PortableMigration>;
+  /** Its demo data, run once on an empty database after the platform seed. */
+  demo?: DemoSeeder;
+  /** Fills the platform registries (dependents); idempotent, called once per app build. */
+  register?(): void;
+}

@@ -1,0 +1,20 @@
+/** Operator-editable settings with their defaults; stored as text in the Setting table. */
+export interface SettingValues {
+  SiteTitle: string;
+  ImageBaseUrl: string;
+  SessionTtlSeconds: number;
+  LoginMaxFailures: number;
+  LoginLockMinutes: number;
+  /** Days an export file is kept before it expires. */
+  ExportRetentionDays: number;
+}
+
+/**
+ * The settings the platform reads on every request (session lifetime, login throttle, export retention).
+ * Declared here and implemented by the system module's settings service, so the platform needs no module.
+ */
+export interface Settings {
+  get<K extends keyof SettingValues>(key: K): SettingValues[K];
+  all(): Readonly<SettingValues>;
+  set(changes: Partial<SettingValues>): Promise<void>;
+}
