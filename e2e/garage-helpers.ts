@@ -71,10 +71,12 @@ export function rowAction(target: Locator, key: string): Locator {
 
 /** YYYY-MM-DD of the day `offset` days from today, in the local zone (browser and test share the machine's). */
 export function dayFromToday(offset: number): string {
-  const now = new Date();
-  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+  // Days are the site's (the demo areas are in Asia/Shanghai), whatever zone this machine is in.
+  const [y, m, d] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' })
+    .format(new Date())
+    .split('-')
+    .map(Number);
+  return new Date(Date.UTC(y!, m! - 1, d! + offset)).toISOString().slice(0, 10);
 }
 
 /** Types a range into the visible list's date-range filter (the picker takes typed days, Enter confirms). */

@@ -1,19 +1,8 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { goto, screenshot } from './support/app.ts';
+import { goto, screenshot, untranslatedKeys } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
 const suite = useSuite();
-
-/** Catalogue keys look like `route.dashboard` or `navbar.logOut`; none may reach the screen. */
-async function untranslatedKeys(page: Page): Promise<string[]> {
-  const text = await page.locator('body').innerText();
-  return (
-    text.match(
-      /\b(?:route|navbar|settings|tagsView|dashboard|login|area|request|session|ui|message|size|errorLog|profile)\.[a-zA-Z]+\b/g,
-    ) ?? []
-  );
-}
 
 describe.each(['zh', 'en'] as const)('screenshots in %s', (language) => {
   it('login page', async () => {

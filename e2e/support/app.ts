@@ -124,6 +124,7 @@ const KEY_NAMESPACES = [
   'list',
   'adminUi',
   'admin',
+  'audit',
   'enum',
   'validation',
   'error',

@@ -24,6 +24,8 @@ export interface PageOptions {
   locale?: string;
   width?: number;
   height?: number;
+  /** The browser's time zone (IANA name, e.g. 'UTC'); the host's when absent. */
+  timezoneId?: string;
 }
 
 export const LANGUAGE_COOKIE = 'language';
@@ -47,6 +49,7 @@ export async function openPage(
     baseURL: baseUrl,
     locale: options.locale ?? 'zh-CN',
     viewport: { width: options.width ?? 1366, height: options.height ?? 800 },
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   if (options.language) await setLanguageCookie(context, baseUrl, options.language);
   const page = await context.newPage();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formBody } from '../src/components/list-page/FormDialog.tsx';
 import type { FieldDef, Row } from '../src/components/list-page/types.ts';
-import { hostForm } from '../src/pages/garage/charge-hosts/host-form.ts';
-import { ruleForm, termsOf } from '../src/pages/garage/charge-rules/rule-form.tsx';
-import { canPowerOff } from '../src/pages/garage/charge-sockets/types.ts';
+import { hostForm } from '../src/pages/garage/charge-host/host-form.ts';
+import { ruleForm, termsOf } from '../src/pages/garage/charge-rule/rule-form.tsx';
+import { canPowerOff } from '../src/pages/garage/charge-equipment/types.ts';
 
 type Values = Record<string, unknown>;
 const shown = (fields: FieldDef<Row>[], values: Values, editing = false) =>

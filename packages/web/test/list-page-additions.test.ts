@@ -1,21 +1,42 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import { MAX_DAY_SPAN } from '@gatehouse/shared';
 import { formBody, initialValues, yuanToCents } from '../src/components/list-page/FormDialog.tsx';
-import { beyondMaxDays, filterQuery } from '../src/components/list-page/query.ts';
+import { filterQuery, rangeTooLong } from '../src/components/list-page/query.ts';
 import type { FilterDef, FormDef, Row } from '../src/components/list-page/types.ts';
 
-describe('date-range limit (FilterDef.maxDays)', () => {
-  const start = dayjs('2026-01-01T15:30:00');
-  it('allows exactly maxDays calendar days, both ends counted, in either direction', () => {
-    expect(beyondMaxDays(dayjs('2026-03-02T23:59:00'), start, MAX_DAY_SPAN)).toBe(false); // day 61
-    expect(beyondMaxDays(dayjs('2026-03-03T00:00:00'), start, MAX_DAY_SPAN)).toBe(true); // day 62
-    expect(beyondMaxDays(dayjs('2025-11-02T08:00:00'), start, MAX_DAY_SPAN)).toBe(false);
-    expect(beyondMaxDays(dayjs('2025-11-01T08:00:00'), start, MAX_DAY_SPAN)).toBe(true);
+// A browser far from the site: what the screens show and send must not follow it.
+const savedTz = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'America/New_York';
+});
+afterAll(() => {
+  if (savedTz === undefined) delete process.env.TZ;
+  else process.env.TZ = savedTz;
+});
+
+describe('typed date ranges over maxDays (the field says so instead of reverting)', () => {
+  it('measures the range at the site as the server does', () => {
+    const from = dayjs('2026-01-01T00:00:00');
+    expect(rangeTooLong([from, dayjs('2026-03-02T00:00:00')], MAX_DAY_SPAN)).toBe(false); // 61 days
+    expect(rangeTooLong([from, dayjs('2026-03-03T00:00:00')], MAX_DAY_SPAN)).toBe(true); // 62 days
+    expect(rangeTooLong([dayjs('2026-03-03T00:00:00'), from], MAX_DAY_SPAN)).toBe(true);
+    expect(rangeTooLong([from, dayjs('2026-03-03')], MAX_DAY_SPAN, 'UTC')).toBe(true);
   });
-  it('disables nothing before a first day is picked', () => {
-    expect(beyondMaxDays(dayjs('2030-01-01'), null, MAX_DAY_SPAN)).toBe(false);
-    expect(beyondMaxDays(dayjs('2030-01-01'), undefined, MAX_DAY_SPAN)).toBe(false);
+  it('says nothing about a missing or half range', () => {
+    expect(rangeTooLong(null, MAX_DAY_SPAN)).toBe(false);
+    expect(rangeTooLong([dayjs('2026-01-01'), null], MAX_DAY_SPAN)).toBe(false);
+  });
+});
+
+describe('date-time fields at the site (one clock per site)', () => {
+  const form: FormDef<Row> = { fields: [{ name: 'ValidTo', label: 'list.search', kind: 'datetime' }] };
+  it('shows an instant as the site wall time and saves the wall time typed as that instant', () => {
+    const values = initialValues(form, { Id: 1, ValidTo: '2030-06-30T15:59:59.000Z' } as Row);
+    expect((values.ValidTo as dayjs.Dayjs).format('YYYY-MM-DD HH:mm:ss')).toBe('2030-06-30 23:59:59');
+    expect(formBody(form, { ValidTo: dayjs('2030-06-30 23:59:59') }, null)).toMatchObject({
+      ValidTo: '2030-06-30T15:59:59.000Z',
+    });
   });
 });
 
@@ -39,8 +60,9 @@ describe('filter values to query parameters (FilterDef.toQuery)', () => {
     });
     expect(query).toEqual({
       EndBefore: 'now',
-      StartTime: dayjs('2026-01-01T00:00:00').toISOString(),
-      EndTime: dayjs('2026-01-07T23:59:59.999').toISOString(),
+      // Whole days at the site (no area zone: Asia/Shanghai), whatever zone the test runs in.
+      StartTime: '2025-12-31T16:00:00.000Z',
+      EndTime: '2026-01-07T15:59:59.999Z',
       Name: '东门',
     });
     expect(filterQuery(filters, { Status: 'Active' })).toEqual({ ValidAt: 'now' });

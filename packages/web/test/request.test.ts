@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createClient, RequestError, type ClientDeps } from '../src/app/request.ts';
+import { createClient, RequestError, type ClientDeps } from '../src/core/request.ts';
 
 function setup(options: { token?: string; areaId?: number | null; language?: string } = {}) {
   const state = { token: options.token ?? 'tok-1' };
@@ -113,14 +113,17 @@ describe('request client', () => {
           ),
       ),
     );
-    const results = await Promise.allSettled([client.get('/a'), client.get('/b'), client.get('/c-402')]);
-    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    await Promise.all([
+      expect(client.get('/a')).rejects.toMatchObject({ message: 'expired', code: 401 }),
+      expect(client.get('/b')).rejects.toMatchObject({ message: 'expired', code: 401 }),
+      expect(client.get('/c-402')).rejects.toMatchObject({ message: 'expired', code: 402 }),
+    ]);
     expect(t.reminders()).toBe(1);
     expect(t.errors).toEqual([]);
     // Once the dialog is closed, the next expired call asks again.
     t.closeReminder();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    await client.get('/d').catch(() => undefined);
+    await expect(client.get('/d')).rejects.toMatchObject({ code: 401 });
     expect(t.reminders()).toBe(2);
   });
 
@@ -155,36 +158,39 @@ describe('request client', () => {
           signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         }),
     );
-    const call = createClient(t.deps, fetchMock).get('/slow');
-    const outcome = call.catch((error: unknown) => error);
+    // The expectation is attached at once: the rejection comes while the clock is advanced.
+    const outcome = expect(createClient(t.deps, fetchMock).get('/slow')).rejects.toMatchObject({
+      message: 'Request error',
+      code: 0,
+    });
     await vi.advanceTimersByTimeAsync(59_999);
     expect(signal?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(signal?.aborted).toBe(true);
-    expect(await outcome).toMatchObject({ message: 'Request error', code: 0 });
+    await outcome;
     expect(t.errors).toEqual([['Request error', 5]]);
   });
 
   it('stays silent when asked to, and quiet only about envelope codes', async () => {
     const t = setup();
-    await createClient(t.deps, reply(400, { code: 400, msg: 'no', data: null }))
-      .get('/x', { silent: true })
-      .catch(() => undefined);
-    await createClient(t.deps, reply(401, { code: 401, msg: 'expired', data: null }))
-      .get('/x', { silent: true })
-      .catch(() => undefined);
+    await expect(
+      createClient(t.deps, reply(400, { code: 400, msg: 'no', data: null })).get('/x', { silent: true }),
+    ).rejects.toMatchObject({ message: 'no', code: 400 });
+    await expect(
+      createClient(t.deps, reply(401, { code: 401, msg: 'expired', data: null })).get('/x', { silent: true }),
+    ).rejects.toMatchObject({ message: 'expired', code: 401 });
     expect(t.errors).toEqual([]);
     expect(t.reminders()).toBe(0);
-    await createClient(t.deps, reply(404, { code: 404, msg: 'gone', data: null }))
-      .get('/x', { quiet: true })
-      .catch(() => undefined);
+    await expect(
+      createClient(t.deps, reply(404, { code: 404, msg: 'gone', data: null })).get('/x', { quiet: true }),
+    ).rejects.toMatchObject({ message: 'gone', code: 404 });
     expect(t.errors).toEqual([]);
-    await createClient(
-      t.deps,
-      vi.fn(async () => Promise.reject(new TypeError('offline'))),
-    )
-      .get('/x', { quiet: true })
-      .catch(() => undefined);
+    await expect(
+      createClient(
+        t.deps,
+        vi.fn(async () => Promise.reject(new TypeError('offline'))),
+      ).get('/x', { quiet: true }),
+    ).rejects.toMatchObject({ message: 'Request error', code: 0 });
     expect(t.errors).toEqual([['Request error', 5]]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogues, LANGUAGES } from '@gatehouse/shared';
-import { ROLES } from '../src/app/roles.ts';
+import { ROLES } from '../src/core/roles.ts';
 import { firstLeaf, flattenRoutes, matchRoute, menuLeaves, routeHref } from '../src/app/route-utils.ts';
 import { layoutRoutes, NO_TOKEN_WHITELIST, publicRoutes } from '../src/app/routes.tsx';
 import { zh } from '../src/i18n/zh/index.ts';

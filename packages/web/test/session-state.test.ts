@@ -3,7 +3,7 @@ import Cookies from 'js-cookie';
 import { detectLanguage } from '../src/i18n/index.ts';
 import { rememberedAreaId, useAreaStore } from '../src/stores/area.ts';
 import { avatarUrl } from '../src/stores/session.ts';
-import { ANTD_SIZES } from '../src/app/sizes.ts';
+import { ANTD_SIZES } from '../src/core/sizes.ts';
 
 const areas = [
   { Id: 1, Name: 'One', Custom: '{"address":"x"}' },

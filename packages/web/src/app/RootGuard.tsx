@@ -3,11 +3,12 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { getToken, useSessionStore } from '../stores/session.ts';
-import { feedback } from './feedback.tsx';
+import { feedback } from '../core/feedback.tsx';
 import { hasPermission } from './permission.ts';
 import { matchRoute } from './route-utils.ts';
 import { layoutRoutes, NO_TOKEN_WHITELIST, publicRoutes } from './routes.tsx';
-import { clearSession, loadSession, logout } from './session.ts';
+import { clearSession, logout } from '../core/auth.ts';
+import { loadSession } from './session.ts';
 
 export function loginPath(fullPath: string): string {
   return `/login?redirect=${encodeURIComponent(fullPath)}`;

@@ -1,4 +1,4 @@
-import { ADMIN_ROLE } from './roles.ts';
+import { ADMIN_ROLE } from '../core/roles.ts';
 import type { AppRoute } from './route-types.ts';
 
 /** A route is open when it asks for no role; otherwise any one of its roles lets the user in. */

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { WebCatalogue } from '../i18n/zh/index.ts';
 import type { IconName } from '../layout/route-icons.tsx';
-import type { Role } from './roles.ts';
+import type { Role } from '../core/roles.ts';
 
 /** A page module: the default export is the screen. Loaded on demand, so each route is its own chunk. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;
@@ -39,4 +39,9 @@ export interface AppRoute {
   page?: PageLoader;
   /** A menu entry that opens this address in a new browser tab instead of a route. */
   externalUrl?: string;
+  /**
+   * Screens shown as tabs of this page that the spec's menu does not name (vehicles and monthly passes in
+   * the park-area page): the menu search finds them by their own titles and opens the page on that tab.
+   */
+  tabs?: readonly { name: string; titleKey: RouteTitleKey; query: Readonly<Record<string, string>> }[];
 }

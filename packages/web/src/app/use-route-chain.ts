@@ -12,8 +12,3 @@ export function useRouteChain(): AppRoute[] {
     [pathname, search],
   );
 }
-
-export function useCurrentRoute(): AppRoute | undefined {
-  const chain = useRouteChain();
-  return chain[chain.length - 1];
-}

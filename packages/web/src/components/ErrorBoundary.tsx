@@ -1,5 +1,5 @@
 import { Component, lazy, Suspense, type ErrorInfo, type ReactNode } from 'react';
-import { recordError } from '../app/error-collection.ts';
+import { recordError } from '../core/error-collection.ts';
 
 // The fallback (antd Result) loads only when a page has failed.
 const ErrorFallback = lazy(() => import('./ErrorFallback.tsx'));

@@ -1,7 +1,7 @@
 import { Button, Modal, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@gatehouse/shared';
-import { DIALOG_MASK } from '../app/feedback.tsx';
+import { DIALOG_MASK } from '../core/feedback.tsx';
 import { useErrorLogStore, type ErrorLogEntry } from '../stores/error-log.ts';
 
 /** The collected runtime errors with message, component, info, URL and stack; Clear All empties the log. */

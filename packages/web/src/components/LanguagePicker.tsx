@@ -3,7 +3,7 @@ import { TranslationOutlined } from '@ant-design/icons';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Lang } from '@gatehouse/shared';
-import { changeLanguage, LANGUAGE_NAMES } from '../app/language.ts';
+import { changeLanguage, LANGUAGE_NAMES } from '../core/language.ts';
 import { useAppStore } from '../stores/app.ts';
 
 /** zh, en, es, ja; the choice is remembered in a cookie and confirmed with a message. */

@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { ConfigProvider, theme } from 'antd';
 import { useAppStore } from '../stores/app.ts';
 import { useSettingsStore } from '../stores/settings.ts';
-import { DIALOG_MASK } from './feedback.tsx';
-import { ANTD_SIZES } from './sizes.ts';
+import { DIALOG_MASK } from '../core/feedback.tsx';
+import { ANTD_SIZES } from '../core/sizes.ts';
 
 /**
  * antd configured from the stores at runtime: the theme colour as a token (no downloaded stylesheet),

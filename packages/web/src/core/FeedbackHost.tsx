@@ -1,7 +1,7 @@
 import { lazy, Suspense, useLayoutEffect, useState } from 'react';
 import { message } from 'antd';
 import { AntdProvider } from './AntdProvider.tsx';
-import { feedback } from './feedback.tsx';
+import { feedback } from '../core/feedback.tsx';
 
 // The reminder dialog (antd Modal) loads only when a session expires.
 const LogoutReminder = lazy(() => import('./LogoutReminder.tsx'));

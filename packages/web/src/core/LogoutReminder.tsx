@@ -2,7 +2,7 @@ import { Modal } from 'antd';
 import { ExclamationCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSessionStore } from '../stores/session.ts';
-import { DIALOG_MASK } from './feedback.tsx';
+import { DIALOG_MASK } from '../core/feedback.tsx';
 
 /**
  * The "logout reminder" of spec section 8 for body codes 401 and 402: log in again (reset the token and

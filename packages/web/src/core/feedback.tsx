@@ -1,9 +1,11 @@
 import type { MessageInstance } from 'antd/es/message/interface';
+import type { ReactNode } from 'react';
 
 /** Dialogs never close on a backdrop click (spec section 9). */
 export const DIALOG_MASK = { closable: false } as const;
 
-type Toast = { type: 'success' | 'error' | 'warning' | 'info'; content: string; duration?: number };
+/** Content may be a node: the export-finished toast carries a link to its file. */
+type Toast = { type: 'success' | 'error' | 'warning' | 'info'; content: ReactNode; duration?: number };
 
 /**
  * Toasts and the logout reminder for code outside React (the request client) and for the login page.
@@ -29,7 +31,7 @@ class Feedback {
     void this.api.open({ type: toast.type, content: toast.content, duration: toast.duration });
   }
 
-  success(content: string, duration?: number): void {
+  success(content: ReactNode, duration?: number): void {
     this.show({ type: 'success', content, duration });
   }
 

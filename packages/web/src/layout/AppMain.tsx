@@ -3,7 +3,7 @@ import { KeepAlive } from 'keepalive-for-react';
 import { useLocation, useOutlet } from 'react-router';
 import { flattenRoutes } from '../app/route-utils.ts';
 import { layoutRoutes } from '../app/routes.tsx';
-import { useRouteChain } from '../app/use-current-route.ts';
+import { useRouteChain } from '../app/use-route-chain.ts';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { useAreaStore } from '../stores/area.ts';

@@ -3,7 +3,7 @@ import { ConfigProvider, Menu } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LOGO_PATH, MENU_COLORS } from '@gatehouse/shared';
 import { Link } from 'react-router';
-import { useRouteChain } from '../app/use-current-route.ts';
+import { useRouteChain } from '../app/use-route-chain.ts';
 import { useSessionStore } from '../stores/session.ts';
 import { useSettingsStore } from '../stores/settings.ts';
 import { sidebarItems } from './sidebar-items.tsx';

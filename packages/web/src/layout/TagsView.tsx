@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TAB_MENU_WIDTH } from '@gatehouse/shared';
 import { flattenRoutes } from '../app/route-utils.ts';
-import { useRouteChain } from '../app/use-current-route.ts';
+import { useRouteChain } from '../app/use-route-chain.ts';
 import { useSessionStore } from '../stores/session.ts';
 import { fallbackPath, useTabsStore, type TabView } from '../stores/tabs.ts';
 import { aliveRef } from './keep-alive.ts';

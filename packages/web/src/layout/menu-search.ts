@@ -19,20 +19,28 @@ export interface SearchItem {
  */
 export function buildSearchItems(
   routes: readonly AppRoute[],
-  translate: (route: AppRoute) => string,
-  toPinyin?: (text: string) => string,
+  translate: (route: Pick<AppRoute, 'titleKey'>) => string,
+  toPinyin?: (text: string) => string | string[],
 ): SearchItem[] {
-  return menuLeaves(routes).map((chain) => {
+  const pinyinOf = (title: string[]) => (toPinyin ? title.flatMap((t) => toPinyin(t)) : []);
+  return menuLeaves(routes).flatMap((chain) => {
     const route = chain[chain.length - 1]!;
     const title = chain.map(translate);
-    return {
+    const item: SearchItem = {
       name: route.name,
       title,
-      pinyin: toPinyin ? title.map(toPinyin) : [],
+      pinyin: pinyinOf(title),
       path: route.path,
       href: route.externalUrl ?? routeHref(route),
       ...(route.externalUrl ? { externalUrl: route.externalUrl } : {}),
     };
+    // A page's tabs with names of their own (vehicles, monthly passes) are found by those names too.
+    const tabs = (route.tabs ?? []).map((tab): SearchItem => {
+      const tabTitle = [...title, translate(tab)];
+      const href = `${route.path}?${new URLSearchParams({ ...route.query, ...tab.query }).toString()}`;
+      return { name: tab.name, title: tabTitle, pinyin: pinyinOf(tabTitle), path: href, href };
+    });
+    return [item, ...tabs];
   });
 }
 
@@ -57,4 +65,16 @@ export function createMenuSearch(items: readonly SearchItem[]): (query: string) 
 export async function loadPinyin(): Promise<(text: string) => string> {
   const { pinyin } = await import('pinyin-pro');
   return (text) => pinyin(text, { toneType: 'none', type: 'array' }).join('');
+}
+
+/**
+ * Full pinyin and initials, the two ways people type Chinese menus in Latin letters:
+ * 门禁管理 → ['menjinguanli', 'mjgl'].
+ */
+export async function loadPinyinForms(): Promise<(text: string) => string[]> {
+  const { pinyin } = await import('pinyin-pro');
+  return (text) => [
+    pinyin(text, { toneType: 'none', type: 'array' }).join(''),
+    pinyin(text, { pattern: 'first', toneType: 'none', type: 'array' }).join(''),
+  ];
 }

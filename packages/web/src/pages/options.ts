@@ -1,4 +1,5 @@
-import { http } from '../app/http.ts';
+import type { DepartmentOption } from '@gatehouse/shared';
+import { http } from '../core/http.ts';
 import type { Option, OptionSource } from '../components/list-page/index.ts';
 
 /** Choices loaded from the server, shared by every screen whose form refers to these records. */
@@ -6,11 +7,8 @@ interface Named {
   Id: number;
   Name: string;
 }
-interface TreeNamed extends Named {
-  Children: TreeNamed[];
-}
 
-const toTree = (nodes: TreeNamed[]): Option[] =>
+const toTree = (nodes: DepartmentOption[]): Option[] =>
   nodes.map((n) => ({
     value: n.Id,
     label: n.Name,
@@ -27,7 +25,7 @@ export const roleOptions: OptionSource = {
 export const departmentOptions: OptionSource = {
   kind: 'remote',
   key: 'departments',
-  load: async () => toTree(await http.get<TreeNamed[]>('/api/Options/Departments')),
+  load: async () => toTree(await http.get<DepartmentOption[]>('/api/Options/Departments')),
 };
 
 export const peopleGroupOptions: OptionSource = {

@@ -1,8 +1,10 @@
 import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { OptionSelect } from './OptionSelect.tsx';
-import { beyondMaxDays, type FilterValues } from './query.ts';
+import { SiteZoneNote } from '../SiteZoneNote.tsx';
+import { rangeTooLong, type FilterValues } from './query.ts';
 import type { FilterDef } from './types.ts';
 
 interface Props {
@@ -34,6 +36,20 @@ export function FilterBar({ filters, initialValues, resetValues, onSearch, onRes
           name={f.name}
           label={t(f.label)}
           tooltip={f.kind === 'dateRange' && f.maxDays ? t('list.maxDays', { days: f.maxDays }) : undefined}
+          rules={
+            f.kind === 'dateRange' && f.maxDays !== undefined
+              ? [
+                  {
+                    // Days are not disabled in the picker: a typed range beyond them would be reverted
+                    // without a word. The field says the spec's rule instead, and Search waits for it.
+                    validator: (_rule, value: [Dayjs | null, Dayjs | null] | null) =>
+                      rangeTooLong(value, f.maxDays ?? Infinity)
+                        ? Promise.reject(new Error(t('error.daySpanTooLong', { days: f.maxDays ?? 0 })))
+                        : Promise.resolve(),
+                  },
+                ]
+              : undefined
+          }
         >
           {f.kind === 'text' ? (
             <Input
@@ -59,7 +75,6 @@ export function FilterBar({ filters, initialValues, resetValues, onSearch, onRes
             <DatePicker.RangePicker
               allowClear={!f.defaultDays}
               style={{ width: f.width ?? 260 }}
-              disabledDate={f.maxDays ? (day, info) => beyondMaxDays(day, info.from, f.maxDays!) : undefined}
               data-testid={`filter-${f.name}`}
             />
           ) : (
@@ -93,6 +108,11 @@ export function FilterBar({ filters, initialValues, resetValues, onSearch, onRes
           </Button>
         </Space>
       </Form.Item>
+      {filters.some((f) => f.kind === 'dateRange') && (
+        <Form.Item>
+          <SiteZoneNote />
+        </Form.Item>
+      )}
     </Form>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Col, DatePicker, Form, Input, InputNumber, Row as GridRow, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -10,12 +10,15 @@ import {
   required as requiredRule,
   type ValidationKey,
 } from '@gatehouse/shared';
-import { DIALOG_MASK } from '../../app/feedback.tsx';
-import { RequestError } from '../../app/request.ts';
-import { feedback } from '../../app/feedback.tsx';
+import { DIALOG_MASK } from '../../core/feedback.tsx';
+import { RequestError } from '../../core/request.ts';
+import { fromSitePicker, toSitePicker } from '../../core/site-time.ts';
+import { SiteZoneNote } from '../SiteZoneNote.tsx';
+import { feedback } from '../../core/feedback.tsx';
 import { OptionSelect } from './OptionSelect.tsx';
 import type { FieldDef, FormDef, FormProblem, Row, TKey } from './types.ts';
 import { PageModal } from '../PageModal.tsx';
+import { useSaving } from '../use-saving.ts';
 
 interface Props<T extends Row> {
   open: boolean;
@@ -34,7 +37,9 @@ type Values = Record<string, unknown>;
 /** Item value → form value: dates become dayjs, JSON objects text, cents yuan. */
 function toFormValue(field: FieldDef, value: unknown): unknown {
   if (value === null || value === undefined) return field.kind === 'switch' ? false : undefined;
-  if (field.kind === 'date' || field.kind === 'datetime') return dayjs(value as string);
+  // A date is a calendar day ('YYYY-MM-DD', no zone); a date-time an instant shown at the site.
+  if (field.kind === 'date') return dayjs(value as string);
+  if (field.kind === 'datetime') return toSitePicker(value as string) ?? undefined;
   if (field.kind === 'cents' && typeof value === 'number') return Number(formatCents(value));
   return value;
 }
@@ -49,7 +54,7 @@ function toBodyValue(field: FieldDef, value: unknown): unknown {
   if (value === undefined) return undefined;
   if (field.kind === 'cents') return typeof value === 'number' ? yuanToCents(value) : null;
   if (dayjs.isDayjs(value))
-    return field.kind === 'date' ? (value as Dayjs).format('YYYY-MM-DD') : (value as Dayjs).toISOString();
+    return field.kind === 'date' ? (value as Dayjs).format('YYYY-MM-DD') : fromSitePicker(value as Dayjs);
   if (typeof value === 'string' && value.trim() === '' && field.kind !== 'password') return null;
   if (typeof value === 'string' && field.kind !== 'password' && field.kind !== 'json') return value.trim();
   return value;
@@ -211,7 +216,7 @@ export function FormDialog<T extends Row>({
 }: Props<T>) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  const [saving, withSaving] = useSaving();
   const values = Form.useWatch([], form) as Values | undefined;
   const wide = (def.width ?? 560) >= 720;
   const translate = (key: ValidationKey) => t(key);
@@ -247,28 +252,27 @@ export function FormDialog<T extends Row>({
       showProblems(problems, current);
       return;
     }
-    setSaving(true);
-    try {
-      await onSubmit(body);
-      onClose();
-    } catch (error) {
-      const errors =
-        error instanceof RequestError
-          ? (error.data as { Errors?: { Field: string; Message: string }[] } | null)?.Errors
-          : undefined;
-      if (errors?.length) {
-        const known = new Set(def.fields.map((f) => f.name));
-        form.setFields(
-          errors.filter((e) => known.has(e.Field)).map((e) => ({ name: e.Field, errors: [e.Message] })),
-        );
-        const unknown = errors.filter((e) => !known.has(e.Field));
-        if (unknown.length) feedback.error(unknown.map((e) => `${e.Field}: ${e.Message}`).join('; '), 3);
-      } else if (error instanceof RequestError) {
-        feedback.error(error.message, 3);
+    await withSaving(async () => {
+      try {
+        await onSubmit(body);
+        onClose();
+      } catch (error) {
+        const errors =
+          error instanceof RequestError
+            ? (error.data as { Errors?: { Field: string; Message: string }[] } | null)?.Errors
+            : undefined;
+        if (errors?.length) {
+          const known = new Set(def.fields.map((f) => f.name));
+          form.setFields(
+            errors.filter((e) => known.has(e.Field)).map((e) => ({ name: e.Field, errors: [e.Message] })),
+          );
+          const unknown = errors.filter((e) => !known.has(e.Field));
+          if (unknown.length) feedback.error(unknown.map((e) => `${e.Field}: ${e.Message}`).join('; '), 3);
+        } else if (error instanceof RequestError) {
+          feedback.error(error.message, 3);
+        }
       }
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   const fields = def.fields.filter(
@@ -325,7 +329,14 @@ export function FormDialog<T extends Row>({
                   label={t(field.label)}
                   rules={rules}
                   valuePropName={field.kind === 'switch' ? 'checked' : 'value'}
-                  extra={field.extra ? t(field.extra as TKey) : undefined}
+                  extra={
+                    field.extra ? (
+                      t(field.extra as TKey)
+                    ) : field.kind === 'datetime' ? (
+                      // A time typed abroad is the site's time: say so where the clocks differ.
+                      <SiteZoneNote />
+                    ) : undefined
+                  }
                 >
                   {field.render ? field.render(form) : <FieldControl field={field} editing={item !== null} />}
                 </Form.Item>

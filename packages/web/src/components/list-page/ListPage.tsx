@@ -1,20 +1,23 @@
 import { useMemo, useState, type Key, type ReactNode } from 'react';
-import { Button, Card, Progress, Space, Table, Typography } from 'antd';
+import { Button, Card, Progress, Space, Table } from 'antd';
 import { PagePopconfirm } from '../PageModal.tsx';
 import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
-import { DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_DEFAULT } from '@gatehouse/shared';
-import { http } from '../../app/http.ts';
-import { feedback } from '../../app/feedback.tsx';
+import { http } from '../../core/http.ts';
+import { feedback } from '../../core/feedback.tsx';
 import { useAreaStore } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
-import { CentsCell, EllipsisCell, EnumCell, InstantCell, StatusCell } from './cells.tsx';
+import { renderCell, type StatusControl } from './cells.tsx';
 import { exportList, type ExportJob } from './export-job.ts';
+import { ExportDoneMessage } from './ExportDone.tsx';
 import { FilterBar } from './FilterBar.tsx';
+import { CreateButton, ExportButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
 import { FormDialog } from './FormDialog.tsx';
+import { useResourceWrites } from './mutations.ts';
 import { canUse } from './permissions.ts';
 import { filterQuery, initialFilterValues, listQuery, type FilterValues, type SortState } from './query.ts';
 import type { ColumnDef, ListPageConfig, Page, Row, TKey } from './types.ts';
@@ -72,25 +75,11 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
       ),
     ]);
 
-  const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      'Id' in body
-        ? (config.endpoints?.update?.(body) ?? http.put<T>(base, body, { quiet: true }))
-        : (config.endpoints?.create?.(body) ?? http.post<T>(base, body, { quiet: true })),
-    onSuccess: (_data, body) => {
-      feedback.success(t('Id' in body ? 'list.saved' : 'list.created'));
-      void refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (ids: number[]) =>
-      config.endpoints?.remove?.(ids) ??
-      (ids.length === 1 ? http.del(`${base}/${ids[0]}`) : http.post(`${base}/BatchDelete`, { Ids: ids })),
-    onSuccess: (_data, ids) => {
-      feedback.success(t('list.deleted', { count: ids.length }));
-      setSelected([]);
-      void refresh();
-    },
+  const { save, remove } = useResourceWrites({
+    resource: config.resource,
+    endpoints: config.endpoints,
+    onChanged: () => void refresh(),
+    onRemoved: () => setSelected([]),
   });
   const setStatus = useMutation({
     mutationFn: ({ id, disabled }: { id: number; disabled: boolean }) =>
@@ -107,8 +96,13 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
         config.resource,
         listQuery(config.fixedQuery, applied, sort, null),
         setExporting,
+        title,
       );
-      if (job.Status === 'done') feedback.success(t('list.exportDone', { rows: job.RowCount }));
+      if (job.Status === 'done')
+        feedback.success(
+          <ExportDoneMessage job={job} text={t('list.exportDone', { rows: job.RowCount })} />,
+          8,
+        );
       else if (job.Status === 'failed') feedback.error(job.Error ?? t('list.exportFailed'), 3);
       else feedback.info(t('list.exportContinues'));
     } catch {
@@ -118,6 +112,11 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
     }
   }
 
+  const status: StatusControl = {
+    editable: Boolean(actions.status) && canWrite,
+    busyId,
+    onChange: (id, disabled) => setStatus.mutate({ id, disabled }),
+  };
   const columns: ColumnsType<T> = config.columns.map((c: ColumnDef<T>) => ({
     key: c.key,
     dataIndex: c.key,
@@ -127,34 +126,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
     responsive: c.responsive,
     sorter: c.sort ? true : undefined,
     sortOrder: sort && c.sort && sort.field === c.sort ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
-    render: (_value: unknown, row: T) => {
-      if (c.render) return c.render(row, (key, options) => String(t(key, options as never)));
-      const value = row[c.key];
-      switch (c.kind) {
-        case 'instant':
-          return <InstantCell value={value} />;
-        case 'enum':
-          return c.enumDef ? <EnumCell def={c.enumDef} value={value} /> : String(value ?? '');
-        case 'cents':
-          return <CentsCell value={value} />;
-        case 'status':
-          return (
-            <StatusCell
-              disabled={Boolean(value)}
-              editable={Boolean(actions.status) && canWrite}
-              loading={busyId === row.Id}
-              onChange={(disabled) => setStatus.mutate({ id: row.Id, disabled })}
-            />
-          );
-        default:
-          if (c.ellipsis) return <EllipsisCell value={value} />;
-          return value === null || value === undefined || value === '' ? (
-            <Typography.Text type="secondary">-</Typography.Text>
-          ) : (
-            String(value)
-          );
-      }
-    },
+    render: (_value: unknown, row: T) => renderCell(c, row, t, status),
   }));
 
   const rowActions = (config.rowActions ?? []).filter((a) => canUse(roles, a.codes ?? config.write));
@@ -167,17 +139,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
       fixed: 'right',
       render: (_value, row) => (
         <Space size={4} className="list-page-nowrap">
-          {showEdit && (
-            <Button
-              type="link"
-              size="small"
-              icon={<EditOutlined />}
-              onClick={() => setEditing({ item: row })}
-              data-testid="row-edit"
-            >
-              {t('list.edit')}
-            </Button>
-          )}
+          {showEdit && <RowEditButton onClick={() => setEditing({ item: row })} />}
           {rowActions
             .filter((a) => !a.visible || a.visible(row))
             .map((a) =>
@@ -206,19 +168,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
                 </Button>
               ),
             )}
-          {showRemove && (
-            <PagePopconfirm
-              title={t('list.confirmDelete')}
-              onConfirm={() => remove.mutate([row.Id])}
-              okText={t('list.confirm')}
-              cancelText={t('list.cancel')}
-              okButtonProps={{ danger: true }}
-            >
-              <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="row-delete">
-                {t('list.delete')}
-              </Button>
-            </PagePopconfirm>
-          )}
+          {showRemove && <RowDeleteButton onConfirm={() => remove.mutate([row.Id])} />}
         </Space>
       ),
     });
@@ -244,9 +194,14 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
   }
 
   function search(values: FilterValues) {
-    setApplied(filterQuery(filters, values));
+    const next = filterQuery(filters, values);
+    // Search and Reset mean "reload": the same filters on the first page give the same query key, which
+    // TanStack Query would not fetch again, so ask for it.
+    const unchanged = page.index === 1 && JSON.stringify(next) === JSON.stringify(applied);
+    setApplied(next);
     setPage((p) => ({ ...p, index: 1 }));
     setSelected([]);
+    if (unchanged) void list.refetch();
   }
 
   const batch = Boolean(actions.batchRemove) && canWrite;
@@ -273,14 +228,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
       <div className="list-page-toolbar">
         <Space wrap>
           {actions.create && config.form && canWrite && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setEditing({ item: null })}
-              data-testid="list-create"
-            >
-              {t('list.create')}
-            </Button>
+            <CreateButton onClick={() => setEditing({ item: null })} />
           )}
           {batch && (
             <PagePopconfirm
@@ -333,14 +281,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
         <Space>
           {exporting && <Progress percent={exporting.Progress} size="small" style={{ width: 120 }} />}
           {actions.export && canRead && (
-            <Button
-              icon={<DownloadOutlined />}
-              loading={exporting !== null}
-              onClick={() => void startExport()}
-              data-testid="list-export"
-            >
-              {t('list.export')}
-            </Button>
+            <ExportButton loading={exporting !== null} onClick={() => void startExport()} />
           )}
         </Space>
       </div>

@@ -1,23 +1,19 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Card, Space, Table, Typography } from 'antd';
-import { PagePopconfirm } from '../PageModal.tsx';
+import { Button, Card, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import {
-  DeleteOutlined,
-  DownloadOutlined,
-  EditOutlined,
-  PlusOutlined,
-  SubnodeOutlined,
-} from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { SubnodeOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../app/http.ts';
-import { feedback } from '../../app/feedback.tsx';
+import { http } from '../../core/http.ts';
+import { feedback } from '../../core/feedback.tsx';
 import { useAreaStore } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
-import { EnumCell, InstantCell } from './cells.tsx';
+import { renderCell } from './cells.tsx';
 import { exportList } from './export-job.ts';
+import { ExportDoneMessage } from './ExportDone.tsx';
+import { CreateButton, ExportButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
 import { FormDialog } from './FormDialog.tsx';
+import { useResourceWrites } from './mutations.ts';
 import { canUse } from './permissions.ts';
 import type { ColumnDef, FormDef, Row } from './types.ts';
 import './list-page.css';
@@ -82,39 +78,14 @@ export function TreePage<T extends TreeRow>({
     void queryClient.invalidateQueries({ queryKey: ['tree', config.resource] });
     void queryClient.invalidateQueries({ queryKey: ['options'] });
   };
-  const base = `/api/${config.resource}`;
-  const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      'Id' in body ? http.put(base, body, { quiet: true }) : http.post(base, body, { quiet: true }),
-    onSuccess: (_data, body) => {
-      feedback.success(t('Id' in body ? 'list.saved' : 'list.created'));
-      refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => http.del(`${base}/${id}`),
-    onSuccess: () => {
-      feedback.success(t('list.deleted', { count: 1 }));
-      refresh();
-    },
-  });
+  const { save, remove } = useResourceWrites({ resource: config.resource, onChanged: refresh });
 
   const columns: ColumnsType<TableRow<T>> = config.columns.map((c) => ({
     key: c.key,
     dataIndex: c.key,
     title: t(c.title),
     width: c.width,
-    render: (_value: unknown, row: T) => {
-      if (c.render) return c.render(row, (key, options) => String(t(key, options as never)));
-      const value = row[c.key];
-      if (c.kind === 'instant') return <InstantCell value={value} />;
-      if (c.kind === 'enum' && c.enumDef) return <EnumCell def={c.enumDef} value={value} />;
-      return value === null || value === undefined || value === '' ? (
-        <Typography.Text type="secondary">-</Typography.Text>
-      ) : (
-        String(value)
-      );
-    },
+    render: (_value: unknown, row: T) => renderCell(c, row, t),
   }));
   if (canWrite) {
     columns.push({
@@ -134,30 +105,8 @@ export function TreePage<T extends TreeRow>({
               {t('adminUi.addChild')}
             </Button>
           )}
-          {(config.canEdit?.(row) ?? true) && (
-            <Button
-              type="link"
-              size="small"
-              icon={<EditOutlined />}
-              onClick={() => setEditing({ item: row })}
-              data-testid="row-edit"
-            >
-              {t('list.edit')}
-            </Button>
-          )}
-          {(config.canDelete?.(row) ?? true) && (
-            <PagePopconfirm
-              title={t('list.confirmDelete')}
-              onConfirm={() => remove.mutate(row.Id)}
-              okText={t('list.confirm')}
-              cancelText={t('list.cancel')}
-              okButtonProps={{ danger: true }}
-            >
-              <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="row-delete">
-                {t('list.delete')}
-              </Button>
-            </PagePopconfirm>
-          )}
+          {(config.canEdit?.(row) ?? true) && <RowEditButton onClick={() => setEditing({ item: row })} />}
+          {(config.canDelete?.(row) ?? true) && <RowDeleteButton onConfirm={() => remove.mutate([row.Id])} />}
         </Space>
       ),
     });
@@ -166,8 +115,12 @@ export function TreePage<T extends TreeRow>({
   async function startExport() {
     setExporting(true);
     try {
-      const job = await exportList(config.resource, {}, () => undefined);
-      if (job.Status === 'done') feedback.success(t('list.exportDone', { rows: job.RowCount }));
+      const job = await exportList(config.resource, {}, () => undefined, title);
+      if (job.Status === 'done')
+        feedback.success(
+          <ExportDoneMessage job={job} text={t('list.exportDone', { rows: job.RowCount })} />,
+          8,
+        );
     } catch {
       // The request client has shown the reason.
     } finally {
@@ -179,27 +132,9 @@ export function TreePage<T extends TreeRow>({
     <Card className="list-page" data-testid={config.testId ?? `tree-${config.resource}`}>
       {header}
       <div className="list-page-toolbar">
-        <Space>
-          {canWrite && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setEditing({ item: null })}
-              data-testid="list-create"
-            >
-              {t('list.create')}
-            </Button>
-          )}
-        </Space>
+        <Space>{canWrite && <CreateButton onClick={() => setEditing({ item: null })} />}</Space>
         {config.exportable && canUse(roles, config.read) && (
-          <Button
-            icon={<DownloadOutlined />}
-            loading={exporting}
-            onClick={() => void startExport()}
-            data-testid="list-export"
-          >
-            {t('list.export')}
-          </Button>
+          <ExportButton loading={exporting} onClick={() => void startExport()} />
         )}
       </div>
       <Table<TableRow<T>>

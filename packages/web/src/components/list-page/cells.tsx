@@ -1,11 +1,15 @@
+import type { ReactNode } from 'react';
 import { Switch, Tag, Tooltip, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { findEnumItem, formatDate, type EnumDef } from '@gatehouse/shared';
+import { findEnumItem, type EnumDef } from '@gatehouse/shared';
+import { formatSiteTime } from '../../core/site-time.ts';
+import type { ColumnDef, Row } from './types.ts';
 
-/** An instant as YYYY-MM-DD HH:mm:ss in the browser's time zone; '' when absent. */
+/** An instant as YYYY-MM-DD HH:mm:ss at the site (the area's zone, not the browser's); '-' when absent. */
 export function InstantCell({ value }: { value: unknown }) {
   if (typeof value !== 'string' || !value) return <Typography.Text type="secondary">-</Typography.Text>;
-  return <span className="list-page-nowrap">{formatDate(value)}</span>;
+  return <span className="list-page-nowrap">{formatSiteTime(value)}</span>;
 }
 
 /** An enumeration value as its label, in a tag of its colour when the enumeration has colours. */
@@ -76,4 +80,46 @@ export function EllipsisCell({ value }: { value: unknown }) {
       <span className="list-page-ellipsis">{text}</span>
     </Tooltip>
   );
+}
+
+/** What a `status` column needs from its page to switch a row (absent: the flag shows as a tag). */
+export interface StatusControl {
+  editable: boolean;
+  busyId: number | null;
+  onChange(id: number, disabled: boolean): void;
+}
+
+/** One cell of a declared column, alike in lists and trees: the column's own render, else its kind. */
+export function renderCell<T extends Row>(
+  c: ColumnDef<T>,
+  row: T,
+  t: TFunction,
+  status?: StatusControl,
+): ReactNode {
+  if (c.render) return c.render(row, (key, options) => String(t(key, options as never)));
+  const value = row[c.key];
+  switch (c.kind) {
+    case 'instant':
+      return <InstantCell value={value} />;
+    case 'enum':
+      return c.enumDef ? <EnumCell def={c.enumDef} value={value} /> : String(value ?? '');
+    case 'cents':
+      return <CentsCell value={value} />;
+    case 'status':
+      return (
+        <StatusCell
+          disabled={Boolean(value)}
+          editable={status?.editable ?? false}
+          loading={status?.busyId === row.Id}
+          onChange={(disabled) => status?.onChange(row.Id, disabled)}
+        />
+      );
+    default:
+      if (c.ellipsis) return <EllipsisCell value={value} />;
+      return value === null || value === undefined || value === '' ? (
+        <Typography.Text type="secondary">-</Typography.Text>
+      ) : (
+        String(value)
+      );
+  }
 }

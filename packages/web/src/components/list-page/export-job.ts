@@ -1,21 +1,9 @@
-import { http } from '../../app/http.ts';
+import type { ExportJobItem } from '@gatehouse/shared';
+import { http } from '../../core/http.ts';
 import { downloadFile } from './download.ts';
 
-export interface ExportJob {
-  Id: number;
-  Resource: string;
-  Title: string;
-  Status: 'pending' | 'running' | 'done' | 'failed' | 'expired';
-  Progress: number;
-  RowCount: number;
-  Size: number;
-  FileName: string | null;
-  Error: string | null;
-  UserName: string;
-  CreatedAt: string;
-  FinishedAt: string | null;
-  ExpiresAt: string | null;
-}
+/** A job of the export log (GET /api/ExportJob/{Id}). */
+export type ExportJob = ExportJobItem;
 
 const POLL_MS = 800;
 const POLL_LIMIT_MS = 120_000;
@@ -29,9 +17,15 @@ export async function exportList(
   resource: string,
   query: Record<string, string | number | boolean>,
   onProgress: (job: ExportJob) => void,
+  title?: string,
 ): Promise<ExportJob> {
   // The server reads these as the list reads its URL (Disabled=false, StaffType=2), whatever their JSON types.
-  let job = await http.post<ExportJob>('/api/ExportJob', { Resource: resource, Query: query });
+  // The title is the screen's as the menu shows it: the file is named after it (and the filter's dates).
+  let job = await http.post<ExportJob>('/api/ExportJob', {
+    Resource: resource,
+    Query: query,
+    ...(title ? { Title: title.slice(0, 60) } : {}),
+  });
   const started = Date.now();
   while (job.Status === 'pending' || job.Status === 'running') {
     onProgress(job);

@@ -1,4 +1,4 @@
-import { ADMIN_ROLE } from '../../app/roles.ts';
+import { ADMIN_ROLE } from '../../core/roles.ts';
 import { useSessionStore } from '../../stores/session.ts';
 
 /** Whether the signed-in user holds any one of these codes (admin holds them all), as the server checks. */

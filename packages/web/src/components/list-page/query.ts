@@ -1,5 +1,6 @@
-import dayjs, { type Dayjs } from 'dayjs';
-import { dateSpanDays } from '@gatehouse/shared';
+import type { Dayjs } from 'dayjs';
+import { dateSpanDays, fromWallClock, wallClockToIso } from '@gatehouse/shared';
+import { siteNow, siteZone } from '../../core/site-time.ts';
 import type { FilterDef } from './types.ts';
 
 export type FilterValues = Record<string, unknown>;
@@ -12,10 +13,14 @@ export interface SortState {
 
 /**
  * Filter form values → query parameters. Empty values are left out; a date range fills StartTime (the
- * first day's 00:00:00.000) and EndTime (the last day's 23:59:59.999), so a 61-day pick is 61 days for
- * the server's span rule.
+ * first day's 00:00:00.000) and EndTime (the last day's 23:59:59.999) at the site (`zone`: the picker
+ * shows the site's days, whatever the browser's zone), so a 61-day pick is 61 days for the server's rule.
  */
-export function filterQuery(filters: readonly FilterDef[], values: FilterValues): Record<string, QueryValue> {
+export function filterQuery(
+  filters: readonly FilterDef[],
+  values: FilterValues,
+  zone: string = siteZone(),
+): Record<string, QueryValue> {
   const query: Record<string, QueryValue> = {};
   for (const f of filters) {
     const value = values[f.name];
@@ -24,8 +29,8 @@ export function filterQuery(filters: readonly FilterDef[], values: FilterValues)
       Object.assign(query, f.toQuery(value));
     } else if (f.kind === 'dateRange') {
       const [from, to] = value as [Dayjs | null, Dayjs | null];
-      if (from) query.StartTime = from.startOf('day').toISOString();
-      if (to) query.EndTime = to.endOf('day').toISOString();
+      if (from) query.StartTime = wallClockToIso(from.startOf('day'), zone);
+      if (to) query.EndTime = wallClockToIso(to.endOf('day'), zone);
     } else if (f.kind === 'text') {
       const text = String(value).trim();
       if (text) query[f.name] = text;
@@ -36,8 +41,8 @@ export function filterQuery(filters: readonly FilterDef[], values: FilterValues)
   return query;
 }
 
-/** The initial filter values: record lists open on their last `defaultDays` days. */
-export function initialFilterValues(filters: readonly FilterDef[], now: Dayjs = dayjs()): FilterValues {
+/** The initial filter values: record lists open on their last `defaultDays` days (the site's days). */
+export function initialFilterValues(filters: readonly FilterDef[], now: Dayjs = siteNow()): FilterValues {
   const values: FilterValues = {};
   for (const f of filters) {
     if (f.kind === 'dateRange' && f.defaultDays)
@@ -47,14 +52,21 @@ export function initialFilterValues(filters: readonly FilterDef[], now: Dayjs = 
 }
 
 /**
- * Whether a day lies beyond a range of at most `maxDays` days from the first day picked, measured as the
- * server measures the submitted range (shared `dateSpanDays`, first day's start to last day's end): the
- * date-range filter disables such days. Without a first day nothing is disabled.
+ * Whether a picked or typed range is longer than `maxDays` days, measured as the server measures it (its
+ * first day's start to its last day's end at the site). Typed ranges are not refused by the picker, so
+ * the field can say why instead of silently reverting.
  */
-export function beyondMaxDays(day: Dayjs, from: Dayjs | null | undefined, maxDays: number): boolean {
-  if (!from) return false;
-  const [first, last] = day.isBefore(from) ? [day, from] : [from, day];
-  return dateSpanDays(first.startOf('day').valueOf(), last.endOf('day').valueOf()) > maxDays;
+export function rangeTooLong(
+  range: readonly [Dayjs | null, Dayjs | null] | null | undefined,
+  maxDays: number,
+  zone: string = siteZone(),
+): boolean {
+  const [from, to] = range ?? [null, null];
+  if (!from || !to) return false;
+  const [first, last] = to.isBefore(from) ? [to, from] : [from, to];
+  return (
+    dateSpanDays(fromWallClock(first.startOf('day'), zone), fromWallClock(last.endOf('day'), zone)) > maxDays
+  );
 }
 
 /** The full list query: fixed parameters, filters, sort and page. */

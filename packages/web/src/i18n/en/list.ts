@@ -26,4 +26,5 @@ export const list: CatalogueShape<typeof zh> = {
   total: '{{total}} in total',
   loadFailed: 'Could not load; try again',
   maxDays: 'At most {{days}} days',
+  siteZone: 'Times are site time ({{zone}}, {{offset}})',
 };

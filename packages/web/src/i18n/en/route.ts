@@ -20,6 +20,8 @@ export const route = {
   garage: 'Non-motorised Garage',
   chargeRules: 'Charge Rules',
   parkAreas: 'Parking Zones',
+  vehicles: 'Vehicles',
+  monthlyPasses: 'Monthly passes',
   chargeSockets: 'Charging Sockets',
   chargeRecords: 'Charging Records',
   forcedOutageRecords: 'Forced Power-off Records',

@@ -27,4 +27,5 @@ export const list: CatalogueShape<typeof zh> = {
   total: '{{total}} en total',
   loadFailed: 'No se pudo cargar; inténtelo de nuevo',
   maxDays: 'Como máximo {{days}} días',
+  siteZone: 'Las horas son de la sede ({{zone}}, {{offset}})',
 };

@@ -20,6 +20,8 @@ export const route = {
   garage: 'Garaje de bicicletas',
   chargeRules: 'Tarifas',
   parkAreas: 'Zonas de aparcamiento',
+  vehicles: 'Vehículos',
+  monthlyPasses: 'Abonos mensuales',
   chargeSockets: 'Tomas de carga',
   chargeRecords: 'Registros de carga',
   forcedOutageRecords: 'Cortes forzados',

@@ -26,4 +26,5 @@ export const list: CatalogueShape<typeof zh> = {
   total: '全 {{total}} 件',
   loadFailed: '読み込みに失敗しました。再試行してください',
   maxDays: '最長 {{days}} 日まで選択できます',
+  siteZone: '時刻はすべて現地時間（{{zone}}、{{offset}}）',
 };

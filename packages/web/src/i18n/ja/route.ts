@@ -20,6 +20,8 @@ export const route = {
   garage: '自転車駐輪場',
   chargeRules: '料金ルール',
   parkAreas: '駐輪エリア',
+  vehicles: '車両管理',
+  monthlyPasses: '月極パス管理',
   chargeSockets: '充電ソケット',
   chargeRecords: '充電記録',
   forcedOutageRecords: '強制停止記録',

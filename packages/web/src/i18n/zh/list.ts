@@ -24,4 +24,5 @@ export const list = {
   total: '共 {{total}} 条',
   loadFailed: '加载失败，请重试',
   maxDays: '最长可选 {{days}} 天',
+  siteZone: '时间均为站点时间（{{zone}}，{{offset}}）',
 } as const;

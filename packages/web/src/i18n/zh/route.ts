@@ -24,6 +24,8 @@ export const route = {
   garage: '非机动车库',
   chargeRules: '收费规则',
   parkAreas: '停车区域',
+  vehicles: '车辆管理',
+  monthlyPasses: '月卡管理',
   chargeSockets: '充电插座',
   chargeRecords: '充电记录',
   forcedOutageRecords: '强制断电记录',

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { App, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../app/http.ts';
-import { queryClient } from '../../app/query-client.ts';
-import { RequestError } from '../../app/request.ts';
+import { http } from '../../core/http.ts';
+import { queryClient } from '../../core/query-client.ts';
+import { RequestError } from '../../core/request.ts';
 import { useAreaStore, type AreaSummary } from '../../stores/area.ts';
 
 /**

@@ -3,7 +3,7 @@ import { CaretDownOutlined, UserOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { loginPath } from '../../app/RootGuard.tsx';
-import { logout } from '../../app/session.ts';
+import { logout } from '../../core/auth.ts';
 import { useSessionStore } from '../../stores/session.ts';
 
 /** The avatar with its menu: profile, dashboard, log out (spec section 2). */

@@ -2,7 +2,7 @@ import { Breadcrumb } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { HOME_PATH } from '../../app/routes.tsx';
-import { useRouteChain } from '../../app/use-current-route.ts';
+import { useRouteChain } from '../../app/use-route-chain.ts';
 
 /** The current page's place in the route table, always starting from the dashboard. */
 export function Breadcrumbs() {

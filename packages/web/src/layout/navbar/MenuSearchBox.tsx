@@ -5,15 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../stores/app.ts';
 import { useSessionStore } from '../../stores/session.ts';
 import { useSettingsStore } from '../../stores/settings.ts';
-import { buildSearchItems, createMenuSearch, loadPinyin, type SearchItem } from '../menu-search.ts';
+import { buildSearchItems, createMenuSearch, loadPinyinForms, type SearchItem } from '../menu-search.ts';
 
 /** Pinyin matching applies in Chinese with the setting on; pinyin-pro loads only then. */
 function usePinyin(enabled: boolean) {
-  const [toPinyin, setToPinyin] = useState<((text: string) => string) | null>(null);
+  const [toPinyin, setToPinyin] = useState<((text: string) => string[]) | null>(null);
   useEffect(() => {
     if (!enabled || toPinyin) return;
     let alive = true;
-    void loadPinyin().then((fn) => alive && setToPinyin(() => fn));
+    void loadPinyinForms().then((fn) => alive && setToPinyin(() => fn));
     return () => {
       alive = false;
     };

@@ -1,8 +1,9 @@
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { changeType, displayToCard, findEnumItem, formatDate, issueStatus } from '@gatehouse/shared';
+import { changeType, displayToCard, findEnumItem, issueStatus } from '@gatehouse/shared';
 import type { TKey } from '../../components/list-page/index.ts';
+import { formatSiteTime } from '../../core/site-time.ts';
 
 const dash = <Typography.Text type="secondary">-</Typography.Text>;
 
@@ -109,15 +110,15 @@ export function ValidityCell({
   if (stacked)
     return (
       <div className="list-page-nowrap">
-        <div>{formatDate(from, 'YYYY-MM-DD HH:mm')}</div>
-        <div>~ {formatDate(to, 'YYYY-MM-DD HH:mm')}</div>
+        <div>{formatSiteTime(from, 'YYYY-MM-DD HH:mm')}</div>
+        <div>~ {formatSiteTime(to, 'YYYY-MM-DD HH:mm')}</div>
         {(custom || expired) && <div>{tags}</div>}
       </div>
     );
   return (
     <Space size={4} className="list-page-nowrap">
       <span>
-        {formatDate(from, 'YYYY-MM-DD HH:mm')} ~ {formatDate(to, 'YYYY-MM-DD HH:mm')}
+        {formatSiteTime(from, 'YYYY-MM-DD HH:mm')} ~ {formatSiteTime(to, 'YYYY-MM-DD HH:mm')}
       </span>
       {tags}
     </Space>

@@ -1,45 +1,25 @@
+import type {
+  ChannelOption,
+  DeviceChannelsOption,
+  FailureHandlerItem,
+  AccessControlDeviceOption,
+  CardUserOption,
+} from '@gatehouse/shared';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../app/http.ts';
+import { http } from '../../core/http.ts';
 import type { OptionSource } from '../../components/list-page/index.ts';
 import { useAreaStore } from '../../stores/area.ts';
 
 /** Choices of the access-control screens, from /api/Options/* and the fault handlers of the area. */
-export interface DeviceChoice {
-  Id: number;
-  Name: string;
-  SerialNumber: string;
-  Protocol: number;
-  Type: number;
-}
+export type DeviceChoice = AccessControlDeviceOption;
 
-export interface ChannelChoice {
-  Id: number;
-  Name: string;
-  DoorNumber: number;
-  Direction: number;
-}
+export type ChannelChoice = ChannelOption;
 
-export interface DeviceChannels {
-  DeviceId: number;
-  DeviceName: string;
-  Protocol: number;
-  Channels: ChannelChoice[];
-}
+export type DeviceChannels = DeviceChannelsOption;
 
-export interface HolderChoice {
-  Id: number;
-  Name: string;
-  Phone: string | null;
-  Disabled: boolean;
-}
+export type HolderChoice = CardUserOption;
 
-interface Handler {
-  Id: number;
-  Name: string;
-  StaffType: number;
-  Phone: string | null;
-  Remark: string | null;
-}
+type Handler = FailureHandlerItem;
 
 /** Option keys: writes on the device and channel screens reload these choices. */
 export const DEVICE_OPTIONS_KEY = 'ac.devices';

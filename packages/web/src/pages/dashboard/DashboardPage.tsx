@@ -4,18 +4,17 @@ import { UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { parseCustom } from '@gatehouse/shared';
-import { http } from '../../app/http.ts';
+import { parseCustom, BICYCLE_ANY } from '@gatehouse/shared';
+import { http } from '../../core/http.ts';
 import { menuLeaves, routeHref } from '../../app/route-utils.ts';
 import { useAreaStore, type AreaSummary } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
 import { RouteIcon } from '../../layout/route-icons.tsx';
 import { canUse } from '../../components/list-page/permissions.ts';
-import { BIKE_ANY } from '../garage/codes.ts';
 import './dashboard.css';
 
 /** The garage's figures and charts: their own chunk, fetched only for users of the garage. */
-const GaragePanel = lazy(() => import('../garage/dashboard/GaragePanel.tsx'));
+const GaragePanel = lazy(() => import('../garage/garage-dashboard/GaragePanel.tsx'));
 
 const KNOWN_CUSTOM = ['address', 'contact', 'timezone'] as const;
 
@@ -133,7 +132,7 @@ export default function DashboardPage() {
           </Card>
         </Col>
       </Row>
-      {canUse(roles, BIKE_ANY) && (
+      {canUse(roles, BICYCLE_ANY) && (
         <Suspense fallback={null}>
           <GaragePanel />
         </Suspense>

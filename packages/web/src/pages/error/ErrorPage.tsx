@@ -1,7 +1,7 @@
 import { Button, Result, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { AntdProvider } from '../../app/AntdProvider.tsx';
+import { AntdProvider } from '../../core/AntdProvider.tsx';
 
 /** The 401 and 404 pages: public at /401 and /404, and inside the layout at /error/401 and /error/404. */
 export function ErrorPage({ code }: { code: 401 | 404 }) {

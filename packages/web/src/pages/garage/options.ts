@@ -1,5 +1,5 @@
 import { PAGE_SIZE_MAX, isMonthlyChargeType } from '@gatehouse/shared';
-import { http } from '../../app/http.ts';
+import { http } from '../../core/http.ts';
 import type { Option, OptionSource, Page, TKey } from '../../components/list-page/index.ts';
 
 /** Pages through a garage list (the server pages at most PAGE_SIZE_MAX rows): choices for selects. */

@@ -12,7 +12,7 @@ import {
 } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDate, LANGUAGES, type Lang } from '@gatehouse/shared';
-import { changeLanguage, LANGUAGE_NAMES } from '../../app/language.ts';
+import { changeLanguage, LANGUAGE_NAMES } from '../../core/language.ts';
 import { useAppStore } from '../../stores/app.ts';
 import { useSessionStore } from '../../stores/session.ts';
 

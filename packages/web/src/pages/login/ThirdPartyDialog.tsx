@@ -1,7 +1,7 @@
 import { Button, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { AntdProvider } from '../../app/AntdProvider.tsx';
-import { DIALOG_MASK } from '../../app/feedback.tsx';
+import { AntdProvider } from '../../core/AntdProvider.tsx';
+import { DIALOG_MASK } from '../../core/feedback.tsx';
 
 /** Third-party login is shown but not implemented (spec section 2). */
 export default function ThirdPartyDialog({ onClose }: { onClose: () => void }) {

@@ -3,7 +3,8 @@ import { UserOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
-import { http } from '../../app/http.ts';
+import { serverFieldErrors } from '../../core/field-errors.ts';
+import { http } from '../../core/http.ts';
 import { avatarUrl, useSessionStore } from '../../stores/session.ts';
 
 interface ProfileForm {
@@ -47,13 +48,20 @@ export default function ProfilePage() {
 
   const changePassword = useMutation({
     mutationFn: (values: PasswordForm) =>
-      http.patch(`/api/AppUser/ModifyPassword/${info!.Id}`, {
-        OldPassword: values.OldPassword,
-        NewPassword: values.NewPassword,
-      }),
+      http.patch(
+        `/api/AppUser/ModifyPassword/${info!.Id}`,
+        { OldPassword: values.OldPassword, NewPassword: values.NewPassword },
+        // Quiet: a wrong current password belongs under its field, not in a toast.
+        { quiet: true },
+      ),
     onSuccess: () => {
       passwordForm.resetFields();
       void message.success(t('profile.passwordChanged'));
+    },
+    onError: (error) => {
+      const { fields, rest } = serverFieldErrors(error, ['OldPassword', 'NewPassword']);
+      passwordForm.setFields(fields as Parameters<typeof passwordForm.setFields>[0]);
+      if (rest) void message.error(rest);
     },
   });
 

@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import type { AccessControlChannelItem } from '@gatehouse/shared';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
@@ -8,37 +9,33 @@ import {
   doorDirection,
   doorNumber,
   doorNumberAllowed,
+  ACCESS_CONTROL_ADMIN,
 } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { TwoLineCell } from '../cells.tsx';
-import { AC_ADMIN } from '../codes.ts';
 import { CHANNEL_OPTIONS_KEY, deviceOptions, useDevices, type DeviceChoice } from '../options.ts';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
+import { DoorModeDialog } from './DoorModeDialog.tsx';
 import { DoorNumberSelect } from './DoorNumberSelect.tsx';
 import '../access-control.css';
 
-interface ChannelRow {
-  Id: number;
-  DeviceId: number;
-  DeviceName: string;
-  SerialNumber: string;
-  DeviceType: number;
-  DoorNumber: number;
-  Name: string;
-  Direction: number;
-  ReaderType: number;
-  Remark: string | null;
-  AuthorizationCount: number;
-  [key: string]: unknown;
+type ChannelRow = AccessControlChannelItem;
+
+interface DoorActions {
+  openDoor(row: ChannelRow): Promise<unknown>;
+  doorMode(row: ChannelRow): void;
 }
 
 function channelConfig(
   devices: readonly DeviceChoice[],
   deviceId: number | null,
+  door: DoorActions,
 ): ListPageConfig<ChannelRow> {
   return {
     resource: 'AccessControlChannel',
-    read: AC_ADMIN,
-    write: AC_ADMIN,
+    read: ACCESS_CONTROL_ADMIN,
+    write: ACCESS_CONTROL_ADMIN,
     actions: { create: true, edit: true, remove: true, batchRemove: true, export: true },
     invalidates: [CHANNEL_OPTIONS_KEY],
     ...(deviceId ? { initialFilters: { DeviceId: deviceId } } : {}),
@@ -111,6 +108,22 @@ function channelConfig(
         width: 80,
       },
       { key: 'Remark', title: 'accessControl.field.Remark', ellipsis: true },
+    ],
+    // A channel with door 0 (unspecified) names no door on the controller: nothing to open or set.
+    rowActions: [
+      {
+        key: 'openDoor',
+        label: 'acUi.channel.openDoor',
+        confirm: 'acUi.channel.confirmOpenDoor',
+        visible: (row) => row.DoorNumber > 0,
+        run: door.openDoor,
+      },
+      {
+        key: 'doorMode',
+        label: 'acUi.channel.doorMode',
+        visible: (row) => row.DoorNumber > 0,
+        run: door.doorMode,
+      },
     ],
     form: {
       width: 720,
@@ -187,6 +200,25 @@ export default function ChannelManagementPage() {
   const deviceId = Number(params.get('DeviceId')) || null;
   const devices = useDevices();
   const list = devices.data;
-  const config = useMemo(() => channelConfig(list ?? [], deviceId), [list, deviceId]);
-  return <ListPage key={deviceId ?? 'all'} config={config} title={t('route.channelManagement')} />;
+  const [modeOf, setModeOf] = useState<ChannelRow | null>(null);
+  const config = useMemo(
+    () =>
+      channelConfig(list ?? [], deviceId, {
+        // A refusal (device offline, no answer) is shown by the request client with the server's message.
+        openDoor: async (row) => {
+          const done = await http.post<{ DoorNumber: number }>('/api/AccessControlChannel/OpenDoor', {
+            Id: row.Id,
+          });
+          feedback.success(t('acUi.channel.doorOpened', { door: done.DoorNumber }));
+        },
+        doorMode: setModeOf,
+      }),
+    [list, deviceId, t],
+  );
+  return (
+    <>
+      <ListPage key={deviceId ?? 'all'} config={config} title={t('route.channelManagement')} />
+      <DoorModeDialog key={modeOf?.Id ?? 0} channel={modeOf} onClose={() => setModeOf(null)} />
+    </>
+  );
 }

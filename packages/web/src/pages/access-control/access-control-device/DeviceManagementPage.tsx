@@ -1,27 +1,83 @@
+import type { AccessControlDeviceItem } from '@gatehouse/shared';
 import { useMemo } from 'react';
+import { Progress, Tag, Tooltip, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { accessControlProtocol, accessControlType } from '@gatehouse/shared';
-import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import { accessControlProtocol, accessControlType, ACCESS_CONTROL_ADMIN } from '@gatehouse/shared';
+import { ListPage, type ListPageConfig, type TKey } from '../../../components/list-page/index.ts';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
+import { formatSiteTime } from '../../../core/site-time.ts';
+import { useLiveList } from '../live.ts';
 import { TwoLineCell } from '../cells.tsx';
-import { AC_ADMIN } from '../codes.ts';
 import { CHANNEL_OPTIONS_KEY, DEVICE_MODELS_KEY, DEVICE_OPTIONS_KEY } from '../options.ts';
 import '../access-control.css';
 
-interface DeviceRow {
-  Id: number;
-  SerialNumber: string;
-  Name: string;
-  Protocol: number;
-  Type: number;
-  DoorCount: number;
-  Ip: string | null;
-  Port: number | null;
-  Location: string | null;
-  Remark: string | null;
-  Disabled: boolean;
-  ChannelCount: number;
-  [key: string]: unknown;
+type DeviceRow = AccessControlDeviceItem;
+type Translate = (key: TKey, options?: Record<string, unknown>) => string;
+
+/** A drift the operator should act on: controllers stamp records with their own clock. */
+const DRIFT_WARN_SECONDS = 30;
+
+function OnlineCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
+  // null: the gateway never talked to this controller (no address, or devices not run here).
+  const state = row.Online === null ? 'unknown' : row.Online ? 'online' : 'offline';
+  const colour = { unknown: 'default', online: 'green', offline: 'red' }[state];
+  return (
+    <div>
+      <Tag color={colour} data-online={state}>
+        {tr(`acUi.device.online.${state}` as TKey)}
+      </Tag>
+      <Typography.Text type="secondary" className="ac-sub ac-block">
+        {row.LastSeenAt ? formatSiteTime(row.LastSeenAt) : '-'}
+      </Typography.Text>
+    </div>
+  );
+}
+
+function DriftCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
+  if (row.ClockDriftSeconds === null) return '-';
+  const drift = row.ClockDriftSeconds;
+  const text = tr('acUi.device.driftSeconds', { value: drift > 0 ? `+${drift}` : drift });
+  return (
+    <Tooltip
+      title={
+        row.DriftCheckedAt
+          ? tr('acUi.device.driftChecked', { at: formatSiteTime(row.DriftCheckedAt) })
+          : undefined
+      }
+    >
+      <Typography.Text type={Math.abs(drift) > DRIFT_WARN_SECONDS ? 'warning' : undefined} data-drift={drift}>
+        {text}
+      </Typography.Text>
+    </Tooltip>
+  );
+}
+
+function SyncCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
+  if (!row.SyncState) return '-';
+  if (row.SyncState === 'running') {
+    const percent = row.SyncTotal ? Math.floor((row.SyncDone * 100) / row.SyncTotal) : 0;
+    return (
+      <div data-sync="running">
+        <Typography.Text type="secondary" className="ac-sub ac-block">
+          {tr(`acUi.device.syncPhase.${row.SyncPhase ?? 'read'}` as TKey)} {row.SyncDone}/{row.SyncTotal}
+        </Typography.Text>
+        <Progress percent={percent} size="small" showInfo={false} />
+      </div>
+    );
+  }
+  const failed = row.SyncState === 'failed';
+  return (
+    <div data-sync={row.SyncState}>
+      <Tag color={failed ? 'red' : 'green'}>
+        {tr(failed ? 'acUi.device.syncFailed' : 'acUi.device.syncDone')}
+      </Tag>
+      <Typography.Text type="secondary" className="ac-sub ac-block">
+        {failed ? (row.SyncError ?? '-') : row.SyncFinishedAt ? formatSiteTime(row.SyncFinishedAt) : ''}
+      </Typography.Text>
+    </div>
+  );
 }
 
 /**
@@ -29,14 +85,16 @@ interface DeviceRow {
  * device on site (name, address, location, remark) and the enabled flag; serial, protocol and model belong
  * to the registration, so channels, authorisations and records never change with an edit.
  */
+const LIVE_EVENTS = ['deviceStatus', 'syncProgress', 'recordsLost'] as const;
+
 export default function DeviceManagementPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const config = useMemo<ListPageConfig<DeviceRow>>(
     () => ({
       resource: 'AccessControlDevice',
-      read: AC_ADMIN,
-      write: AC_ADMIN,
+      read: ACCESS_CONTROL_ADMIN,
+      write: ACCESS_CONTROL_ADMIN,
       actions: { edit: true, status: true, export: true },
       invalidates: [DEVICE_OPTIONS_KEY, DEVICE_MODELS_KEY, CHANNEL_OPTIONS_KEY],
       filters: [
@@ -95,6 +153,37 @@ export default function DeviceManagementPage() {
           width: 170,
           render: (row) => (row.Ip ? `${row.Ip}${row.Port ? `:${row.Port}` : ''}` : '-'),
         },
+        {
+          key: 'Online',
+          title: 'acUi.device.column.online',
+          width: 170,
+          render: (row, tr) => <OnlineCell row={row} tr={tr} />,
+        },
+        {
+          key: 'Firmware',
+          title: 'acUi.device.column.firmware',
+          width: 90,
+          render: (row) => row.Firmware ?? '-',
+        },
+        {
+          key: 'ClockDriftSeconds',
+          title: 'acUi.device.column.drift',
+          width: 100,
+          render: (row, tr) => <DriftCell row={row} tr={tr} />,
+        },
+        {
+          key: 'SyncState',
+          title: 'acUi.device.column.sync',
+          width: 170,
+          render: (row, tr) => <SyncCell row={row} tr={tr} />,
+        },
+        {
+          key: 'LostRecords',
+          title: 'acUi.device.column.lost',
+          width: 90,
+          render: (row) =>
+            row.LostRecords ? <Typography.Text type="danger">{row.LostRecords}</Typography.Text> : 0,
+        },
         { key: 'Location', title: 'accessControl.field.Location', ellipsis: true },
         { key: 'ChannelCount', title: 'accessControl.field.ChannelCount', kind: 'number', width: 80 },
         { key: 'Disabled', title: 'accessControl.field.Status', kind: 'status', width: 100 },
@@ -134,7 +223,28 @@ export default function DeviceManagementPage() {
           { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
         ],
       },
+      scrollX: 1500,
       rowActions: [
+        {
+          key: 'setTime',
+          label: 'acUi.device.setTime',
+          confirm: 'acUi.device.confirmSetTime',
+          run: async (row) => {
+            // A refusal (offline, no answer) is shown by the request client with the server's message.
+            const done = await http.post<{ DriftSeconds: number }>('/api/AccessControlDevice/SetTime', {
+              Id: row.Id,
+            });
+            feedback.success(t('acUi.device.timeSet', { value: done.DriftSeconds }));
+          },
+        },
+        {
+          key: 'syncNow',
+          label: 'acUi.device.syncNow',
+          run: async (row) => {
+            await http.post('/api/AccessControlDevice/SyncNow', { Id: row.Id });
+            feedback.success(t('acUi.device.syncStarted'));
+          },
+        },
         {
           key: 'channels',
           label: 'acUi.device.channels',
@@ -142,7 +252,9 @@ export default function DeviceManagementPage() {
         },
       ],
     }),
-    [navigate],
+    [navigate, t],
   );
+  // Online state and sync progress change on the gateway's side: reload on the area's hub events.
+  useLiveList('AccessControlDevice', LIVE_EVENTS);
   return <ListPage config={config} title={t('route.deviceManagement')} />;
 }

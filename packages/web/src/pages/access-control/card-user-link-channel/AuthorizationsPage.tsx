@@ -3,13 +3,12 @@ import { Button, Space, Tag } from 'antd';
 import { PlusOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { issueStatus } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { feedback } from '../../../app/feedback.tsx';
+import { issueStatus, ACCESS_CONTROL_ADMIN, ACCESS_CONTROL_ANY } from '@gatehouse/shared';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import { ListPage, useCan, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { departmentOptions, peopleGroupOptions } from '../../options.ts';
 import { CardNumbersCell, IssueStatusTag, TwoLineCell, ValidityCell } from '../cells.tsx';
-import { AC_ADMIN, AC_ANY } from '../codes.ts';
 import { deviceOptions } from '../options.ts';
 import { BatchGrantDialog } from './BatchGrantDialog.tsx';
 import { DeviceStatusSummary, STATUS_COUNTS_KEY } from './DeviceStatusSummary.tsx';
@@ -28,7 +27,7 @@ const RESOURCE = 'CardUserLinkChannel';
 export default function AuthorizationsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const canBatch = useCan(AC_ADMIN);
+  const canBatch = useCan(ACCESS_CONTROL_ADMIN);
   const [granting, setGranting] = useState<'one' | 'batch' | null>(null);
   const [editing, setEditing] = useState<AuthorizationRow | null>(null);
   // A count picked in the summary re-opens the list on that device and status.
@@ -61,8 +60,8 @@ export default function AuthorizationsPage() {
   const config = useMemo<ListPageConfig<AuthorizationRow>>(
     () => ({
       resource: RESOURCE,
-      read: AC_ANY,
-      write: AC_ANY,
+      read: ACCESS_CONTROL_ANY,
+      write: ACCESS_CONTROL_ANY,
       actions: { export: true },
       defaultSort: { field: 'UpdatedAt', order: 'desc' },
       ...(pick.filters ? { initialFilters: pick.filters } : {}),

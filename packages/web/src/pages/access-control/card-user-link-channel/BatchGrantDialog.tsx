@@ -1,15 +1,14 @@
-import { useState } from 'react';
 import { Checkbox, DatePicker, Form, Radio } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import { OptionSelect } from '../../../components/list-page/index.ts';
 import { departmentOptions, peopleGroupOptions } from '../../options.ts';
 import { ChannelPicker } from './ChannelPicker.tsx';
 import { validityBody } from './validity.ts';
-import { PageModal } from '../../../components/PageModal.tsx';
+import { FormModal } from '../../../components/FormModal.tsx';
 
 type Target = 'department' | 'group';
 
@@ -44,50 +43,41 @@ interface Props {
 export function BatchGrantDialog({ open, onClose, onGranted }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const target = (Form.useWatch('Target', form) as Target | undefined) ?? 'department';
   const rule = antdRule((k) => t(k), required);
 
-  async function save() {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      const result = await http.post<BatchResult>('/api/CardUserLinkChannel/BatchGrant', {
-        ...(values.Target === 'department'
-          ? { DepartmentId: values.DepartmentId, IncludeSubDepartments: values.IncludeSubDepartments }
-          : { PeopleGroupId: values.PeopleGroupId }),
-        ChannelIds: values.ChannelIds,
-        ...validityBody(values.Validity),
-      });
-      feedback.success(
-        t('accessControl.message.batchGranted', {
-          holders: result.Holders,
-          granted: result.Granted,
-          updated: result.Updated,
-          skippedDisabled: result.SkippedDisabled,
-          skippedNoCard: result.SkippedNoCard,
-        }),
-        8,
-      );
-      onGranted();
-    } finally {
-      setSaving(false);
-    }
+  async function save(values: Values) {
+    const result = await http.post<BatchResult>('/api/CardUserLinkChannel/BatchGrant', {
+      ...(values.Target === 'department'
+        ? { DepartmentId: values.DepartmentId, IncludeSubDepartments: values.IncludeSubDepartments }
+        : { PeopleGroupId: values.PeopleGroupId }),
+      ChannelIds: values.ChannelIds,
+      ...validityBody(values.Validity),
+    });
+    feedback.success(
+      t('accessControl.message.batchGranted', {
+        holders: result.Holders,
+        granted: result.Granted,
+        updated: result.Updated,
+        skippedDisabled: result.SkippedDisabled,
+        skippedNoCard: result.SkippedNoCard,
+      }),
+      8,
+    );
+    onGranted();
   }
 
   return (
-    <PageModal
+    <FormModal
+      form={form}
       open={open}
       title={t('acUi.grant.batchTitle')}
       width={680}
-      mask={DIALOG_MASK}
       destroyOnHidden
-      confirmLoading={saving}
       okText={t('acUi.grant.submit')}
-      cancelText={t('list.cancel')}
       onCancel={onClose}
-      onOk={() => void save().catch(() => undefined)}
-      okButtonProps={{ 'data-testid': 'batch-grant-ok' } as never}
+      onSubmit={save}
+      okTestId="batch-grant-ok"
     >
       <Form
         form={form}
@@ -132,6 +122,6 @@ export function BatchGrantDialog({ open, onClose, onGranted }: Props) {
           <DatePicker.RangePicker showTime style={{ width: '100%' }} />
         </Form.Item>
       </Form>
-    </PageModal>
+    </FormModal>
   );
 }

@@ -3,7 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { issueStatus } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 import { ISSUE_STATUS_COLOURS } from '../cells.tsx';
 

@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { DatePicker, Form, Radio, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import type { AuthorizationRow } from './types.ts';
-import { PageModal } from '../../../components/PageModal.tsx';
+import { FormModal } from '../../../components/FormModal.tsx';
+import { fromSitePicker, toSitePicker } from '../../../core/site-time.ts';
 
 interface Values {
   Own: boolean;
@@ -26,45 +27,36 @@ interface Props {
 export function ValidityDialog({ item, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const own = Form.useWatch('Own', form) as boolean | undefined;
 
   useEffect(() => {
     if (item)
       form.setFieldsValue({
         Own: item.CustomValidity,
-        Range: [dayjs(item.ValidFrom), dayjs(item.ValidTo)],
+        Range: [toSitePicker(item.ValidFrom)!, toSitePicker(item.ValidTo)!],
       });
   }, [item, form]);
 
-  async function save() {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await http.put('/api/CardUserLinkChannel', {
-        Id: item!.Id,
-        ValidFrom: values.Own && values.Range ? values.Range[0].toISOString() : null,
-        ValidTo: values.Own && values.Range ? values.Range[1].toISOString() : null,
-      });
-      feedback.success(t('list.saved'));
-      onSaved();
-    } finally {
-      setSaving(false);
-    }
+  async function save(values: Values) {
+    await http.put('/api/CardUserLinkChannel', {
+      Id: item!.Id,
+      ValidFrom: values.Own && values.Range ? fromSitePicker(values.Range[0]) : null,
+      ValidTo: values.Own && values.Range ? fromSitePicker(values.Range[1]) : null,
+    });
+    feedback.success(t('list.saved'));
+    onSaved();
   }
 
   return (
-    <PageModal
+    <FormModal
+      form={form}
       open={item !== null}
       title={t('acUi.auth.validityTitle')}
-      mask={DIALOG_MASK}
       forceRender
-      confirmLoading={saving}
       okText={t('list.save')}
-      cancelText={t('list.cancel')}
       onCancel={onClose}
-      onOk={() => void save().catch(() => undefined)}
-      okButtonProps={{ 'data-testid': 'validity-ok' } as never}
+      onSubmit={save}
+      okTestId="validity-ok"
     >
       <Typography.Paragraph>
         {item &&
@@ -93,6 +85,6 @@ export function ValidityDialog({ item, onClose, onSaved }: Props) {
           </Form.Item>
         )}
       </Form>
-    </PageModal>
+    </FormModal>
   );
 }

@@ -3,7 +3,7 @@ import { Button } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { nation } from '@gatehouse/shared';
+import { nation, ACCESS_CONTROL_ADMIN, ACCESS_CONTROL_ANY } from '@gatehouse/shared';
 import {
   ListPage,
   useCan,
@@ -12,7 +12,6 @@ import {
 } from '../../../components/list-page/index.ts';
 import { departmentOptions, peopleGroupOptions, peopleTypeOptions } from '../../options.ts';
 import { CardNumbersCell, ValidityCell } from '../cells.tsx';
-import { AC_ADMIN, AC_ANY } from '../codes.ts';
 import { ExtendDialog, type ExtendRequest } from './ExtendDialog.tsx';
 import { holderForm, type HolderRow } from './holder-form.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
@@ -39,12 +38,13 @@ const validityFilter: FilterDef = {
 
 /**
  * Card holders (Admin or User): add, edit, disable/enable and extend (each writes its change record; an
- * extension also a renewal record). Holders are never deleted. Import from the .xlsx template is the Admin's.
+ * extension also a renewal record); delete one nothing depends on (the server's 409 names what remains).
+ * Import from the .xlsx template is the Admin's.
  */
 export default function CardHoldersPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const canImport = useCan(AC_ADMIN);
+  const canImport = useCan(ACCESS_CONTROL_ADMIN);
   const [importing, setImporting] = useState(false);
   const [extending, setExtending] = useState<ExtendRequest | null>(null);
 
@@ -70,9 +70,9 @@ export default function CardHoldersPage() {
   const config = useMemo<ListPageConfig<HolderRow>>(
     () => ({
       resource: RESOURCE,
-      read: AC_ANY,
-      write: AC_ANY,
-      actions: { create: true, edit: true, status: true, export: true },
+      read: ACCESS_CONTROL_ANY,
+      write: ACCESS_CONTROL_ANY,
+      actions: { create: true, edit: true, remove: true, status: true, export: true },
       defaultSort: { field: 'CreatedAt', order: 'desc' },
       filters: [
         {

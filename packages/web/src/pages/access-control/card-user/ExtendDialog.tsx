@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { DatePicker, Form, Input, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { antdRule, formatDate, required } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { antdRule, required } from '@gatehouse/shared';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import type { HolderRow } from './holder-form.tsx';
-import { PageModal } from '../../../components/PageModal.tsx';
+import { FormModal } from '../../../components/FormModal.tsx';
+import { formatSiteTime, fromSitePicker, siteNow, toSitePicker } from '../../../core/site-time.ts';
 
 export interface ExtendRequest {
   holders: HolderRow[];
@@ -18,8 +19,11 @@ export interface ExtendRequest {
  * The proposed new end: a year after the later of now and the latest current end (an extension must move
  * every holder's end later; the server refuses one that does not, naming the holder).
  */
-export function proposedEnd(holders: readonly Pick<HolderRow, 'ValidTo'>[], now: Dayjs = dayjs()): Dayjs {
-  const latest = holders.reduce((max, h) => (dayjs(h.ValidTo).isAfter(max) ? dayjs(h.ValidTo) : max), now);
+export function proposedEnd(holders: readonly Pick<HolderRow, 'ValidTo'>[], now: Dayjs = siteNow()): Dayjs {
+  const latest = holders.reduce((max, h) => {
+    const end = toSitePicker(h.ValidTo);
+    return end?.isAfter(max) ? end : max;
+  }, now);
   return latest.add(1, 'year').endOf('day');
 }
 
@@ -27,46 +31,40 @@ export function proposedEnd(holders: readonly Pick<HolderRow, 'ValidTo'>[], now:
 export function ExtendDialog({ request }: { request: ExtendRequest | null }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ ValidTo: Dayjs; Remark?: string }>();
-  const [saving, setSaving] = useState(false);
   const holders = request?.holders ?? [];
 
   useEffect(() => {
     if (request) form.setFieldsValue({ ValidTo: proposedEnd(request.holders), Remark: undefined });
   }, [request, form]);
 
-  async function save() {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await http.post('/api/CardUser/Extend', {
-        Ids: holders.map((h) => h.Id),
-        ValidTo: values.ValidTo.toISOString(),
-        Remark: values.Remark?.trim() || null,
-      });
-      feedback.success(t('accessControl.message.extended', { count: holders.length }));
-      request!.done();
-    } finally {
-      setSaving(false);
-    }
+  async function save(values: { ValidTo: Dayjs; Remark?: string }) {
+    await http.post('/api/CardUser/Extend', {
+      Ids: holders.map((h) => h.Id),
+      ValidTo: fromSitePicker(values.ValidTo),
+      Remark: values.Remark?.trim() || null,
+    });
+    feedback.success(t('accessControl.message.extended', { count: holders.length }));
+    request!.done();
   }
 
   const one = holders.length === 1 ? holders[0] : undefined;
   return (
-    <PageModal
+    <FormModal
+      form={form}
       open={request !== null}
       title={t('acUi.holder.extendTitle')}
-      mask={DIALOG_MASK}
       forceRender
-      confirmLoading={saving}
       okText={t('acUi.holder.extend')}
-      cancelText={t('list.cancel')}
       onCancel={() => request?.cancel()}
-      onOk={() => void save().catch(() => undefined)}
-      okButtonProps={{ 'data-testid': 'extend-ok' } as never}
+      onSubmit={save}
+      okTestId="extend-ok"
     >
       <Typography.Paragraph>
         {one
-          ? t('acUi.holder.extendOne', { name: one.Name, end: formatDate(one.ValidTo, 'YYYY-MM-DD HH:mm') })
+          ? t('acUi.holder.extendOne', {
+              name: one.Name,
+              end: formatSiteTime(one.ValidTo, 'YYYY-MM-DD HH:mm'),
+            })
           : t('acUi.holder.extendMany', { count: holders.length })}
       </Typography.Paragraph>
       <Form form={form} layout="vertical">
@@ -81,6 +79,6 @@ export function ExtendDialog({ request }: { request: ExtendRequest | null }) {
           <Input.TextArea rows={2} maxLength={200} showCount data-testid="extend-Remark" />
         </Form.Item>
       </Form>
-    </PageModal>
+    </FormModal>
   );
 }

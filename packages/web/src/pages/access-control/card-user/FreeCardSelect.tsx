@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import type { Page } from '../../../components/list-page/index.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 
@@ -24,6 +24,18 @@ interface Props {
 }
 
 const SEARCH_DELAY_MS = 300;
+
+/**
+ * What the empty list says: with a number typed that matches no free card, where cards come from (a
+ * SuperAdmin registers them and assigns them to the area), since a holder's dialog cannot create one.
+ */
+export function noCardText(
+  typed: string,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
+  const card = typed.trim();
+  return card ? t('acUi.holder.unknownCard', { card }) : t('acUi.holder.noFreeCard');
+}
 
 /**
  * The holder's cards: the free cards of the area (searched by the digits typed) plus those the holder has
@@ -73,7 +85,13 @@ export function FreeCardSelect({ value, onChange }: Props) {
       options={options}
       showSearch={{ filterOption: false, onSearch: setTyped }}
       loading={free.isFetching}
-      notFoundContent={free.isFetching ? undefined : t('acUi.holder.noFreeCard')}
+      notFoundContent={
+        free.isFetching ? undefined : (
+          <span data-testid="no-free-card">
+            {noCardText(keyword, t as unknown as Parameters<typeof noCardText>[1])}
+          </span>
+        )
+      }
       placeholder={t('acUi.holder.cardsPlaceholder')}
       data-testid="field-CardIds"
     />

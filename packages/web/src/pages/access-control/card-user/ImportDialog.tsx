@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Alert, Button, Space, Table, Typography, Upload } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
-import { RequestError } from '../../../app/request.ts';
+import { http } from '../../../core/http.ts';
+import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
+import { RequestError } from '../../../core/request.ts';
 import { downloadFile } from '../../../components/list-page/index.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
+import { useSaving } from '../../../components/use-saving.ts';
 
 interface RowError {
   Row: number;
@@ -39,7 +40,7 @@ function toBase64(file: File): Promise<string> {
 export function ImportDialog({ open, onClose, onImported }: Props) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, withBusy] = useSaving();
   const [failure, setFailure] = useState<{ message: string; rows: RowError[] } | null>(null);
 
   function reset() {
@@ -53,25 +54,24 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
       setFailure({ message: t('acUi.import.tooLarge'), rows: [] });
       return;
     }
-    setBusy(true);
     setFailure(null);
-    try {
-      const result = await http.post<{ Imported: number }>(
-        '/api/CardUser/Import',
-        { FileName: file.name, Content: await toBase64(file) },
-        { quiet: true },
-      );
-      feedback.success(t('accessControl.message.imported', { count: result.Imported }));
-      reset();
-      onImported();
-    } catch (error) {
-      if (error instanceof RequestError) {
-        const rows = (error.data as { RowErrors?: RowError[] } | null)?.RowErrors ?? [];
-        setFailure({ message: error.message, rows });
+    await withBusy(async () => {
+      try {
+        const result = await http.post<{ Imported: number }>(
+          '/api/CardUser/Import',
+          { FileName: file.name, Content: await toBase64(file) },
+          { quiet: true },
+        );
+        feedback.success(t('accessControl.message.imported', { count: result.Imported }));
+        reset();
+        onImported();
+      } catch (error) {
+        if (error instanceof RequestError) {
+          const rows = (error.data as { RowErrors?: RowError[] } | null)?.RowErrors ?? [];
+          setFailure({ message: error.message, rows });
+        }
       }
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   async function template() {

@@ -1,32 +1,11 @@
-import dayjs from 'dayjs';
+import type { CardUserItem } from '@gatehouse/shared';
 import { chineseName, citizenId, nation, phone } from '@gatehouse/shared';
 import type { FormDef } from '../../../components/list-page/index.ts';
 import { departmentOptions, peopleGroupOptions, peopleTypeOptions } from '../../options.ts';
 import { FreeCardSelect, type CardValue } from './FreeCardSelect.tsx';
+import { siteNow } from '../../../core/site-time.ts';
 
-export interface HolderRow {
-  Id: number;
-  Name: string;
-  Phone: string | null;
-  CitizenId: string | null;
-  Nation: number;
-  DepartmentId: number | null;
-  DepartmentName: string | null;
-  PeopleGroupId: number | null;
-  PeopleGroupName: string | null;
-  PeopleTypeId: number | null;
-  PeopleTypeName: string | null;
-  ValidFrom: string;
-  ValidTo: string;
-  Expired: boolean;
-  Disabled: boolean;
-  Remark: string | null;
-  Cards: { Id: number; CardNumber: string; CardValue: number; CardType: number }[];
-  CardNumbers: string[];
-  AuthorizationCount: number;
-  CreatedAt: string;
-  [key: string]: unknown;
-}
+export type HolderRow = CardUserItem;
 
 /** A new holder is valid from now for a year unless the operator says otherwise. */
 export const DEFAULT_VALIDITY_YEARS = 1;
@@ -84,7 +63,8 @@ export const holderForm: FormDef<HolderRow> = {
     { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
   ],
   defaults: () => {
-    const now = dayjs().startOf('minute');
+    // Defaults are the site's now and the end of the site's day.
+    const now = siteNow().startOf('minute');
     return { Nation: 0, ValidFrom: now, ValidTo: now.add(DEFAULT_VALIDITY_YEARS, 'year').endOf('day') };
   },
   toBody: (values) => ({

@@ -1,28 +1,15 @@
+import type { ChangeRecordItem, HolderFieldChange } from '@gatehouse/shared';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { changeType } from '@gatehouse/shared';
+import { changeType, ACCESS_CONTROL_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig, type TKey } from '../../../components/list-page/index.ts';
 import { ChangeTypeTag } from '../cells.tsx';
-import { AC_ANY } from '../codes.ts';
 import { recordRange } from '../record-range.ts';
 import '../access-control.css';
 
-interface FieldChange {
-  Field: string;
-  Before: string | null;
-  After: string | null;
-}
+type FieldChange = HolderFieldChange;
 
-interface ChangeRow {
-  Id: number;
-  CardUserId: number;
-  HolderName: string;
-  ChangeType: number;
-  Changes: FieldChange[];
-  OperatorName: string;
-  At: string;
-  [key: string]: unknown;
-}
+type ChangeRow = ChangeRecordItem;
 
 /** A change record's fields, one per line: label, the value before (struck through) and after. */
 function ChangesCell({ changes }: { changes: FieldChange[] }) {
@@ -52,7 +39,7 @@ function ChangesCell({ changes }: { changes: FieldChange[] }) {
 /** Change records of card holders (added, modified, disabled, enabled, extended), field by field. */
 const config: ListPageConfig<ChangeRow> = {
   resource: 'ChangeRecord',
-  read: AC_ANY,
+  read: ACCESS_CONTROL_ANY,
   write: [],
   actions: { export: true },
   defaultSort: { field: 'At', order: 'desc' },

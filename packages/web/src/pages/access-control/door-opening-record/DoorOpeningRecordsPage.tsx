@@ -1,29 +1,22 @@
+import type { DoorOpeningRecordItem } from '@gatehouse/shared';
 import { Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { doorDirection, doorRecordReason, doorRecordResult } from '@gatehouse/shared';
+import {
+  doorDirection,
+  doorEventReason,
+  doorRecordReason,
+  doorRecordResult,
+  findEnumItem,
+  ACCESS_CONTROL_ANY,
+} from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { ResultTag, TwoLineCell } from '../cells.tsx';
-import { AC_ANY } from '../codes.ts';
 import { deviceOptions } from '../options.ts';
 import { recordRange } from '../record-range.ts';
+import { useLiveList } from '../live.ts';
 import '../access-control.css';
 
-interface SwipeRow {
-  Id: number;
-  At: string;
-  CardNumber: string;
-  CardValue: number;
-  CardUserId: number | null;
-  HolderName: string | null;
-  DeviceId: number;
-  DeviceName: string;
-  ChannelName: string | null;
-  DoorNumber: number;
-  Direction: number;
-  Result: boolean;
-  Reason: number;
-  [key: string]: unknown;
-}
+type SwipeRow = DoorOpeningRecordItem;
 
 /**
  * Door-opening (swipe) records, newest first: the last week by default, never more than 61 days (the
@@ -31,7 +24,7 @@ interface SwipeRow {
  */
 const config: ListPageConfig<SwipeRow> = {
   resource: 'DoorOpeningRecord',
-  read: AC_ANY,
+  read: ACCESS_CONTROL_ANY,
   write: [],
   actions: { export: true },
   filters: [
@@ -96,10 +89,30 @@ const config: ListPageConfig<SwipeRow> = {
       render: (row) => <ResultTag opened={row.Result} />,
     },
     { key: 'Reason', title: 'accessControl.field.Reason', kind: 'enum', enumDef: doorRecordReason },
+    {
+      // The controller's own reason: what a door event or alarm was (button, held open, forced, remote open…);
+      // codes the enum does not name are shown as numbers rather than hidden.
+      key: 'EventReason',
+      title: 'acUi.record.event',
+      width: 160,
+      render: (row, tr) => {
+        if (row.EventReason === null) return '-';
+        const item = findEnumItem(doorEventReason, row.EventReason);
+        return (
+          <span data-event-reason={row.EventReason}>
+            {item ? tr(item.key as never) : String(row.EventReason)}
+          </span>
+        );
+      },
+    },
   ],
 };
 
+const LIVE_EVENTS = ['swipe', 'doorAlarm'] as const;
+
 export default function DoorOpeningRecordsPage() {
   const { t } = useTranslation();
+  // New swipes and door events reach the area's hub: the open list reloads its current page.
+  useLiveList('DoorOpeningRecord', LIVE_EVENTS);
   return <ListPage config={config} title={t('route.doorOpeningRecords')} />;
 }

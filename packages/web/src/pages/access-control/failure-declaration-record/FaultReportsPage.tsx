@@ -1,10 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { faultReportStatus } from '@gatehouse/shared';
+import { faultReportStatus, ACCESS_CONTROL_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { TwoLineCell } from '../cells.tsx';
-import { AC_ANY } from '../codes.ts';
 import { deviceOptions, handlerOptions } from '../options.ts';
 import { recordRange } from '../record-range.ts';
 import { DeviceChannelSelect } from './DeviceChannelSelect.tsx';
@@ -29,8 +28,8 @@ export default function FaultReportsPage() {
   const config = useMemo<ListPageConfig<FaultRow>>(
     () => ({
       resource: RESOURCE,
-      read: AC_ANY,
-      write: AC_ANY,
+      read: ACCESS_CONTROL_ANY,
+      write: ACCESS_CONTROL_ANY,
       actions: { create: true, export: true },
       defaultSort: { field: 'ReportedAt', order: 'desc' },
       filters: [
@@ -129,7 +128,7 @@ export default function FaultReportsPage() {
         {
           key: 'history',
           label: 'acUi.fault.history',
-          codes: AC_ANY,
+          codes: ACCESS_CONTROL_ANY,
           run: (row) => setHistory(row),
         },
       ],

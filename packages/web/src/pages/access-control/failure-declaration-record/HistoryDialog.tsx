@@ -1,10 +1,11 @@
 import { Space, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { faultReportStatus, formatDate } from '@gatehouse/shared';
-import { DIALOG_MASK } from '../../../app/feedback.tsx';
+import { faultReportStatus } from '@gatehouse/shared';
+import { DIALOG_MASK } from '../../../core/feedback.tsx';
 import { EnumCell } from '../../../components/list-page/index.ts';
 import type { FaultRow } from './types.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
+import { formatSiteTime } from '../../../core/site-time.ts';
 
 /** Every step of a fault report: when, which status, who, the handler then and the note. */
 export function HistoryDialog({ item, onClose }: { item: FaultRow | null; onClose(): void }) {
@@ -25,7 +26,7 @@ export function HistoryDialog({ item, onClose }: { item: FaultRow | null; onClos
         data-testid="fault-history"
         items={(item?.History ?? []).map((h, index) => ({
           key: index,
-          title: formatDate(h.At),
+          title: formatSiteTime(h.At),
           content: (
             <Space orientation="vertical" size={2}>
               <Space size={6} wrap>

@@ -1,13 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { faultReportStatus } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import { OptionSelect } from '../../../components/list-page/index.ts';
 import { handlerOptions } from '../options.ts';
 import { FAULT_RESOLVED, type FaultRow } from './types.ts';
-import { PageModal } from '../../../components/PageModal.tsx';
+import { FormModal } from '../../../components/FormModal.tsx';
 
 interface Values {
   Status: number;
@@ -28,7 +28,6 @@ interface Props {
 export function ProgressDialog({ item, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const status = Form.useWatch('Status', form) as number | undefined;
 
   useEffect(() => {
@@ -40,36 +39,28 @@ export function ProgressDialog({ item, onClose, onSaved }: Props) {
       });
   }, [item, form]);
 
-  async function save() {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await http.post('/api/FailureDeclarationRecord/Progress', {
-        Id: item!.Id,
-        Status: values.Status,
-        Note: values.Note?.trim() || null,
-        HandlerId: values.HandlerId ?? null,
-      });
-      feedback.success(t('accessControl.message.faultProgressed'));
-      onSaved();
-    } finally {
-      setSaving(false);
-    }
+  async function save(values: Values) {
+    await http.post('/api/FailureDeclarationRecord/Progress', {
+      Id: item!.Id,
+      Status: values.Status,
+      Note: values.Note?.trim() || null,
+      HandlerId: values.HandlerId ?? null,
+    });
+    feedback.success(t('accessControl.message.faultProgressed'));
+    onSaved();
   }
 
   const resolving = status === FAULT_RESOLVED;
   return (
-    <PageModal
+    <FormModal
+      form={form}
       open={item !== null}
       title={t('acUi.fault.progressTitle')}
-      mask={DIALOG_MASK}
       forceRender
-      confirmLoading={saving}
       okText={t('list.save')}
-      cancelText={t('list.cancel')}
       onCancel={onClose}
-      onOk={() => void save().catch(() => undefined)}
-      okButtonProps={{ 'data-testid': 'progress-ok' } as never}
+      onSubmit={save}
+      okTestId="progress-ok"
     >
       <Typography.Paragraph ellipsis={{ rows: 2 }}>
         {item &&
@@ -106,6 +97,6 @@ export function ProgressDialog({ item, onClose, onSaved }: Props) {
           <Input.TextArea rows={3} maxLength={500} showCount data-testid="progress-note" />
         </Form.Item>
       </Form>
-    </PageModal>
+    </FormModal>
   );
 }

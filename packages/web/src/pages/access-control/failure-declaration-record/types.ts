@@ -1,27 +1,8 @@
-export interface FaultHistoryEntry {
-  At: string;
-  Status: number;
-  Note: string | null;
-  OperatorName: string;
-  HandlerName: string | null;
-}
+import type { FailureDeclarationRecordItem, FailureHistoryEntry } from '@gatehouse/shared';
 
-export interface FaultRow {
-  Id: number;
-  DeviceId: number;
-  DeviceName: string;
-  ChannelId: number | null;
-  ChannelName: string | null;
-  Description: string;
-  Status: number;
-  HandlerId: number | null;
-  HandlerName: string | null;
-  ReporterName: string;
-  History: FaultHistoryEntry[];
-  ReportedAt: string;
-  ResolvedAt: string | null;
-  [key: string]: unknown;
-}
+export type FaultHistoryEntry = FailureHistoryEntry;
+
+export type FaultRow = FailureDeclarationRecordItem;
 
 /** faultReportStatus values. */
 export const FAULT_OPEN = 0;

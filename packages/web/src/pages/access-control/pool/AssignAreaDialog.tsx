@@ -1,10 +1,9 @@
-import { useState } from 'react';
 import { Form, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { feedback } from '../../../core/feedback.tsx';
 import { useAreaStore } from '../../../stores/area.ts';
-import { PageModal } from '../../../components/PageModal.tsx';
+import { FormModal } from '../../../components/FormModal.tsx';
 
 export interface AssignRequest {
   /** What is being assigned, for the dialog's text: "3 devices", "serial 1234…". */
@@ -21,32 +20,23 @@ export function AssignAreaDialog({ request }: { request: AssignRequest | null })
   const { t } = useTranslation();
   const areas = useAreaStore((s) => s.areas);
   const [form] = Form.useForm<{ AreaId: number }>();
-  const [saving, setSaving] = useState(false);
 
-  async function save() {
-    const { AreaId } = await form.validateFields();
-    setSaving(true);
-    try {
-      await request!.submit(AreaId);
-      feedback.success(t('accessControl.message.assigned'));
-      request!.done();
-    } finally {
-      setSaving(false);
-    }
+  async function save({ AreaId }: { AreaId: number }) {
+    await request!.submit(AreaId);
+    feedback.success(t('accessControl.message.assigned'));
+    request!.done();
   }
 
   return (
-    <PageModal
+    <FormModal
+      form={form}
       open={request !== null}
       title={t('acUi.pool.assignTitle')}
-      mask={DIALOG_MASK}
       destroyOnHidden
-      confirmLoading={saving}
       okText={t('acUi.pool.assign')}
-      cancelText={t('list.cancel')}
       onCancel={() => request?.cancel()}
-      onOk={() => void save().catch(() => undefined)}
-      okButtonProps={{ 'data-testid': 'assign-ok' } as never}
+      onSubmit={save}
+      okTestId="assign-ok"
     >
       <Typography.Paragraph>{request?.subject}</Typography.Paragraph>
       <Form form={form} layout="vertical" preserve={false}>
@@ -63,6 +53,6 @@ export function AssignAreaDialog({ request }: { request: AssignRequest | null })
           />
         </Form.Item>
       </Form>
-    </PageModal>
+    </FormModal>
   );
 }

@@ -1,15 +1,18 @@
 import type { TFunction } from 'i18next';
-import { http } from '../../../app/http.ts';
-import { feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import type { BatchAction, Row, RowAction, TKey } from '../../../components/list-page/index.ts';
 
-interface PoolRow extends Row {
+/** The two registration pools (their API resources). */
+export type PoolResource = 'DeviceRegistration' | 'CardRegistration';
+
+export interface PoolRow extends Row {
   Id: number;
   AreaId: number | null;
 }
 
 interface PoolActionOptions<T extends PoolRow> {
-  resource: 'DeviceRegistration' | 'CardRegistration';
+  resource: PoolResource;
   t: TFunction;
   /** From usePoolAssign. */
   ask(ids: number[], subject: string): Promise<void>;

@@ -1,14 +1,15 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import type { AssignRequest } from './AssignAreaDialog.tsx';
+import type { PoolResource } from './pool-actions.ts';
 
 /**
  * Assigning pool rows (devices or cards) to an area through the dialog: `ask` opens it and resolves when
  * the rows are assigned, rejects when the dialog is closed without (a batch action keeps its ticks then).
  * `ask` and `unassign` keep their identity, so list declarations built from them stay stable.
  */
-export function usePoolAssign(resource: 'DeviceRegistration' | 'CardRegistration') {
+export function usePoolAssign(resource: PoolResource) {
   const queryClient = useQueryClient();
   const [request, setRequest] = useState<AssignRequest | null>(null);
   const ask = useCallback(

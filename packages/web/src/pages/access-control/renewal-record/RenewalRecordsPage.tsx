@@ -1,19 +1,10 @@
+import type { RenewalRecordItem } from '@gatehouse/shared';
+import { ACCESS_CONTROL_ANY } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { AC_ANY } from '../codes.ts';
 import { RENEWAL_DEFAULT_DAYS, recordRange } from '../record-range.ts';
 
-interface RenewalRow {
-  Id: number;
-  CardUserId: number;
-  HolderName: string;
-  OldValidTo: string;
-  NewValidTo: string;
-  Remark: string | null;
-  OperatorName: string;
-  At: string;
-  [key: string]: unknown;
-}
+type RenewalRow = RenewalRecordItem;
 
 /**
  * Renewal records: every extension of a holder's validity (old and new end, who, when, remark), opening on
@@ -21,7 +12,7 @@ interface RenewalRow {
  */
 const config: ListPageConfig<RenewalRow> = {
   resource: 'RenewalRecord',
-  read: AC_ANY,
+  read: ACCESS_CONTROL_ANY,
   write: [],
   actions: { export: true },
   defaultSort: { field: 'At', order: 'desc' },

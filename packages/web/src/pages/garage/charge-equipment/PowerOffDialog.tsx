@@ -1,19 +1,13 @@
-import { useState } from 'react';
 import { Alert, Descriptions, Form, Input } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  PAYMENT_REASON_MAX,
-  antdRule,
-  formatCents,
-  formatDate,
-  formatKWh,
-  required,
-} from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { PAYMENT_REASON_MAX, antdRule, formatCents, formatKWh, required } from '@gatehouse/shared';
+import { http } from '../../../core/http.ts';
+import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import type { PowerOffTarget } from './types.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
+import { useSaving } from '../../../components/use-saving.ts';
+import { formatSiteTime } from '../../../core/site-time.ts';
 
 interface PowerOffRecord {
   Id: number;
@@ -39,29 +33,29 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ Reason: string }>();
-  const [saving, setSaving] = useState(false);
+  const [saving, withSaving] = useSaving();
   const session = target?.session ?? null;
 
   async function submit() {
     const { Reason } = await form.validateFields();
-    setSaving(true);
     try {
-      const record = await http.post<PowerOffRecord>('/api/ChargeEquipment/ForcedPowerOff', {
-        ChargeEquipmentId: target!.socketId,
-        ...(session ? { ChargeRecordId: session.ChargeRecordId } : {}),
-        Reason: Reason.trim(),
+      await withSaving(async () => {
+        const record = await http.post<PowerOffRecord>('/api/ChargeEquipment/ForcedPowerOff', {
+          ChargeEquipmentId: target!.socketId,
+          ...(session ? { ChargeRecordId: session.ChargeRecordId } : {}),
+          Reason: Reason.trim(),
+        });
+        feedback.success(
+          record.OrderNo
+            ? t('garageUi.powerOff.doneWithOrder', {
+                order: record.OrderNo,
+                amount: formatCents(record.AmountCents ?? 0),
+              })
+            : t('garageUi.powerOff.done'),
+        );
+        onClose();
       });
-      feedback.success(
-        record.OrderNo
-          ? t('garageUi.powerOff.doneWithOrder', {
-              order: record.OrderNo,
-              amount: formatCents(record.AmountCents ?? 0),
-            })
-          : t('garageUi.powerOff.done'),
-      );
-      onClose();
     } finally {
-      setSaving(false);
       // Also after a refusal (the session had ended): the grid then shows what is true now.
       await Promise.all(AFFECTED.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     }
@@ -101,7 +95,7 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
                 {session.CardNumber ?? '-'}
               </Descriptions.Item>
               <Descriptions.Item label={t('garage.field.StartAt')}>
-                {formatDate(session.StartAt)}
+                {formatSiteTime(session.StartAt)}
               </Descriptions.Item>
               <Descriptions.Item label={t('garageUi.socket.usage')}>
                 {t('garageUi.socket.minutesEnergy', {

@@ -3,13 +3,13 @@ import { Button, Card, Empty, Select, Skeleton, Space, Tag, Typography } from 'a
 import { LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import { loadAll } from '../options.ts';
 import { PortStateLegend } from './PortStateLegend.tsx';
 import { SocketTile } from './SocketTile.tsx';
 import type { PortStateGroup, PowerOffTarget, SocketGridData } from './types.ts';
 import './sockets.css';
+import { formatSiteTime } from '../../../core/site-time.ts';
 
 interface HostChoice {
   Id: number;
@@ -136,7 +136,7 @@ export function SocketGrid({
             {data.Host.Disabled && <Tag>{t('enum.disabledFlag.true')}</Tag>}
             <Typography.Text type="secondary">
               {t('garage.field.LastSeenAt')}:{' '}
-              {data.Host.LastSeenAt ? formatDate(data.Host.LastSeenAt) : t('garageUi.host.neverSeen')}
+              {data.Host.LastSeenAt ? formatSiteTime(data.Host.LastSeenAt) : t('garageUi.host.neverSeen')}
             </Typography.Text>
             <span className="socket-grid-counts">
               {GROUPS.map((g) => (

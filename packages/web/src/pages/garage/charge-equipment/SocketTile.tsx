@@ -1,8 +1,9 @@
 import { Button, Typography } from 'antd';
 import { PoweroffOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { findEnumItem, chargePortState, formatCents, formatDate, formatKWh } from '@gatehouse/shared';
+import { findEnumItem, chargePortState, formatCents, formatKWh } from '@gatehouse/shared';
 import { canPowerOff, type GridSocket } from './types.ts';
+import { formatSiteTime } from '../../../core/site-time.ts';
 
 /** Text on a state-coloured band: every port-state colour reaches 4.5:1 against white. */
 const BAND_TEXT = '#ffffff';
@@ -51,7 +52,7 @@ export function SocketTile({ socket, onPowerOff }: { socket: GridSocket; onPower
           </>
         ) : (
           <Typography.Text type="secondary">
-            {t('garageUi.socket.since', { time: formatDate(socket.StateChangedAt, 'MM-DD HH:mm') })}
+            {t('garageUi.socket.since', { time: formatSiteTime(socket.StateChangedAt, 'MM-DD HH:mm') })}
           </Typography.Text>
         )}
       </div>

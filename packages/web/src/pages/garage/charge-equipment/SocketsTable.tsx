@@ -1,9 +1,15 @@
 import { useMemo } from 'react';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { MAX_HOST_PORTS, chargePortState, formatCents, formatKWh } from '@gatehouse/shared';
+import {
+  MAX_HOST_PORTS,
+  chargePortState,
+  formatCents,
+  formatKWh,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+} from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
 import { hostOptions, zoneOptions } from '../options.ts';
 import { canPowerOff, type PortStateGroup, type PowerOffTarget, type SocketRow } from './types.ts';
 import './sockets.css';
@@ -22,8 +28,8 @@ export function SocketsTable({
   const config = useMemo<ListPageConfig<SocketRow>>(
     () => ({
       resource: 'ChargeEquipment',
-      read: BIKE_ANY,
-      write: BIKE_ADMIN,
+      read: BICYCLE_ANY,
+      write: BICYCLE_ADMIN,
       actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
       defaultSort: { field: 'Host', order: 'asc' },
       refreshes: ['ParkArea', 'ChargeHost'],
@@ -132,7 +138,7 @@ export function SocketsTable({
         {
           key: 'power-off',
           label: 'garage.action.ForcedPowerOff',
-          codes: BIKE_ANY,
+          codes: BICYCLE_ANY,
           danger: true,
           visible: canPowerOff,
           run: (row) =>

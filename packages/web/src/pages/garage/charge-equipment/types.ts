@@ -1,53 +1,19 @@
-/** The running session at a socket, with its live estimate (server: sockets.ts). */
-export interface SocketSession {
-  ChargeRecordId: number;
-  ChargeOrderId: number | null;
-  OrderNo: string | null;
-  CardNumber: string | null;
-  StartAt: string;
-  EnergyWh: number;
-  DurationMinutes: number;
-  EstimatedCents: number | null;
-}
+import type {
+  ChargeEquipmentGrid,
+  ChargeEquipmentItem,
+  ChargeEquipmentSession,
+  GridSocket,
+  PortStateGroup,
+} from '@gatehouse/shared';
 
-export type PortStateGroup = 'idle' | 'occupied' | 'fault' | 'disabled';
+/** The running session at a socket, with its live estimate. */
+export type SocketSession = ChargeEquipmentSession;
 
-export interface GridSocket {
-  Id: number;
-  PortNumber: number;
-  State: number;
-  StateColor: string | null;
-  StateGroup: PortStateGroup;
-  StateChangedAt: string;
-  Disabled: boolean;
-  Remark: string | null;
-  Session: SocketSession | null;
-}
+export type { GridSocket, PortStateGroup };
 
-export interface SocketRow extends GridSocket {
-  ChargeHostId: number;
-  HostName: string;
-  HostSerialNumber: string;
-  ParkAreaId: number;
-  ZoneName: string;
-  [key: string]: unknown;
-}
+export type SocketRow = ChargeEquipmentItem;
 
-export interface SocketGridData {
-  Host: {
-    Id: number;
-    Name: string;
-    SerialNumber: string;
-    ParkAreaId: number;
-    ZoneName: string;
-    PortCount: number;
-    Disabled: boolean;
-    Online: boolean;
-    LastSeenAt: string | null;
-  };
-  Sockets: GridSocket[];
-  Counts: Record<PortStateGroup, number>;
-}
+export type SocketGridData = ChargeEquipmentGrid;
 
 /** What the power-off dialog needs to say which socket and session it cuts. */
 export interface PowerOffTarget {

@@ -1,34 +1,15 @@
+import type { ChargeHostItem } from '@gatehouse/shared';
 import { useMemo } from 'react';
 import { Space, Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { chargingSystemType, formatDate } from '@gatehouse/shared';
+import { chargingSystemType, BICYCLE_ADMIN, BICYCLE_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
 import { zoneOptions } from '../options.ts';
 import { hostForm } from './host-form.ts';
+import { formatSiteTime } from '../../../core/site-time.ts';
 
-interface HostRow {
-  Id: number;
-  SerialNumber: string;
-  Name: string;
-  ParkAreaId: number;
-  ZoneName: string;
-  PortCount: number;
-  ChargingSystemType: number;
-  Endpoint: string | null;
-  Account: string | null;
-  HasPassword: boolean;
-  Remark: string | null;
-  Disabled: boolean;
-  LastSeenAt: string | null;
-  Online: boolean;
-  SocketCount: number;
-  SocketsOccupied: number;
-  SocketsFault: number;
-  CreatedAt: string;
-  [key: string]: unknown;
-}
+type HostRow = ChargeHostItem;
 
 /** Online (reported within the last minutes) or offline, with when it was last heard from. */
 function Presence({ host }: { host: HostRow }) {
@@ -39,7 +20,7 @@ function Presence({ host }: { host: HostRow }) {
         {t(host.Online ? 'garage.hostStatus.online' : 'garage.hostStatus.offline')}
       </Tag>
       <Typography.Text type="secondary" className="garage-occupancy-detail">
-        {host.LastSeenAt ? formatDate(host.LastSeenAt) : t('garageUi.host.neverSeen')}
+        {host.LastSeenAt ? formatSiteTime(host.LastSeenAt) : t('garageUi.host.neverSeen')}
       </Typography.Text>
     </Space>
   );
@@ -52,8 +33,8 @@ export default function ChargeHostsPage() {
   const config = useMemo<ListPageConfig<HostRow>>(
     () => ({
       resource: 'ChargeHost',
-      read: BIKE_ANY,
-      write: BIKE_ADMIN,
+      read: BICYCLE_ANY,
+      write: BICYCLE_ADMIN,
       actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
       invalidates: ['garage.hosts', 'garage.gridHosts'],
       refreshes: ['ParkArea', 'ChargeEquipment'],
@@ -115,7 +96,7 @@ export default function ChargeHostsPage() {
         {
           key: 'sockets',
           label: 'garageUi.host.viewSockets',
-          codes: BIKE_ANY,
+          codes: BICYCLE_ANY,
           run: (row) => void navigate(`/Bicycle/chargeEquipment?ChargeHostId=${row.Id}&view=grid`),
         },
       ],

@@ -1,33 +1,15 @@
+import type { ChargeOrderItem } from '@gatehouse/shared';
 import { useMemo } from 'react';
 import { Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { chargeStopReason, chargeType, paymentState } from '@gatehouse/shared';
+import { chargeStopReason, chargeType, paymentState, BICYCLE_ANY } from '@gatehouse/shared';
 import { EnumCell, ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { AmountCell, EndCell, EnergyCell, PaymentStateTag, ReasonCell, SocketCell } from '../cells.tsx';
-import { BIKE_ANY } from '../codes.ts';
 import { flagOptions, hostOptions, zoneOptions } from '../options.ts';
-import { useOrderActions, type OrderRow } from '../orders/order-actions.tsx';
+import { useOrderActions } from '../orders/order-actions.tsx';
 import { recordRange } from '../record-range.ts';
 
-interface ChargeOrderRow extends OrderRow {
-  ChargeRecordId: number;
-  PortNumber: number;
-  HostName: string;
-  ZoneName: string;
-  CardNumber: string | null;
-  StartAt: string;
-  EndAt: string | null;
-  Open: boolean;
-  EnergyWh: number;
-  StopReason: number | null;
-  Forced: boolean;
-  RuleName: string | null;
-  DurationMinutes: number;
-  Estimated: boolean;
-  PaidAt: string | null;
-  RefundReason: string | null;
-  CloseReason: string | null;
-}
+type ChargeOrderRow = ChargeOrderItem;
 
 /** The charge types a charging order can have: temporary charging, or charging under a monthly pass. */
 const CHARGING_TYPES = new Set([2, 3]);
@@ -39,7 +21,7 @@ export default function ChargeOrdersPage() {
   const config = useMemo<ListPageConfig<ChargeOrderRow>>(
     () => ({
       resource: 'ChargeOrder',
-      read: BIKE_ANY,
+      read: BICYCLE_ANY,
       write: [],
       actions: { export: true },
       defaultSort: { field: 'StartAt', order: 'desc' },

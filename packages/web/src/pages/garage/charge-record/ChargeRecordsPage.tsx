@@ -1,34 +1,17 @@
+import type { ChargeRecordItem } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
-import { chargeStopReason } from '@gatehouse/shared';
+import { chargeStopReason, BICYCLE_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { AmountCell, EndCell, EnergyCell, PaymentStateTag, SocketCell } from '../cells.tsx';
-import { BIKE_ANY } from '../codes.ts';
 import { flagOptions, hostOptions, zoneOptions } from '../options.ts';
 import { recordRange } from '../record-range.ts';
 
-interface RecordRow {
-  Id: number;
-  PortNumber: number;
-  HostName: string;
-  ZoneName: string;
-  CardNumber: string | null;
-  StartAt: string;
-  EndAt: string | null;
-  Open: boolean;
-  EnergyWh: number;
-  DurationMinutes: number;
-  StopReason: number | null;
-  OrderNo: string | null;
-  AmountCents: number | null;
-  Estimated: boolean;
-  PaymentState: number | null;
-  [key: string]: unknown;
-}
+type RecordRow = ChargeRecordItem;
 
 /** Charging records: the sessions as measured, read-only, with the order each one priced. */
 const config: ListPageConfig<RecordRow> = {
   resource: 'ChargeRecord',
-  read: BIKE_ANY,
+  read: BICYCLE_ANY,
   write: [],
   actions: { export: true },
   defaultSort: { field: 'StartAt', order: 'desc' },

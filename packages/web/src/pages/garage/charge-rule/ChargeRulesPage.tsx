@@ -1,37 +1,27 @@
+import type { ChargeRuleItem } from '@gatehouse/shared';
 import { Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { chargeType, isMonthlyChargeType, temporaryChargeType } from '@gatehouse/shared';
+import {
+  chargeType,
+  isMonthlyChargeType,
+  temporaryChargeType,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+} from '@gatehouse/shared';
 import { CentsCell, EnumCell, ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { PriceCell } from '../cells.tsx';
-import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
 import { zoneOptions } from '../options.ts';
 import { ruleForm } from './rule-form.tsx';
 
-export interface RuleRow {
-  Id: number;
-  Name: string;
-  ChargeType: number;
-  TemporaryChargeType: number;
-  UnitPriceCents: number;
-  PriceUnitKey: string | null;
-  TimeUnit: number | null;
-  FreeMinutes: number;
-  CapCents: number | null;
-  Remark: string | null;
-  Disabled: boolean;
-  ParkAreaIds: number[];
-  ParkAreas: { Id: number; Name: string }[];
-  CreatedAt: string;
-  [key: string]: unknown;
-}
+export type RuleRow = ChargeRuleItem;
 
 const notApplicable = <Typography.Text type="secondary">-</Typography.Text>;
 
 /** Charge rules: every charge type with the terms that apply to it, and the zones that use each rule. */
 const config: ListPageConfig<RuleRow> = {
   resource: 'ChargeRule',
-  read: BIKE_ANY,
-  write: BIKE_ADMIN,
+  read: BICYCLE_ANY,
+  write: BICYCLE_ADMIN,
   actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
   invalidates: ['garage.rules', 'garage.monthlyRules'],
   refreshes: ['ParkArea'],

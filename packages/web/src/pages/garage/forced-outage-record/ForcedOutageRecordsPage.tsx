@@ -1,30 +1,17 @@
+import type { ForcedOutageRecordItem } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
-import { forcedOutageResult } from '@gatehouse/shared';
+import { forcedOutageResult, BICYCLE_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { AmountCell, SocketCell } from '../cells.tsx';
-import { BIKE_ANY } from '../codes.ts';
 import { hostOptions, zoneOptions } from '../options.ts';
 import { recordRange } from '../record-range.ts';
 
-interface OutageRow {
-  Id: number;
-  At: string;
-  PortNumber: number;
-  HostName: string;
-  ZoneName: string;
-  OrderNo: string | null;
-  CardNumber: string | null;
-  AmountCents: number | null;
-  Reason: string;
-  Result: number;
-  UserName: string;
-  [key: string]: unknown;
-}
+type OutageRow = ForcedOutageRecordItem;
 
 /** Forced power-off records: who cut which socket when and why, the order it ended and the device's answer. */
 const config: ListPageConfig<OutageRow> = {
   resource: 'ForcedOutageRecord',
-  read: BIKE_ANY,
+  read: BICYCLE_ANY,
   write: [],
   actions: { export: true },
   defaultSort: { field: 'At', order: 'desc' },

@@ -4,7 +4,7 @@ import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { chargePortState, findEnumItem, formatCents, formatKWh } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import { echarts } from './echarts.ts';
 import { CHART_DAYS, type GarageDaily, type GarageSummary } from './types.ts';
 

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatCents, formatKWh } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import type { GarageSummary } from './types.ts';
 import './garage-dashboard.css';
 

@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
-import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MAX_PASS_UNITS, formatCents } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import { FormDialog, type FormDef, type Row } from '../../../components/list-page/index.ts';
 import { monthlyRuleOptions } from '../options.ts';
-import { VehicleSelect } from '../vehicles/VehicleSelect.tsx';
+import { VehicleSelect } from '../vehicle/VehicleSelect.tsx';
+import { formatSiteTime, siteNow } from '../../../core/site-time.ts';
 
 const form: FormDef<Row> = {
   width: 720,
@@ -65,7 +65,7 @@ export function PassSaleDialog({
   const queryClient = useQueryClient();
   // New defaults on every opening: the start is "now" when the dialog opens, not when the page loaded.
   const defaults = useMemo(
-    () => (open ? { VehicleId: vehicleId, Units: 1, StartAt: dayjs() } : undefined),
+    () => (open ? { VehicleId: vehicleId, Units: 1, StartAt: siteNow() } : undefined),
     [open, vehicleId],
   );
   return (
@@ -85,7 +85,7 @@ export function PassSaleDialog({
         feedback.success(
           t('garageUi.pass.sold', {
             plate: pass.Plate,
-            end: dayjs(pass.EndAt).format('YYYY-MM-DD HH:mm'),
+            end: formatSiteTime(pass.EndAt, 'YYYY-MM-DD HH:mm'),
             amount: formatCents(pass.AmountCents),
           }),
         );

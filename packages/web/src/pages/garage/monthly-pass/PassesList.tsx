@@ -2,34 +2,13 @@ import { useMemo, useState } from 'react';
 import { Button, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { chargeType, findEnumItem, timeUnit } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
+import { chargeType, findEnumItem, timeUnit, BICYCLE_ADMIN, BICYCLE_ANY } from '@gatehouse/shared';
+import { http } from '../../../core/http.ts';
 import { ListPage, type ListPageConfig, type TKey } from '../../../components/list-page/index.ts';
-import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
 import { monthlyRuleOptions } from '../options.ts';
 import { PassSaleDialog } from './PassSaleDialog.tsx';
 import { RenewDialog } from './RenewDialog.tsx';
-
-export interface PassRow {
-  Id: number;
-  VehicleId: number;
-  Plate: string;
-  OwnerName: string | null;
-  ChargeRuleId: number;
-  RuleName: string;
-  ChargeType: number;
-  TimeUnit: number | null;
-  StartAt: string;
-  EndAt: string;
-  Units: number;
-  AmountCents: number;
-  Status: 'Upcoming' | 'Active' | 'Expired';
-  RenewedFromId: number | null;
-  Remark: string | null;
-  UserName: string;
-  CreatedAt: string;
-  [key: string]: unknown;
-}
+import type { PassRow } from './types.ts';
 
 const STATUS_COLOURS: Record<PassRow['Status'], string> = {
   Upcoming: 'blue',
@@ -45,8 +24,8 @@ export function PassesList() {
   const config = useMemo<ListPageConfig<PassRow>>(
     () => ({
       resource: 'MonthlyPass',
-      read: BIKE_ANY,
-      write: BIKE_ANY,
+      read: BICYCLE_ANY,
+      write: BICYCLE_ANY,
       actions: { export: true },
       defaultSort: { field: 'StartAt', order: 'desc' },
       filters: [
@@ -116,11 +95,11 @@ export function PassesList() {
         { key: 'Remark', title: 'garage.field.Remark', ellipsis: true },
       ],
       rowActions: [
-        { key: 'renew', label: 'garage.action.Renew', codes: BIKE_ANY, run: (row) => setRenewing(row) },
+        { key: 'renew', label: 'garage.action.Renew', codes: BICYCLE_ANY, run: (row) => setRenewing(row) },
         {
           key: 'delete',
           label: 'list.delete',
-          codes: BIKE_ADMIN,
+          codes: BICYCLE_ADMIN,
           danger: true,
           confirm: 'garageUi.pass.confirmDelete',
           run: (row) => http.del(`/api/MonthlyPass/${row.Id}`),

@@ -1,64 +1,55 @@
-import { useState } from 'react';
 import { Descriptions, Form, Input, InputNumber } from 'antd';
-import dayjs from 'dayjs';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { MAX_PASS_UNITS, antdRule, formatCents, formatDate, required } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
-import type { PassRow } from './PassesList.tsx';
-import { PageModal } from '../../../components/PageModal.tsx';
+import { MAX_PASS_UNITS, antdRule, formatCents, required } from '@gatehouse/shared';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
+import type { PassRow } from './types.ts';
+import { FormModal } from '../../../components/FormModal.tsx';
+import { toSitePicker } from '../../../core/site-time.ts';
+import { formatSiteTime } from '../../../core/site-time.ts';
 
 /** Renewal sells the next pass under the same rule, from where this one ends (or now, once it has ended). */
 export function RenewDialog({ pass, onClose }: { pass: PassRow | null; onClose(): void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ Units: number; Remark?: string }>();
-  const [saving, setSaving] = useState(false);
-  const start = pass ? dayjs(Math.max(Date.parse(pass.EndAt), Date.now())) : null;
+  const start = pass ? toSitePicker(Math.max(Date.parse(pass.EndAt), Date.now())) : null;
 
-  async function submit() {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      const renewed = await http.post<PassRow>('/api/MonthlyPass/Renew', {
-        Id: pass!.Id,
-        Units: values.Units,
-        Remark: values.Remark?.trim() || null,
-      });
-      feedback.success(
-        t('garageUi.pass.sold', {
-          plate: renewed.Plate,
-          end: formatDate(renewed.EndAt, 'YYYY-MM-DD HH:mm'),
-          amount: formatCents(renewed.AmountCents),
-        }),
-      );
-      await queryClient.invalidateQueries({ queryKey: ['list', 'MonthlyPass'] });
-      await queryClient.invalidateQueries({ queryKey: ['list', 'Vehicle'] });
-      onClose();
-    } finally {
-      setSaving(false);
-    }
+  async function submit(values: { Units: number; Remark?: string }) {
+    const renewed = await http.post<PassRow>('/api/MonthlyPass/Renew', {
+      Id: pass!.Id,
+      Units: values.Units,
+      Remark: values.Remark?.trim() || null,
+    });
+    feedback.success(
+      t('garageUi.pass.sold', {
+        plate: renewed.Plate,
+        end: formatSiteTime(renewed.EndAt, 'YYYY-MM-DD HH:mm'),
+        amount: formatCents(renewed.AmountCents),
+      }),
+    );
+    await queryClient.invalidateQueries({ queryKey: ['list', 'MonthlyPass'] });
+    await queryClient.invalidateQueries({ queryKey: ['list', 'Vehicle'] });
+    onClose();
   }
 
   return (
-    <PageModal
+    <FormModal
+      form={form}
       open={pass !== null}
       title={`${t('garage.action.Renew')} · ${pass?.Plate ?? ''}`}
-      mask={DIALOG_MASK}
       keyboard={false}
       destroyOnHidden
-      confirmLoading={saving}
       okText={t('list.save')}
-      cancelText={t('list.cancel')}
       onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okButtonProps={{ 'data-testid': 'renew-ok' } as never}
+      onSubmit={submit}
+      okTestId="renew-ok"
     >
       {pass && (
         <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>
           <Descriptions.Item label={t('garage.field.RuleName')}>{pass.RuleName}</Descriptions.Item>
-          <Descriptions.Item label={t('garage.field.EndAt')}>{formatDate(pass.EndAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('garage.field.EndAt')}>{formatSiteTime(pass.EndAt)}</Descriptions.Item>
           <Descriptions.Item label={t('garageUi.pass.renewFrom')}>
             {start?.format('YYYY-MM-DD HH:mm:ss')}
           </Descriptions.Item>
@@ -78,6 +69,6 @@ export function RenewDialog({ pass, onClose }: { pass: PassRow | null; onClose()
           <Input.TextArea rows={2} maxLength={200} showCount />
         </Form.Item>
       </Form>
-    </PageModal>
+    </FormModal>
   );
 }

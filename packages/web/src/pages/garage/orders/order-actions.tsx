@@ -12,24 +12,20 @@ import {
   paymentState,
   required,
   type PaymentAction,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+  type ChargeOrderItem,
+  type ParkOrderItem,
 } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import type { RowAction, TKey } from '../../../components/list-page/index.ts';
 import { PaymentStateTag } from '../cells.tsx';
-import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
-import { PageModal } from '../../../components/PageModal.tsx';
+import { FormModal } from '../../../components/FormModal.tsx';
 
 /** What both order lists carry for the payment actions. */
-export interface OrderRow {
-  Id: number;
-  OrderNo: string;
-  AmountCents: number;
-  PaymentState: number;
-  /** The operator actions this caller may take now, from the server (none while the order runs). */
-  Actions: PaymentAction[];
-  [key: string]: unknown;
-}
+/** An order of either kind: the payment actions need only what both carry. */
+export type OrderRow = ChargeOrderItem | ParkOrderItem;
 
 type OrderResource = 'ChargeOrder' | 'ParkOrder';
 
@@ -66,7 +62,7 @@ export function useOrderActions(resource: OrderResource): {
         return {
           key: action,
           label: `garage.action.${action}` as TKey,
-          codes: rule.level === 'admin' ? BIKE_ADMIN : BIKE_ANY,
+          codes: rule.level === 'admin' ? BICYCLE_ADMIN : BICYCLE_ANY,
           danger: action === 'Refund',
           visible: (row) => row.Actions.includes(action),
           ...(rule.reason === 'none'
@@ -107,39 +103,31 @@ function ReasonDialog({
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ Reason?: string }>();
-  const [saving, setSaving] = useState(false);
   const action = pending?.action;
   const needed = action ? PAYMENT_ACTIONS[action].reason === 'required' : false;
 
-  async function submit() {
-    const { Reason } = await form.validateFields();
-    setSaving(true);
-    try {
-      const reason = Reason?.trim();
-      const order = await http.post<OrderRow>(`/api/${resource}/${action!}`, {
-        Id: pending!.order.Id,
-        ...(reason ? { Reason: reason } : {}),
-      });
-      onClose();
-      onDone(order);
-    } finally {
-      setSaving(false);
-    }
+  async function submit({ Reason }: { Reason?: string }) {
+    const reason = Reason?.trim();
+    const order = await http.post<OrderRow>(`/api/${resource}/${action!}`, {
+      Id: pending!.order.Id,
+      ...(reason ? { Reason: reason } : {}),
+    });
+    onClose();
+    onDone(order);
   }
 
   return (
-    <PageModal
+    <FormModal
+      form={form}
       open={pending !== null}
       title={action ? `${t(`garage.action.${action}`)} · ${pending!.order.OrderNo}` : ''}
-      mask={DIALOG_MASK}
       keyboard={false}
       destroyOnHidden
-      confirmLoading={saving}
       okText={t('list.confirm')}
-      okButtonProps={{ danger: action === 'Refund', 'data-testid': 'order-action-ok' } as never}
-      cancelText={t('list.cancel')}
+      okButtonProps={{ danger: action === 'Refund' }}
+      okTestId="order-action-ok"
       onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
     >
       {pending && (
         <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>
@@ -166,6 +154,6 @@ function ReasonDialog({
           />
         </Form.Item>
       </Form>
-    </PageModal>
+    </FormModal>
   );
 }

@@ -1,8 +1,8 @@
 import { Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PassesList } from '../passes/PassesList.tsx';
-import { VehiclesList } from '../vehicles/VehiclesList.tsx';
+import { PassesList } from '../monthly-pass/PassesList.tsx';
+import { VehiclesList } from '../vehicle/VehiclesList.tsx';
 import { ZonesList } from './ZonesList.tsx';
 
 const TABS = ['zones', 'vehicles', 'passes'] as const;

@@ -1,31 +1,14 @@
+import type { ParkAreaItem } from '@gatehouse/shared';
+import { BICYCLE_ADMIN, BICYCLE_ANY } from '@gatehouse/shared';
 import { useMemo } from 'react';
 import { Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { BIKE_ADMIN, BIKE_ANY } from '../codes.ts';
 import { ruleOptions } from '../options.ts';
 import '../garage.css';
 
-export interface ZoneRow {
-  Id: number;
-  Name: string;
-  Capacity: number;
-  Location: string | null;
-  Remark: string | null;
-  Disabled: boolean;
-  ChargeRuleIds: number[];
-  ChargeRules: { Id: number; Name: string; ChargeType: number; Disabled: boolean }[];
-  HostCount: number;
-  SocketsTotal: number;
-  SocketsOccupied: number;
-  SocketsIdle: number;
-  SocketsFault: number;
-  SocketsDisabled: number;
-  ParkedCount: number;
-  CreatedAt: string;
-  [key: string]: unknown;
-}
+export type ZoneRow = ParkAreaItem;
 
 /** Live socket occupancy of a zone: occupied / total, a bar, and the idle, fault and disabled counts. */
 function Occupancy({ zone }: { zone: ZoneRow }) {
@@ -60,8 +43,8 @@ export function ZonesList() {
   const config = useMemo<ListPageConfig<ZoneRow>>(
     () => ({
       resource: 'ParkArea',
-      read: BIKE_ANY,
-      write: BIKE_ADMIN,
+      read: BICYCLE_ANY,
+      write: BICYCLE_ADMIN,
       actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
       invalidates: ['garage.zones', 'garage.gridHosts'],
       refreshes: ['ChargeRule', 'ChargeHost', 'ChargeEquipment'],
@@ -132,7 +115,7 @@ export function ZonesList() {
         {
           key: 'sockets',
           label: 'garageUi.zone.sockets',
-          codes: BIKE_ANY,
+          codes: BICYCLE_ANY,
           run: (row) => void navigate(`/Bicycle/chargeEquipment?ParkAreaId=${row.Id}`),
         },
       ],

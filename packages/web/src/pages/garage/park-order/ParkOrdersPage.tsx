@@ -1,27 +1,14 @@
+import type { ParkOrderItem } from '@gatehouse/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { paymentState } from '@gatehouse/shared';
+import { paymentState, BICYCLE_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { AmountCell, EndCell, PaymentStateTag, ReasonCell } from '../cells.tsx';
-import { BIKE_ANY } from '../codes.ts';
 import { flagOptions, ruleOptions, zoneOptions } from '../options.ts';
-import { useOrderActions, type OrderRow } from '../orders/order-actions.tsx';
+import { useOrderActions } from '../orders/order-actions.tsx';
 import { recordRange } from '../record-range.ts';
 
-interface ParkOrderRow extends OrderRow {
-  ZoneName: string;
-  Plate: string | null;
-  CardNumber: string | null;
-  EntryAt: string;
-  ExitAt: string | null;
-  Inside: boolean;
-  RuleName: string | null;
-  DurationMinutes: number;
-  Estimated: boolean;
-  PaidAt: string | null;
-  RefundReason: string | null;
-  CloseReason: string | null;
-}
+type ParkOrderRow = ParkOrderItem;
 
 /** Temporary parking orders: who parked where and how long, the fee, its payment state and actions. */
 export default function ParkOrdersPage() {
@@ -30,7 +17,7 @@ export default function ParkOrdersPage() {
   const config = useMemo<ListPageConfig<ParkOrderRow>>(
     () => ({
       resource: 'ParkOrder',
-      read: BIKE_ANY,
+      read: BICYCLE_ANY,
       write: [],
       actions: { export: true },
       defaultSort: { field: 'EntryAt', order: 'desc' },

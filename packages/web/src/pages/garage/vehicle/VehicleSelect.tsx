@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Select } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import type { Page } from '../../../components/list-page/index.ts';
 
 export interface VehicleChoice {

@@ -1,24 +1,13 @@
+import type { VehicleItem } from '@gatehouse/shared';
 import { useMemo, useState } from 'react';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { cardNumber, formatDate, phone, plate } from '@gatehouse/shared';
+import { cardNumber, phone, plate, BICYCLE_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { BIKE_ANY } from '../codes.ts';
-import { PassSaleDialog } from '../passes/PassSaleDialog.tsx';
+import { PassSaleDialog } from '../monthly-pass/PassSaleDialog.tsx';
+import { formatSiteTime } from '../../../core/site-time.ts';
 
-interface VehicleRow {
-  Id: number;
-  Plate: string;
-  OwnerName: string | null;
-  Phone: string | null;
-  CardHolderName: string | null;
-  CardNumber: string | null;
-  Remark: string | null;
-  Disabled: boolean;
-  ActivePass: { Id: number; RuleName: string; ChargeType: number; EndAt: string } | null;
-  CreatedAt: string;
-  [key: string]: unknown;
-}
+type VehicleRow = VehicleItem;
 
 /** Vehicles by plate with their owner, card and the pass valid now; desk work for both codes. */
 export function VehiclesList() {
@@ -27,8 +16,8 @@ export function VehiclesList() {
   const config = useMemo<ListPageConfig<VehicleRow>>(
     () => ({
       resource: 'Vehicle',
-      read: BIKE_ANY,
-      write: BIKE_ANY,
+      read: BICYCLE_ANY,
+      write: BICYCLE_ANY,
       actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
       defaultSort: { field: 'Plate', order: 'asc' },
       refreshes: ['MonthlyPass'],
@@ -54,11 +43,11 @@ export function VehiclesList() {
           width: 220,
           render: (row, tr) =>
             row.ActivePass ? (
-              <Tooltip title={`${tr('garage.field.EndAt')} ${formatDate(row.ActivePass.EndAt)}`}>
+              <Tooltip title={`${tr('garage.field.EndAt')} ${formatSiteTime(row.ActivePass.EndAt)}`}>
                 <span className="list-page-nowrap">
                   <Tag color="green">{row.ActivePass.RuleName}</Tag>
                   <Typography.Text type="secondary">
-                    {tr('garageUi.pass.until', { date: formatDate(row.ActivePass.EndAt, 'YYYY-MM-DD') })}
+                    {tr('garageUi.pass.until', { date: formatSiteTime(row.ActivePass.EndAt, 'YYYY-MM-DD') })}
                   </Typography.Text>
                 </span>
               </Tooltip>
@@ -98,7 +87,7 @@ export function VehiclesList() {
         {
           key: 'sell-pass',
           label: 'garageUi.vehicle.sellPass',
-          codes: BIKE_ANY,
+          codes: BICYCLE_ANY,
           run: (row) => setSelling(row.Id),
         },
       ],

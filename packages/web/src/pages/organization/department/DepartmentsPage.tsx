@@ -1,22 +1,14 @@
+import { DEPARTMENT_READ, DEPARTMENT_WRITE, type DepartmentNode } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
-import { TreePage, type TreePageConfig, type TreeRow } from '../../../components/list-page/TreePage.tsx';
+import { TreePage, type TreePageConfig } from '../../../components/list-page/TreePage.tsx';
 import { departmentOptions } from '../../options.ts';
-
-interface DepartmentNode extends TreeRow {
-  Name: string;
-  ParentId: number | null;
-  Sort: number;
-  MemberCount: number;
-  TotalMemberCount: number;
-  Children: DepartmentNode[];
-}
 
 /** The area's department tree with member counts: add, rename, move (change the parent), delete when empty. */
 const config: TreePageConfig<DepartmentNode> = {
   resource: 'Department',
   treeUrl: '/api/Department/Tree',
-  read: ['Department/Admin', 'Department/User'],
-  write: ['Department/Admin'],
+  read: DEPARTMENT_READ,
+  write: DEPARTMENT_WRITE,
   parentField: 'ParentId',
   exportable: true,
   columns: [

@@ -1,23 +1,16 @@
+import type { PeopleGroupItem } from '@gatehouse/shared';
+import { PEOPLE_GROUP_ADMIN } from '@gatehouse/shared';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 
-interface NamedRow {
-  Id: number;
-  Name: string;
-  Remark: string | null;
-  Sort: number;
-  CreatedAt: string;
-  [key: string]: unknown;
-}
-
-const CODES = ['PeopleGroup/Admin'] as const;
+type NamedRow = PeopleGroupItem;
 
 function namedList(resource: 'PeopleGroup' | 'PeopleType'): ListPageConfig<NamedRow> {
   return {
     resource,
-    read: CODES,
-    write: CODES,
+    read: PEOPLE_GROUP_ADMIN,
+    write: PEOPLE_GROUP_ADMIN,
     testId: `list-${resource}`,
     actions: { create: true, edit: true, remove: true, batchRemove: true, export: true },
     filters: [{ name: 'Name', label: 'admin.field.Name', kind: 'text' }],

@@ -1,43 +1,39 @@
+import type { AppUserItem } from '@gatehouse/shared';
 import { useMemo, useState } from 'react';
-import { Form, Input, Tag } from 'antd';
+import { Form, Input, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { antdRule, email, phone, required } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { antdRule, email, phone, required, APP_USER_ADMIN } from '@gatehouse/shared';
+import { http } from '../../../core/http.ts';
+import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 import { areaOptions, departmentOptions, roleOptions } from '../../options.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
+import { useSaving } from '../../../components/use-saving.ts';
+import { useSessionStore } from '../../../stores/session.ts';
+import { canUse } from '../../../components/list-page/permissions.ts';
+import { LockTag, LocksBanner, useLoginLocks, useUnlock } from './LoginLocks.tsx';
 
-interface UserRow {
-  Id: number;
-  UserName: string;
-  Name: string;
-  Phone: string | null;
-  Email: string | null;
-  DepartmentId: number | null;
-  DepartmentName: string | null;
-  Disabled: boolean;
-  BuiltIn: boolean;
-  Roles: { Id: number; Code: string; Name: string }[];
-  Areas: { Id: number; Name: string }[];
-  CreatedAt: string;
-  [key: string]: unknown;
-}
-
-const CODES = ['AppUser/Admin'] as const;
+type UserRow = AppUserItem;
 
 /** System users of the current area: accounts, roles, areas, department, status and password reset. */
 export default function UserAccountsPage() {
   const { t } = useTranslation();
   const areas = useAreaStore((s) => s.areas);
   const [resetting, setResetting] = useState<UserRow | null>(null);
+  // Accounts the login throttle holds locked now (a column, a banner and an unlock action).
+  const locks = useLoginLocks();
+  const unlock = useUnlock();
+  const canUnlock = canUse(
+    useSessionStore((s) => s.roles),
+    APP_USER_ADMIN,
+  );
 
   const config = useMemo<ListPageConfig<UserRow>>(
     () => ({
       resource: 'AppUser',
-      read: CODES,
-      write: CODES,
+      read: APP_USER_ADMIN,
+      write: APP_USER_ADMIN,
       actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
       filters: [
         { name: 'Keyword', label: 'adminUi.keyword', kind: 'text', placeholder: 'adminUi.userKeyword' },
@@ -45,7 +41,18 @@ export default function UserAccountsPage() {
         { name: 'Disabled', label: 'admin.field.Status', kind: 'bool' },
       ],
       columns: [
-        { key: 'UserName', title: 'admin.field.UserName', sort: 'UserName', width: 140 },
+        {
+          key: 'UserName',
+          title: 'admin.field.UserName',
+          sort: 'UserName',
+          width: 160,
+          render: (row) => (
+            <Space size={4} wrap>
+              {row.UserName}
+              <LockTag user={locks.get(row.Id)} />
+            </Space>
+          ),
+        },
         { key: 'Name', title: 'admin.field.PersonName', sort: 'Name', width: 120 },
         { key: 'Phone', title: 'admin.field.Phone', width: 130 },
         { key: 'DepartmentName', title: 'admin.field.Department', width: 140 },
@@ -114,14 +121,25 @@ export default function UserAccountsPage() {
       },
       rowActions: [
         { key: 'reset-password', label: 'adminUi.resetPassword', run: (row) => setResetting(row) },
+        {
+          key: 'unlock',
+          label: 'adminUi.unlock',
+          visible: (row) => locks.has(row.Id),
+          confirm: 'adminUi.confirmUnlock',
+          run: (row) => unlock(row),
+        },
       ],
     }),
-    [areas],
+    [areas, locks, unlock],
   );
 
   return (
     <>
-      <ListPage config={config} title={t('route.userAccounts')} />
+      <ListPage
+        config={config}
+        title={t('route.userAccounts')}
+        header={<LocksBanner locks={locks} canUnlock={canUnlock} />}
+      />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
     </>
   );
@@ -130,7 +148,7 @@ export default function UserAccountsPage() {
 function ResetPasswordDialog({ user, onClose }: { user: UserRow | null; onClose(): void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ NewPassword: string }>();
-  const [saving, setSaving] = useState(false);
+  const [saving, withSaving] = useSaving();
   return (
     <PageModal
       open={user !== null}
@@ -143,14 +161,11 @@ function ResetPasswordDialog({ user, onClose }: { user: UserRow | null; onClose(
       onCancel={onClose}
       onOk={() =>
         void form.validateFields().then(async ({ NewPassword }) => {
-          setSaving(true);
-          try {
+          await withSaving(async () => {
             await http.post('/api/AppUser/ResetPassword', { Id: user!.Id, NewPassword });
             feedback.success(t('adminUi.passwordReset'));
             onClose();
-          } finally {
-            setSaving(false);
-          }
+          });
         })
       }
     >

@@ -1,21 +1,13 @@
+import type { AreaInfoItem } from '@gatehouse/shared';
+import { AREA_MANAGERS } from '@gatehouse/shared';
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { AreaUsersDialog } from './AreaUsersDialog.tsx';
 
-interface AreaRow {
-  Id: number;
-  Name: string;
-  Custom: string | null;
-  Disabled: boolean;
-  UserCount: number;
-  CreatedAt: string;
-  [key: string]: unknown;
-}
-
-const CODES = ['SuperAdmin', 'AreaInfo/Admin'] as const;
+type AreaRow = AreaInfoItem;
 
 /** Custom JSON shown indented in the editor. */
 function prettyJson(text: string | null): string {
@@ -35,8 +27,8 @@ export default function AreaManagementPage() {
   const config = useMemo<ListPageConfig<AreaRow>>(
     () => ({
       resource: 'AreaInfo',
-      read: CODES,
-      write: CODES,
+      read: AREA_MANAGERS,
+      write: AREA_MANAGERS,
       actions: { create: true, edit: true, remove: true, status: true },
       endpoints: {
         update: (body) => http.post('/api/AreaInfo/UpdateAreaInfo', body, { quiet: true }),

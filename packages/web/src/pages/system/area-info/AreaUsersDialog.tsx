@@ -1,16 +1,12 @@
+import type { UserOption } from '@gatehouse/shared';
 import { useEffect, useState } from 'react';
 import { Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { PageModal } from '../../../components/PageModal.tsx';
-
-interface UserOption {
-  Id: number;
-  UserName: string;
-  Name: string;
-}
+import { useSaving } from '../../../components/use-saving.ts';
 
 /** Sets the users authorised to operate an area: its current users, chosen among those the caller may see. */
 export function AreaUsersDialog({
@@ -24,7 +20,7 @@ export function AreaUsersDialog({
 }) {
   const { t } = useTranslation();
   const [selected, setSelected] = useState<number[]>([]);
-  const [saving, setSaving] = useState(false);
+  const [saving, withSaving] = useSaving();
   const current = useQuery({
     queryKey: ['area-users', area?.Id],
     queryFn: () => http.get<UserOption[]>('/api/AreaInfo/Users', { query: { Id: area!.Id } }),
@@ -42,17 +38,14 @@ export function AreaUsersDialog({
   for (const u of [...(candidates.data ?? []), ...(current.data ?? [])]) byId.set(u.Id, u);
 
   async function save() {
-    setSaving(true);
-    try {
+    await withSaving(async () => {
       await http.post('/api/AreaInfo/SetAuth', undefined, {
         query: { Id: area!.Id, UserIds: selected.join(',') },
       });
       feedback.success(t('list.saved'));
       onSaved();
       onClose();
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   return (

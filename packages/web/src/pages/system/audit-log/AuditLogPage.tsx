@@ -1,37 +1,79 @@
+import type { AuditLogItem } from '@gatehouse/shared';
+import { SUPER_ADMIN, auditActionKey, auditEntityKey, auditFieldKeys } from '@gatehouse/shared';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 
-interface AuditRow {
-  Id: number;
-  At: string;
-  UserName: string | null;
-  AreaName: string | null;
-  Action: string;
-  Entity: string;
-  EntityId: string | null;
-  Before: string | null;
-  After: string | null;
-  Ip: string | null;
-  [key: string]: unknown;
-}
+type AuditRow = AuditLogItem;
 
 /** The names of the fields whose values differ between before and after: what the change was. */
+function parseSnapshot(text: string | null): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text ?? 'null');
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
 export function changedFields(before: string | null, after: string | null): string[] {
-  const parse = (text: string | null): Record<string, unknown> => {
-    try {
-      const value: unknown = JSON.parse(text ?? 'null');
-      return value && typeof value === 'object' && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : {};
-    } catch {
-      return {};
-    }
-  };
+  const parse = parseSnapshot;
   const a = parse(before);
   const b = parse(after);
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((k) => k !== 'UpdatedAt' && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+}
+
+/** Snapshot fields that name the object, most telling first (the log keeps names, so it outlives the row). */
+const NAME_FIELDS = [
+  'Name',
+  'UserName',
+  'HolderName',
+  'DeviceName',
+  'ChannelName',
+  'HostName',
+  'ZoneName',
+  'RuleName',
+  'Title',
+  'Plate',
+  'OrderNo',
+  'CardNumber',
+  'SerialNumber',
+] as const;
+
+/** The object's name as its entry recorded it (after the change, else before), or null. */
+export function objectName(row: Pick<AuditRow, 'Before' | 'After'>): string | null {
+  for (const snapshot of [parseSnapshot(row.After), parseSnapshot(row.Before)])
+    for (const field of NAME_FIELDS) {
+      const value = snapshot[field];
+      if (typeof value === 'string' && value) return value;
+      if (typeof value === 'number') return String(value);
+    }
+  return null;
+}
+
+type Tr = (key: string, options?: Record<string, unknown>) => string;
+
+/**
+ * The words of one log row in the operator's language: action, object type and changed fields through the
+ * shared catalogue (`audit.*`, then the modules' field labels); a word without a label shows its raw key,
+ * which the shared catalogue test prevents for everything the server writes.
+ */
+export function auditWords(row: AuditRow, tr: Tr) {
+  return {
+    action: tr(auditActionKey(row.Action), { defaultValue: row.Action }),
+    entity: tr(auditEntityKey(row.Entity), { defaultValue: row.Entity }),
+    // Two fields may share a label (CardUserId and HolderName are both "card holder"): each label once.
+    fields: [
+      ...new Set(
+        changedFields(row.Before, row.After).map((f) =>
+          tr(auditFieldKeys(f) as unknown as string, { defaultValue: f }),
+        ),
+      ),
+    ],
+  };
 }
 
 const ACTIONS = [
@@ -46,12 +88,20 @@ const ACTIONS = [
   'resetPassword',
   'modifyPassword',
   'updateOwnInfo',
+  'unlock',
+  'login',
+  'loginFailed',
+  'lockout',
+  'logout',
+  'modifyPasswordFailed',
+  'export',
+  'download',
 ] as const;
 
 /** The operation log: every write of every module, newest first, by user, action and time (at most 61 days). */
 const config: ListPageConfig<AuditRow> = {
   resource: 'AuditLog',
-  read: ['SuperAdmin'],
+  read: SUPER_ADMIN,
   write: [],
   actions: { export: true },
   defaultSort: { field: 'At', order: 'desc' },
@@ -64,35 +114,45 @@ const config: ListPageConfig<AuditRow> = {
       kind: 'select',
       options: {
         kind: 'static',
-        options: (t) => ACTIONS.map((a) => ({ value: a, label: t(`admin.action.${a}`) })),
+        options: (t) => ACTIONS.map((a) => ({ value: a, label: (t as unknown as Tr)(auditActionKey(a)) })),
       },
     },
   ],
   columns: [
     { key: 'At', title: 'admin.field.At', kind: 'instant', sort: 'At', width: 170 },
-    { key: 'UserName', title: 'admin.field.Operator', width: 120 },
-    { key: 'AreaName', title: 'admin.field.Area', width: 140 },
+    { key: 'UserName', title: 'admin.field.Operator', width: 110 },
+    { key: 'AreaName', title: 'admin.field.Area', width: 120 },
     {
       key: 'Action',
       title: 'admin.field.Action',
-      width: 120,
-      render: (row, tr) =>
-        (ACTIONS as readonly string[]).includes(row.Action)
-          ? tr(`admin.action.${row.Action as (typeof ACTIONS)[number]}`)
-          : row.Action,
+      width: 140,
+      render: (row, tr) => auditWords(row, tr as Tr).action,
     },
-    { key: 'Entity', title: 'admin.field.Entity', width: 140 },
-    { key: 'EntityId', title: 'admin.field.EntityId', width: 90 },
+    {
+      // The object: its type, the name it had, and its id, in one cell.
+      key: 'Entity',
+      title: 'admin.field.Entity',
+      width: 190,
+      render: (row, tr) => {
+        const name = objectName(row);
+        return [auditWords(row, tr as Tr).entity, name, row.EntityId ? `#${row.EntityId}` : null]
+          .filter(Boolean)
+          .join(' ');
+      },
+    },
     {
       key: 'After',
       title: 'adminUi.changedFields',
-      render: (row) => (
+      // Bounded, so the IP address after it stays in view at 1440 px; long lists wrap.
+      width: 200,
+      render: (row, tr) => (
         <Typography.Text type="secondary">
-          {changedFields(row.Before, row.After).join(', ') || '-'}
+          {auditWords(row, tr as Tr).fields.join(', ') || '-'}
         </Typography.Text>
       ),
     },
-    { key: 'Ip', title: 'admin.field.Ip', width: 130 },
+    // Wide enough for an IPv6-mapped address (::ffff:192.168.100.200) without cutting it.
+    { key: 'Ip', title: 'admin.field.Ip', width: 190 },
   ],
 };
 

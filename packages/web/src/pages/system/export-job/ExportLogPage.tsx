@@ -1,4 +1,5 @@
-import { Progress, Tag } from 'antd';
+import { EXPORT_MANAGERS } from '@gatehouse/shared';
+import { Alert, Progress, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   downloadExport,
@@ -6,10 +7,10 @@ import {
   type ExportJob,
   type ListPageConfig,
 } from '../../../components/list-page/index.ts';
+import { useAreaStore } from '../../../stores/area.ts';
 
-type JobRow = ExportJob & { [key: string]: unknown };
+type JobRow = ExportJob;
 
-const CODES = ['SuperAdmin', 'Export'] as const;
 const STATUS_COLOURS: Record<ExportJob['Status'], string> = {
   pending: 'default',
   running: 'processing',
@@ -27,8 +28,8 @@ function size(bytes: number): string {
 /** The area's export jobs: status, progress, rows, size, who and when; download and delete. */
 const config: ListPageConfig<JobRow> = {
   resource: 'ExportJob',
-  read: CODES,
-  write: CODES,
+  read: EXPORT_MANAGERS,
+  write: EXPORT_MANAGERS,
   actions: { remove: true },
   filters: [
     { name: 'Keyword', label: 'adminUi.keyword', kind: 'text', placeholder: 'adminUi.exportKeyword' },
@@ -94,5 +95,9 @@ const config: ListPageConfig<JobRow> = {
 
 export default function ExportLogPage() {
   const { t } = useTranslation();
+  const hasArea = useAreaStore((s) => s.areas.length > 0);
+  // Jobs belong to an area: without one the list could only fail. Say why, and what to do.
+  if (!hasArea)
+    return <Alert type="info" showIcon data-testid="export-no-area" title={t('adminUi.exportNoArea')} />;
   return <ListPage config={config} title={t('route.exportLog')} />;
 }

@@ -1,28 +1,17 @@
+import type { OperatorStaffItem } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
-import { email, phone, wechatUserType } from '@gatehouse/shared';
+import { email, phone, wechatUserType, APP_USER_ADMIN_CONFIG } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 
-interface StaffRow {
-  Id: number;
-  Name: string;
-  StaffType: number;
-  Phone: string | null;
-  Email: string | null;
-  WechatOpenId: string | null;
-  Remark: string | null;
-  Disabled: boolean;
-  CreatedAt: string;
-  [key: string]: unknown;
-}
+type StaffRow = OperatorStaffItem;
 
-const CODES = ['AppUser/AdminConfig'] as const;
 const staffTypes = { kind: 'enum', def: wechatUserType } as const;
 
 /** Operator settings: the staff who handle the current area; fault reports go to them. */
 const config: ListPageConfig<StaffRow> = {
   resource: 'OperatorStaff',
-  read: CODES,
-  write: CODES,
+  read: APP_USER_ADMIN_CONFIG,
+  write: APP_USER_ADMIN_CONFIG,
   actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
   filters: [
     { name: 'Keyword', label: 'adminUi.keyword', kind: 'text', placeholder: 'adminUi.staffKeyword' },

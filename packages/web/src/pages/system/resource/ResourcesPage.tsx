@@ -1,19 +1,10 @@
+import type { ResourceNode } from '@gatehouse/shared';
+import { RESOURCE_MANAGERS } from '@gatehouse/shared';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../app/http.ts';
+import { http } from '../../../core/http.ts';
 import type { Option } from '../../../components/list-page/index.ts';
-import { TreePage, type TreePageConfig, type TreeRow } from '../../../components/list-page/TreePage.tsx';
-
-interface ResourceNode extends TreeRow {
-  Code: string;
-  Name: string;
-  Type: 'menu' | 'permission';
-  ParentId: number | null;
-  Sort: number;
-  BuiltIn: boolean;
-  RoleCount: number;
-  Children: ResourceNode[];
-}
+import { TreePage, type TreePageConfig } from '../../../components/list-page/TreePage.tsx';
 
 /** Menus that can hold other resources, as a tree of choices. */
 function menus(nodes: ResourceNode[]): Option[] {
@@ -30,8 +21,8 @@ function menus(nodes: ResourceNode[]): Option[] {
 const config: TreePageConfig<ResourceNode> = {
   resource: 'Resource',
   treeUrl: '/api/Resource/Tree',
-  read: ['SuperAdmin', 'Resource'],
-  write: ['SuperAdmin', 'Resource'],
+  read: RESOURCE_MANAGERS,
+  write: RESOURCE_MANAGERS,
   parentField: 'ParentId',
   canAddChild: (row) => row.Type === 'menu',
   canDelete: (row) => !row.BuiltIn,

@@ -1,23 +1,15 @@
+import type { ResourceNode } from '@gatehouse/shared';
 import { useEffect, useState } from 'react';
 import { Spin, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../app/http.ts';
-import { DIALOG_MASK, feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { PageModal } from '../../../components/PageModal.tsx';
+import { useSaving } from '../../../components/use-saving.ts';
 
-export interface ResourceNode {
-  Id: number;
-  Code: string;
-  Name: string;
-  Type: 'menu' | 'permission';
-  BuiltIn: boolean;
-  RoleCount: number;
-  ParentId: number | null;
-  Sort: number;
-  Children: ResourceNode[];
-}
+export type { ResourceNode };
 
 export function resourceTreeData(nodes: ResourceNode[]): DataNode[] {
   return nodes.map((n) => ({
@@ -38,7 +30,7 @@ interface Props {
 export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const [checked, setChecked] = useState<number[]>([]);
-  const [saving, setSaving] = useState(false);
+  const [saving, withSaving] = useSaving();
   const tree = useQuery({
     queryKey: ['resource-tree'],
     queryFn: () => http.get<ResourceNode[]>('/api/Resource/Tree'),
@@ -47,15 +39,12 @@ export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
   useEffect(() => setChecked(role?.ResourceIds ?? []), [role]);
 
   async function save() {
-    setSaving(true);
-    try {
+    await withSaving(async () => {
       await http.put('/api/Role/SetResources', { Id: role!.Id, ResourceIds: checked });
       feedback.success(t('list.saved'));
       onSaved();
       onClose();
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   return (

@@ -1,3 +1,5 @@
+import type { RoleItem } from '@gatehouse/shared';
+import { ROLE_ADMIN } from '@gatehouse/shared';
 import { useMemo, useState } from 'react';
 import { Tag } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
@@ -5,19 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { RoleResourcesDialog } from './RoleResourcesDialog.tsx';
 
-interface RoleRow {
-  Id: number;
-  Code: string;
-  Name: string;
-  Description: string | null;
-  BuiltIn: boolean;
-  UserCount: number;
-  ResourceIds: number[];
-  CreatedAt: string;
-  [key: string]: unknown;
-}
-
-const CODES = ['Role/Admin'] as const;
+type RoleRow = RoleItem;
 
 /** Roles: named sets of permission codes; the built-in admin role is shown but cannot change. */
 export default function RolesPage() {
@@ -27,8 +17,8 @@ export default function RolesPage() {
   const config = useMemo<ListPageConfig<RoleRow>>(
     () => ({
       resource: 'Role',
-      read: CODES,
-      write: CODES,
+      read: ROLE_ADMIN,
+      write: ROLE_ADMIN,
       actions: { create: true, edit: true, remove: true, export: true },
       filters: [{ name: 'Keyword', label: 'adminUi.keyword', kind: 'text' }],
       columns: [

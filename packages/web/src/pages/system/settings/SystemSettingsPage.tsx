@@ -1,19 +1,13 @@
+import type { SettingsValues } from '@gatehouse/shared';
 import { useEffect } from 'react';
 import { Button, Card, Form, Input, InputNumber, Spin } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { antdRule, url } from '@gatehouse/shared';
-import { http } from '../../../app/http.ts';
-import { feedback } from '../../../app/feedback.tsx';
+import { http } from '../../../core/http.ts';
+import { feedback } from '../../../core/feedback.tsx';
 
-interface Settings {
-  SiteTitle: string;
-  ImageBaseUrl: string;
-  SessionTtlSeconds: number;
-  LoginMaxFailures: number;
-  LoginLockMinutes: number;
-  ExportRetentionDays: number;
-}
+type Settings = SettingsValues;
 
 /** Bounds as the server checks them (PUT /api/Settings). */
 const NUMBERS: { name: keyof Settings; min: number; max: number }[] = [
