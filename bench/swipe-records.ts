@@ -25,7 +25,7 @@ import {
 import {
   listSwipes,
   swipeQuerySchema,
-} from '../packages/server/src/modules/access-control/records/swipe-list.ts';
+} from '../packages/server/src/modules/access-control/door-opening-record/list.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 25);
