@@ -28,6 +28,12 @@ export interface Config {
   wg: WgConfig;
   /** `SIMULATOR`: with the demo seed, start the built-in simulators (WG controllers, charge points) for the demo devices. */
   simulator: boolean;
+  /**
+   * `SIMULATOR_CONTROL`: "host:port" of the built-in simulators' control APIs (swipe a card, plug in a bike,
+   * take a device offline…; the WG one on that port, the OCPP one on the next, port 0: any free ones, printed at
+   * start); null ("off", the default): none. For demos and end-to-end tests; loopback only makes sense.
+   */
+  simulatorControl: { host: string; port: number } | null;
   /** OCPP charge points (gateways/ocpp, docs/chargers.md). */
   ocpp: OcppConfig;
 }
@@ -173,6 +179,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     tries: Number(wgTriesText),
   };
   const simulator = onOff('SIMULATOR', true);
+  const controlText = hostPort('SIMULATOR_CONTROL', null);
+  const simulatorControl = controlText
+    ? {
+        host: controlText.includes(':') ? controlText.slice(0, controlText.lastIndexOf(':')) : '127.0.0.1',
+        port: Number(controlText.slice(controlText.lastIndexOf(':') + 1)),
+      }
+    : null;
   // The reference lists every endpoint and field: a map for an attacker, so only for signed-in callers
   // unless the operator opens it.
   const apiDocs = (get('API_DOCS') ?? 'signed-in').toLowerCase();
@@ -182,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   return {
     wg,
     simulator,
+    simulatorControl,
     apiDocs,
     port,
     // With the demo seed, accounts with a published password exist: only this machine may reach them

@@ -59,6 +59,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     app
       .close()
+      .then(() => Promise.all(controls.map((c) => c.close())))
       .then(() => demoChargePoints?.close())
       .then(() => demoControllers?.close())
       .then(() => db.close())
@@ -83,6 +84,24 @@ if (config.seed === 'demo' && config.simulator) {
     console.log(
       `  Simulated OCPP charge points: ${demoChargePoints.simulator.points.size} (SIMULATOR=off turns them off)\n`,
     );
+}
+// Control APIs of the demo's simulators (SIMULATOR_CONTROL): swipe a card, plug in a bike, take a device away.
+const controls: { close(): Promise<void> }[] = [];
+if (config.simulatorControl) {
+  const { host, port } = config.simulatorControl;
+  if (demoControllers) {
+    const { serveHttp } = await import('@gatehouse/wg-simulator');
+    const server = await serveHttp(demoControllers.simulator, port, host);
+    controls.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
+    const address = server.address() as { port: number };
+    console.log(`  WG simulator control: http://${host}:${address.port}\n`);
+  }
+  if (demoChargePoints) {
+    const { startControlApi } = await import('@gatehouse/ocpp-simulator');
+    const control = await startControlApi(demoChargePoints.simulator, port === 0 ? 0 : port + 1, host);
+    controls.push(control);
+    console.log(`  OCPP simulator control: ${control.url}\n`);
+  }
 }
 console.log(
   `  Gatehouse is running at http://localhost:${(app.server.address() as { port: number }).port}/  (API docs: /api/docs)\n`,

@@ -75,6 +75,7 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/Options/AccessControlDevices': 'all',
   'GET /api/Options/AccessControlChannels': 'all',
   'GET /api/Options/CardUsers': 'all',
+  'GET /api/AccessControlDashboard': 'all',
 };
 
 const CODES: Record<Who, string[]> = {

@@ -1,4 +1,6 @@
 import { expect, it } from 'vitest';
+import { markSending } from '../src/modules/access-control/index.ts';
+import { systemActor } from '../src/platform/context.ts';
 import { call, login } from './support/client.ts';
 import { DEMO_PASSWORD, describeEachDb, type Harness } from './support/harness.ts';
 
@@ -192,7 +194,7 @@ describeEachDb('access control: lifecycle and rules', (h) => {
     // What the device sync of the later issue will do once the controller confirms.
     await h()
       .db.kysely.updateTable('CardUserLinkChannel')
-      .set({ IssueStatus: 3 })
+      .set({ IssueStatus: 3, SentToDevice: 1 })
       .where('CardUserId', '=', holder.Id)
       .where('ChannelId', '=', fx.wg.Id)
       .execute();
@@ -233,7 +235,7 @@ describeEachDb('access control: lifecycle and rules', (h) => {
     const auth = (await authOf(h(), holder.Id, fx.wg.Id))!;
     await h()
       .db.kysely.updateTable('CardUserLinkChannel')
-      .set({ IssueStatus: 3 })
+      .set({ IssueStatus: 3, SentToDevice: 1 })
       .where('Id', '=', auth.Id)
       .execute();
     const end = h().clock.now() + 30 * DAY;
@@ -287,7 +289,7 @@ describeEachDb('access control: lifecycle and rules', (h) => {
     expect((await changes(h(), holder.Id)).map((c) => c.ChangeType)).toEqual([0, 4, 1, 2, 3]);
   });
 
-  it('revoke → pending deletion (-1), kept revoked through disable and enable; a no-sync row is removed', async () => {
+  it('revoke of an issued one → pending deletion (-1), kept revoked through disable and enable; a no-sync row is removed', async () => {
     const wg = (await authOf(h(), holder.Id, fx.wg.Id))!;
     const other = (await authOf(h(), holder.Id, fx.other.Id))!;
     const revoked = await call<{ Revoked: number; Removed: number }>(
@@ -302,7 +304,7 @@ describeEachDb('access control: lifecycle and rules', (h) => {
     // The sync confirms the deletion; a disable and an enable must not bring it back.
     await h()
       .db.kysely.updateTable('CardUserLinkChannel')
-      .set({ IssueStatus: -2 })
+      .set({ IssueStatus: -2, SentToDevice: 0 })
       .where('Id', '=', wg.Id)
       .execute();
     for (const Disabled of ['true', 'false'])
@@ -319,6 +321,53 @@ describeEachDb('access control: lifecycle and rules', (h) => {
     });
     expect(regrant.data).toEqual({ Granted: 1, Updated: 0, Unchanged: 0 });
     expect(await authOf(h(), holder.Id, fx.wg.Id)).toMatchObject({ IssueStatus: 1, Revoked: 0 });
+  });
+
+  it('a grant the controller never got needs no deletion there: revoke and disable give "deletion succeeded" at once', async () => {
+    const created = await call<Holder>(h().app, 'POST', '/api/CardUser', {
+      token,
+      area: 1,
+      body: { ...form(), Name: '未下发', CitizenId: null, CardIds: [fx.cards[3]!.Id] },
+    });
+    expect(created.status, created.msg).toBe(200);
+    const id = created.data.Id;
+    const grant = () =>
+      call(h().app, 'POST', '/api/CardUserLinkChannel/Grant', {
+        token,
+        area: 1,
+        body: { CardUserId: id, ChannelIds: [fx.wg.Id] },
+      });
+    const revoke = async () => {
+      const auth = (await authOf(h(), id, fx.wg.Id))!;
+      const answer = await call(h().app, 'POST', '/api/CardUserLinkChannel/Revoke', {
+        token,
+        area: 1,
+        body: { Ids: [auth.Id] },
+      });
+      expect(answer.status, answer.msg).toBe(200);
+    };
+    expect((await grant()).status).toBe(200);
+    expect(await authOf(h(), id, fx.wg.Id)).toMatchObject({ IssueStatus: 1 });
+    await revoke();
+    expect(await authOf(h(), id, fx.wg.Id)).toMatchObject({ IssueStatus: -2, Revoked: 1 });
+
+    // Granted again and changed, still never sent: the holder's disable withdraws it without the device.
+    expect((await grant()).status).toBe(200);
+    const setStatus = (Disabled: string) =>
+      call(h().app, 'POST', '/api/CardUser/SetStatus', { token, area: 1, query: { Id: id, Disabled } });
+    expect((await setStatus('true')).status).toBe(200);
+    expect(await authOf(h(), id, fx.wg.Id)).toMatchObject({ IssueStatus: -2, Revoked: 0 });
+    expect((await setStatus('false')).status).toBe(200);
+    expect(await authOf(h(), id, fx.wg.Id)).toMatchObject({ IssueStatus: 1 });
+
+    // Once a sync pass has begun writing the device's pending rows, the controller may hold it: a revoke
+    // waits for the controller to confirm the removal.
+    await markSending(
+      { db: h().db, clock: h().clock, lang: 'zh', actor: systemActor('test'), areaId: 1 },
+      fx.wg.DeviceId,
+    );
+    await revoke();
+    expect(await authOf(h(), id, fx.wg.Id)).toMatchObject({ IssueStatus: -1, Revoked: 1 });
   });
 
   it('counts authorisations per device and issue status', async () => {

@@ -225,9 +225,15 @@ describeEachDb('attack probe: input, references and leaks', (h) => {
       .select('Id')
       .where('AreaId', '=', 1)
       .executeTakeFirstOrThrow();
+    const foreignCard = await k
+      .selectFrom('Card')
+      .select('Id')
+      .where('AreaId', '=', 2)
+      .executeTakeFirstOrThrow();
     const bodies = [
       { Plate: '' },
       { Plate: '沪A12345', CardHolderId: foreignHolder.Id },
+      { Plate: '沪A12345', CardId: foreignCard.Id },
       { Plate: '沪A12345', CardId: 2_000_000_000 },
     ];
     for (const body of bodies) {
@@ -239,13 +245,26 @@ describeEachDb('attack probe: input, references and leaks', (h) => {
       .selectAll()
       .where('AreaId', '=', 1)
       .executeTakeFirstOrThrow();
-    const put = await call(h().app, 'PUT', '/api/Vehicle', {
-      token: admin,
-      area: 1,
-      body: { Id: existing.Id, Plate: '' },
-    });
-    expect(put.status).toBe(400);
+    for (const change of [
+      { Plate: '' },
+      { Plate: existing.Plate, CardHolderId: foreignHolder.Id },
+      { Plate: existing.Plate, CardId: foreignCard.Id },
+    ]) {
+      const put = await call(h().app, 'PUT', '/api/Vehicle', {
+        token: admin,
+        area: 1,
+        body: { Id: existing.Id, ...change },
+      });
+      expect(put.status, JSON.stringify(change)).toBe(400);
+    }
     expect(await count('Vehicle')).toBe(vehicles);
+    // Nothing of the refused edits reached the row.
+    const unchanged = await k
+      .selectFrom('Vehicle')
+      .selectAll()
+      .where('Id', '=', existing.Id)
+      .executeTakeFirstOrThrow();
+    expect(unchanged).toEqual(existing);
     const linked = await call(h().app, 'POST', '/api/Vehicle', {
       token: admin,
       area: 1,
@@ -305,6 +324,24 @@ describeEachDb(
     });
   },
   { API_DOCS: 'public' },
+);
+
+describeEachDb(
+  'attack probe: API_DOCS=off removes the reference',
+  (h) => {
+    it('answers 404 for it, even to a signed-in administrator', async () => {
+      const admin = await login(h().app, 'admin', ADMIN_PASSWORD);
+      for (const url of ['/api/docs', '/api/docs/json']) {
+        const reply = await h().app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${admin}` },
+        });
+        expect(reply.statusCode, url).toBe(404);
+      }
+    });
+  },
+  { API_DOCS: 'off' },
 );
 
 it('reads API_DOCS: signed-in by default, public or off on request, anything else stops the server', () => {

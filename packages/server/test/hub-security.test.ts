@@ -96,13 +96,20 @@ describeEachDb(
         .select('Id')
         .where('UserName', '=', 'hubwatcher')
         .executeTakeFirstOrThrow();
-      await h()
-        .db.kysely.deleteFrom('UserArea')
-        .where('UserId', '=', user.Id)
+      // The area's operators edited through the API (not the table): the edit itself re-checks the hub.
+      const others = await h()
+        .db.kysely.selectFrom('UserArea')
+        .select('UserId')
         .where('AreaId', '=', 2)
+        .where('UserId', '!=', user.Id)
         .execute();
-      h().platform.sessions.invalidate();
+      const edited = await call(h().app, 'POST', '/api/AreaInfo/SetAuth', {
+        token: admin,
+        query: { Id: 2, UserIds: others.map((r) => r.UserId).join(',') },
+      });
+      expect(edited.status, edited.msg).toBe(200);
       expect(await inArea2.closed).toBe(4403);
+      expect(inArea1.socket.readyState).toBe(inArea1.socket.OPEN);
       const disabled = await call(h().app, 'POST', '/api/AppUser/SetStatus', {
         token: admin,
         area: 1,

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { expect, it } from 'vitest';
+import { IMPORT_MAX_ROWS } from '../src/modules/access-control/card-user/import.ts';
 import { checkZip } from '../src/platform/xlsx/zip-guard.ts';
 import { call, login } from './support/client.ts';
 import { DEMO_PASSWORD, describeEachDb, type Harness } from './support/harness.ts';
@@ -47,6 +48,36 @@ describeEachDb('holder import under a decompression bomb', (h) => {
     expect(reply.status).toBe(400);
     expect(reply.msg).toContain('too large once unpacked');
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('reads at most 5,000 filled rows: one more refuses the file and writes nothing', async () => {
+    const token = await login(h().app, 'acadmin', DEMO_PASSWORD);
+    const template = await h().app.inject({
+      method: 'GET',
+      url: '/api/CardUser/ImportTemplate',
+      headers: { authorization: `Bearer ${token}`, 'x-area-id': '1' },
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(template.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    for (let i = 0; i <= IMPORT_MAX_ROWS; i++)
+      sheet.addRow(['王小明', '', '', '', '', '', '', '', '2026-01-01', '2027-01-01']);
+    const holders = () =>
+      h()
+        .db.kysely.selectFrom('CardUser')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    const before = await holders();
+    const reply = await call(h().app, 'POST', '/api/CardUser/Import', {
+      token,
+      area: 1,
+      lang: 'en',
+      body: { Content: Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64') },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.msg).toBe(`At most ${IMPORT_MAX_ROWS} rows can be imported at once`);
+    expect(await holders()).toBe(before);
   });
 
   it('serves other requests while a large import is parsed', async () => {

@@ -284,6 +284,16 @@ describeEachDb(
       await cp.advance(1800);
       await until(async () => (await record(txId)).EnergyWh > 0);
 
+      const connected = await call<{
+        Host: { Online: boolean; OfflineSince: string | null; Device: { Vendor: string } | null };
+      }>(h().app, 'GET', '/api/ChargeEquipment/Grid', {
+        token: user,
+        area: 1,
+        query: { ChargeHostId: hosts.main.id },
+      });
+      expect(connected.data.Host).toMatchObject({ Online: true, OfflineSince: null });
+      expect(connected.data.Host.Device?.Vendor).toBeTruthy();
+
       const cut = await powerOff(sockets.main[0]!, txId);
       expect(cut.status, cut.msg).toBe(200);
       expect(cut.data).toMatchObject({ Result: 1, ResultReason: null, ChargeRecordId: txId });
@@ -453,6 +463,16 @@ describeEachDb(
       await until(async () => (await record(txId)).EnergyWh > 0);
       const reported = (await record(txId)).EnergyWh;
 
+      const summary = async () =>
+        (
+          await call<{ Hosts: { Online: number }; OpenSessions: number; OpenSessionsOffline: number }>(
+            h().app,
+            'GET',
+            '/api/GarageDashboard',
+            { token: user, area: 1 },
+          )
+        ).data;
+      const before = await summary();
       await cp.goOffline();
       await until(async () => {
         const row = await k()
@@ -479,19 +499,30 @@ describeEachDb(
       });
       expect((await record(txId)).EndAt).toBeNull();
       expect((await order(txId)).SettledAt).toBeNull();
-      const grid = await call<{ Sockets: { Id: number; State: number }[] }>(
+      const grid = await call<{
+        Host: { Online: boolean; LiveLink: boolean; OfflineSince: string | null };
+        Sockets: { Id: number; State: number }[];
+      }>(h().app, 'GET', '/api/ChargeEquipment/Grid', {
+        token: user,
+        area: 1,
+        query: { ChargeHostId: hosts.main.id },
+      });
+      expect(grid.data.Sockets.every((s) => s.State === 255)).toBe(true);
+      // The host itself reads offline at once, though it reported a moment ago (not "within 5 minutes").
+      expect(grid.data.Host).toMatchObject({ Online: false, LiveLink: true });
+      expect(Date.parse(grid.data.Host.OfflineSince!)).toBe(lostAt);
+      const listed = await call<{ Online: boolean; OfflineSince: string | null }>(
         h().app,
         'GET',
-        '/api/ChargeEquipment/Grid',
-        {
-          token: user,
-          area: 1,
-          query: { ChargeHostId: hosts.main.id },
-        },
+        `/api/ChargeHost/${hosts.main.id}`,
+        { token: user, area: 1 },
       );
-      expect(grid.data.Sockets.every((s) => s.State === 255)).toBe(true);
+      expect(listed.data).toMatchObject({ Online: false, OfflineSince: grid.data.Host.OfflineSince });
       // …and they count in no idle or occupied total of the dashboard.
       const dashboard = await call<{
+        Hosts: { Online: number };
+        OpenSessions: number;
+        OpenSessionsOffline: number;
         Sockets: {
           Offline: number;
           Total: number;
@@ -503,6 +534,11 @@ describeEachDb(
       }>(h().app, 'GET', '/api/GarageDashboard', { token: user, area: 1 });
       const s = dashboard.data.Sockets;
       expect(s.Offline).toBeGreaterThanOrEqual(4);
+      // The host went away a moment ago: it counts as online no more, however recently it reported, and
+      // its running sessions (this one and the remote start's on port 3) are apart, in no "charging" total.
+      expect(dashboard.data.Hosts.Online).toBe(before.Hosts.Online - 1);
+      expect(dashboard.data.OpenSessions).toBe(before.OpenSessions - 2);
+      expect(dashboard.data.OpenSessionsOffline).toBe(before.OpenSessionsOffline + 2);
       expect(s.Total).toBe(s.Idle + s.Occupied + s.Fault + s.Disabled + s.Offline);
 
       // Within the grace period nothing closes; after it the session ends at the last sign of life.

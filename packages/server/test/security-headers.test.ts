@@ -6,7 +6,10 @@ import { DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
 function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
   const csp = String(headers['content-security-policy'] ?? '');
   expect(csp, what).toContain("frame-ancestors 'none'");
+  expect(csp, what).toContain("default-src 'self'");
   expect(csp, what).toContain("script-src 'self'");
+  expect(csp, what).toContain("connect-src 'self'");
+  expect(csp, what).toContain("object-src 'none'");
   expect(csp, what).not.toContain('upgrade-insecure-requests');
   expect(csp, what).not.toMatch(/script-src[^;]*unsafe-inline/);
   expect(headers['x-frame-options'], what).toBe('DENY');

@@ -1,63 +1,70 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
-import { openDatabase } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedIfEmpty } from '../src/db/seed/index.ts';
+import { childDatabase, childDbKinds } from './support/child-db.ts';
 
 const child = fileURLToPath(new URL('./support/seed-child.ts', import.meta.url));
 
 /** Starts the seed in a child process and kills it with SIGKILL `afterMs` after it starts seeding. */
-function killDuringSeed(dbFile: string, afterMs: number): Promise<string> {
+function killDuringSeed(args: string[], afterMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, dbFile], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    let timer: NodeJS.Timeout | undefined;
     proc.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('seeding') && !proc.killed) setTimeout(() => proc.kill('SIGKILL'), afterMs);
+      if (out.includes('seeding') && !timer) timer = setTimeout(() => proc.kill('SIGKILL'), afterMs);
     });
     proc.on('error', reject);
     proc.on('exit', () => resolve(out));
   });
 }
 
-it('a first start killed during the seed leaves an empty database, and the next start seeds it whole', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-seed-'));
-  const file = path.join(dir, 'seed.db');
-  try {
-    const out = await killDuringSeed(file, 1000);
-    // Killed before the end: the transaction never committed.
-    expect(out).not.toContain('seeded');
-    const db = openDatabase(file);
+const TABLES = [
+  'ParkArea',
+  'ChargeHost',
+  'ChargeRecord',
+  'Vehicle',
+  'CardUser',
+  'DoorOpeningRecord',
+] as const;
+
+describe.each(childDbKinds)('[%s] faults: SIGKILL during the seed', (kind) => {
+  it('a first start killed during the seed leaves an empty database, and the next start seeds it whole', async () => {
+    const database = await childDatabase(kind, 'seed');
     try {
-      await migrateToLatest(db);
-      const k = db.kysely;
-      expect(await k.selectFrom('AppUser').select('Id').execute()).toHaveLength(0);
-      const again = await seedIfEmpty(db, {
-        mode: 'demo',
-        adminPassword: 'Admin#Test2026',
-        now: Date.UTC(2026, 10, 1),
-        scale: 0.01,
-      });
-      expect(again.seeded).toBe(true);
-      for (const table of [
-        'ParkArea',
-        'ChargeHost',
-        'ChargeRecord',
-        'Vehicle',
-        'CardUser',
-        'DoorOpeningRecord',
-      ] as const)
-        expect((await k.selectFrom(table).select('Id').limit(1).execute()).length, table).toBe(1);
+      const out = await killDuringSeed(database.args, 1000);
+      // Killed before the end: the transaction never committed.
+      expect(out).toContain('seeding');
+      expect(out).not.toContain('seeded');
+      const db = database.open();
+      try {
+        await migrateToLatest(db);
+        const k = db.kysely;
+        expect(await k.selectFrom('AppUser').select('Id').execute()).toHaveLength(0);
+        for (const table of TABLES)
+          expect(await k.selectFrom(table).select('Id').limit(1).execute(), table).toHaveLength(0);
+        const again = await seedIfEmpty(db, {
+          mode: 'demo',
+          adminPassword: 'Admin#Test2026',
+          now: Date.UTC(2026, 10, 1),
+          scale: 0.01,
+        });
+        expect(again.seeded).toBe(true);
+        for (const table of TABLES)
+          expect((await k.selectFrom(table).select('Id').limit(1).execute()).length, table).toBe(1);
+        console.log(
+          `[${kind}] faults: seed killed 1 s in; after restart 0 users and 0 rows in ${TABLES.length} tables, then seeded whole`,
+        );
+      } finally {
+        await db.close();
+      }
     } finally {
-      await db.close();
+      await database.drop();
     }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}, 120_000);
+  }, 120_000);
+});

@@ -1,58 +1,22 @@
-import { fork } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WgSimulator } from '@gatehouse/wg-simulator';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedIfEmpty } from '../src/db/seed/index.ts';
+import { childDatabase, childDbKinds, childMessage, forkChild } from './support/child-db.ts';
 
 const CHILD = fileURLToPath(new URL('./support/wg-child.ts', import.meta.url));
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-wg-kill-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function startChild(args: string[]) {
-  const child = fork(CHILD, args, { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
-  const started = new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('exit', (code) => reject(new Error(`gateway process exited (${code})`)));
-  });
-  return { child, started };
+  const child = forkChild(CHILD, args);
+  return { child, started: childMessage(child, () => true) };
 }
 
-/** The database both processes open: a SQLite file, or a fresh schema on the test PostgreSQL server. */
-async function database(kind: 'sqlite' | 'postgres') {
-  if (kind === 'sqlite') {
-    const file = path.join(dir, 'kill.db');
-    return { args: [file], db: openDatabase(file), drop: async () => {} };
-  }
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `t_kill_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  return {
-    args: [url, schema],
-    db: openDatabase(url, { pgSchema: schema }),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
-  };
-}
-
-const kinds = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
-
-describe.each(kinds)('[%s] WG collection under SIGKILL', (kind) => {
+describe.each(childDbKinds)('[%s] WG collection under SIGKILL', (kind) => {
   it('stores each of 5,000 records exactly once when the gateway process is killed mid-collection and restarted', async () => {
-    const { args, db, drop } = await database(kind as 'sqlite' | 'postgres');
+    const { args, open, drop } = await childDatabase(kind, 'wg_kill');
+    const db = open();
     await migrateToLatest(db);
     await seedIfEmpty(db, { mode: 'demo', adminPassword: 'Admin#Test2026', now: Date.now(), scale: 0.005 });
     const k = db.kysely;

@@ -127,7 +127,18 @@ export function requestLang(request: FastifyRequest): Lang {
 }
 
 function toJsonSchema(schema: z.ZodType) {
-  return z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' });
+  return z.toJSONSchema(schema, {
+    target: 'openapi-3.0',
+    io: 'input',
+    unrepresentable: 'any',
+    // zod leaves out the default of a field whose schema is preprocessed (the strict whole numbers of
+    // platform/schemas.ts: PageIndex, PageSize, id lists); clients read it from the document.
+    override(ctx) {
+      const def = ctx.zodSchema._zod.def;
+      if (def.type === 'default' && ctx.jsonSchema.default === undefined)
+        ctx.jsonSchema.default = JSON.parse(JSON.stringify((def as { defaultValue: unknown }).defaultValue));
+    },
+  });
 }
 
 /**

@@ -12,7 +12,12 @@ const digits = (value: unknown) =>
 
 /** A whole number in a query string or a body, strictly (see `digits`). */
 export function wholeNumber<T extends z.ZodNumber>(schema: T) {
-  return z.preprocess(digits, schema);
+  const strict = z.preprocess(digits, schema);
+  // zod takes a preprocessed schema's optionality from its transform, which accepts anything, so the
+  // OpenAPI document called every such field optional (and dropped its default) although parsing requires
+  // it. It is as required as its target: say so.
+  Object.defineProperty(strict._zod, 'optin', { value: schema._zod.optin, configurable: true });
+  return strict;
 }
 
 export const id = wholeNumber(z.number().int().min(1).max(2_147_483_647));
@@ -52,7 +57,13 @@ function toInstant(value: string | number, ctx: z.RefinementCtx): number {
 export const instantText = z.string().trim().min(1).transform(toInstant);
 
 /** An instant in a body: ISO 8601 text with a zone (what the web sends) or epoch milliseconds. */
-export const bodyInstant = z.union([z.number().int(), isoWithZone]).transform(toInstant);
+export const bodyInstant = z
+  .union([
+    // The window is checked by toInstant (one message for both forms); the document states it.
+    z.number().int().meta({ minimum: INSTANT_MIN, maximum: INSTANT_MAX }),
+    isoWithZone,
+  ])
+  .transform(toInstant);
 
 /** A flag in a query string: true/false or 1/0. */
 export const queryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -132,8 +132,64 @@ export const deviceStatusCount = z.object({
   /** Waiting for the device sync: pending issue, update and deletion. */
   Pending: z.number(),
   Total: z.number(),
+  /**
+   * The controller as the WG gateway last found it (docs/devices.md), for the authorisation screen's sync
+   * panel; null / 0 for a device the gateway does not drive (protocol Other) or has not talked to yet.
+   * Online is null (unknown) while no gateway runs, whatever was stored before.
+   */
+  Online: z.boolean().nullable(),
+  LastSeenAt: z.string().nullable(),
+  /** The sync pass: 'running' | 'done' | 'failed' | null; while running, phase 'read' | 'write' and progress. */
+  SyncState: z.string().nullable(),
+  SyncPhase: z.string().nullable(),
+  SyncDone: z.number(),
+  SyncTotal: z.number(),
+  SyncStartedAt: z.string().nullable(),
+  SyncFinishedAt: z.string().nullable(),
+  /** Why the last pass failed: 'offline' | 'refused' | 'timeout'. */
+  SyncError: z.string().nullable(),
+  /** Pending authorisations whose last attempt failed, the most attempts among them and when the next retry is due. */
+  Failing: z.number(),
+  SyncAttempts: z.number(),
+  NextSyncAt: z.string().nullable(),
 });
 export type DeviceStatusCount = z.output<typeof deviceStatusCount>;
+
+/** An alarm a door has raised and not yet cleared (GET /api/AccessControlDashboard, docs/access-control.md). */
+export const openDoorAlarm = z.object({
+  /** The alarm's swipe record. */
+  Id: z.number(),
+  At: z.string(),
+  DeviceId: z.number(),
+  DeviceName: z.string(),
+  DoorNumber: z.number(),
+  ChannelName: z.string().nullable(),
+  /** The controller's reason code (doorEventReason: 37 held open, 38 forced open, 39 fire…). */
+  EventReason: z.number().nullable(),
+});
+export type OpenDoorAlarm = z.output<typeof openDoorAlarm>;
+
+/** The access-control overview on the dashboard, for the current area. */
+export const accessControlSummary = z.object({
+  /** The area's zone: where "today" starts. */
+  TimeZone: z.string(),
+  /** Enabled WG controllers of the area by connection state (unknown: never answered, or no gateway runs). */
+  Controllers: z.object({
+    Total: z.number(),
+    Online: z.number(),
+    Offline: z.number(),
+    Unknown: z.number(),
+    /** Controllers whose authorisation sync is running now. */
+    Syncing: z.number(),
+  }),
+  /** Card swipes of the area's local day so far (door events and alarms not counted). */
+  Today: z.object({ Granted: z.number(), Denied: z.number() }),
+  /** Authorisations waiting for the device sync (pending issue, update, deletion); Failing: their last attempt failed. */
+  Authorizations: z.object({ Pending: z.number(), Failing: z.number() }),
+  /** Doors in alarm: count, and the newest few. */
+  Alarms: z.object({ Open: z.number(), Items: z.array(openDoorAlarm) }),
+});
+export type AccessControlSummary = z.output<typeof accessControlSummary>;
 
 export const failureHistoryEntry = z.object({
   At: z.string(),

@@ -107,6 +107,26 @@ export const chargeRuleItem = z.object({
 });
 export type ChargeRuleItem = z.output<typeof chargeRuleItem>;
 
+/**
+ * What Gatehouse knows of a host's live device link (docs/chargers.md, "Liveness"): only charging-API hosts
+ * (chargingSystemType 2, OCPP charge points) have one, and only they take commands (remote start, reset,
+ * OCPP password).
+ */
+export const hostLinkFields = {
+  LiveLink: z.boolean(),
+  /** A charging-API host that is not connected: its last sign of life when it went away (null: never connected). */
+  OfflineSince: z.string().nullable(),
+  /** What the charge point said about itself at its last boot. */
+  Device: z
+    .object({
+      Vendor: z.string(),
+      Model: z.string(),
+      Firmware: z.string().nullable(),
+      BootedAt: z.string().nullable(),
+    })
+    .nullable(),
+};
+
 /** A ChargeHost row, as GET /api/ChargeHost lists it and GET /api/ChargeHost/{Id} returns it. */
 export const chargeHostItem = z.object({
   Id: z.number(),
@@ -123,7 +143,12 @@ export const chargeHostItem = z.object({
   Remark: z.string().nullable(),
   Disabled: z.boolean(),
   LastSeenAt: z.string().nullable(),
+  /**
+   * A charging-API host: connected now (its charge point's WebSocket). Any other host: reported within
+   * `HOST_ONLINE_WINDOW_MS`.
+   */
   Online: z.boolean(),
+  ...hostLinkFields,
   SocketCount: z.number(),
   SocketsOccupied: z.number(),
   SocketsFault: z.number(),
@@ -191,6 +216,7 @@ export const chargeEquipmentGrid = z.object({
     Disabled: z.boolean(),
     Online: z.boolean(),
     LastSeenAt: z.string().nullable(),
+    ...hostLinkFields,
   }),
   Sockets: z.array(gridSocket),
   /** Sockets per state group, for the legend. */
@@ -350,7 +376,10 @@ export const garageSummary = z.object({
   }),
   Hosts: z.object({ Total: z.number(), Online: z.number() }),
   Zones: z.object({ Total: z.number(), Capacity: z.number(), Parked: z.number() }),
+  /** Sessions running on sockets whose charge point is connected (or that have no live link). */
   OpenSessions: z.number(),
+  /** Sessions still open on sockets of an offline charge point: whether they charge is unknown. */
+  OpenSessionsOffline: z.number().optional(),
   Today: garageFigures,
 });
 export type GarageSummary = z.output<typeof garageSummary>;

@@ -3,7 +3,7 @@ import { administration } from './0002-administration.ts';
 import { auditActor } from './0005-audit-actor.ts';
 import { constraintsMigration } from './0009-constraints.ts';
 import { ocppMigration, ocppSafetyMigration } from '../../gateways/ocpp/migration.ts';
-import { wgMigration } from '../../gateways/wg/migration.ts';
+import { wgMigration, wgSentMigration } from '../../gateways/wg/migration.ts';
 import { accessControlModule } from '../../modules/access-control/index.ts';
 import { garageModule } from '../../modules/garage/index.ts';
 import type { PortableMigration } from './helpers.ts';
@@ -19,4 +19,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0007-wg': wgMigration,
   '0008-ocpp-safety': ocppSafetyMigration,
   '0009-constraints': constraintsMigration,
+  '0010-wg-sent': wgSentMigration,
 };

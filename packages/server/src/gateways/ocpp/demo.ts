@@ -52,22 +52,30 @@ export async function startDemoChargePoints(
   await simulator.start();
   const random = options.random ?? Math.random;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  // The bikes the demo's riders brought: only these leave again. A bike plugged in through the simulator's
+  // control API (a person trying it out, an end-to-end test) stays until that person unplugs it.
+  const riders = new Set<string>();
+  const rider = (cp: string, connector: number) => `${cp}#${connector}`;
   const timer = setInterval(
     () => {
       const cp = pick([...simulator.points.values()]);
       if (!cp.online) return;
       const cards = cardsOf.get(areaOf.get(cp.id) ?? 0) ?? [];
       const free = cp.connectors.filter((c) => !c.plugged && c.status === 'Available');
-      const busy = cp.connectors.filter((c) => c.plugged);
+      const busy = cp.connectors.filter((c) => c.plugged && riders.has(rider(cp.id, c.id)));
       if (free.length > 0 && cards.length > 0 && (busy.length === 0 || random() < 0.6)) {
         const c = pick(free);
         cp.setPower(c.id, 100 + Math.round(random() * 300));
-        void cp
-          .plugIn(c.id, { soc: 0.1 + random() * 0.6 })
-          .then(() => cp.swipe(c.id, pick(cards)))
-          .catch(() => undefined);
+        riders.add(rider(cp.id, c.id));
+        void cp.plugIn(c.id, { soc: 0.1 + random() * 0.6 }).then(
+          // A refused card leaves the bike plugged in: it is still the rider's, and leaves later.
+          () => cp.swipe(c.id, pick(cards)).catch(() => undefined),
+          () => riders.delete(rider(cp.id, c.id)),
+        );
       } else if (busy.length > 0) {
-        void cp.unplug(pick(busy).id).catch(() => undefined);
+        const c = pick(busy);
+        riders.delete(rider(cp.id, c.id));
+        void cp.unplug(c.id).catch(() => undefined);
       }
     },
     (options.everySeconds ?? 5) * 1000,

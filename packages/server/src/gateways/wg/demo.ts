@@ -16,7 +16,7 @@ export interface DemoControllers {
 
 export async function startDemoControllers(
   db: Db,
-  options: { swipeEverySeconds?: number; random?: () => number } = {},
+  options: { swipeEverySeconds?: number; random?: () => number; closeForcedDoorAfterSeconds?: number } = {},
 ): Promise<DemoControllers | undefined> {
   const ctx: ServiceContext = {
     db,
@@ -44,6 +44,20 @@ export async function startDemoControllers(
   }
   const random = options.random ?? Math.random;
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+  // A forced door is shut again a little later, as on site: its sensor reports "closed" and the alarm ends.
+  const closing = new Set<NodeJS.Timeout>();
+  const closeLater = (serial: number, door: number) => {
+    const timer = setTimeout(
+      () => {
+        closing.delete(timer);
+        const c = simulator.controllers.get(serial);
+        if (c && !c.offline) c.setDoorSensor(door, false);
+      },
+      (options.closeForcedDoorAfterSeconds ?? 20) * 1000,
+    );
+    timer.unref();
+    closing.add(timer);
+  };
   const timer = setInterval(
     () => {
       const c = pick([...simulator.controllers.values()]);
@@ -51,8 +65,10 @@ export async function startDemoControllers(
       const door = 1 + Math.floor(random() * c.doors);
       const roll = random();
       const cards = c.cards();
-      if (roll < 0.03) c.forceDoor(door);
-      else if (roll < 0.08) c.pressButton(door);
+      if (roll < 0.03) {
+        c.forceDoor(door);
+        closeLater(c.serial, door);
+      } else if (roll < 0.08) c.pressButton(door);
       else if (roll < 0.25 || cards.length === 0) c.swipe(10_000_000 + Math.floor(random() * 1000), door, 1);
       else c.swipe(pick(cards).card, door, c.doors === 4 ? 1 : 1 + Math.floor(random() * 2));
     },
@@ -63,6 +79,7 @@ export async function startDemoControllers(
     simulator,
     async close() {
       clearInterval(timer);
+      for (const t of closing) clearTimeout(t);
       await simulator.close();
     },
   };

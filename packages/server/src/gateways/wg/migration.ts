@@ -65,3 +65,19 @@ export const wgMigration: PortableMigration = {
     await db.schema.alterTable('CardUserLinkChannel').addColumn('SyncedAt', 'bigint').execute();
   },
 };
+
+/**
+ * CardUserLinkChannel.SentToDevice: 1 once a sync pass may have written the authorisation to its controller,
+ * back to 0 when the controller confirmed its removal. Revoking (or withdrawing) one that was never sent needs
+ * no deletion on the device: it goes straight to "deletion succeeded". Rows from before this column are taken
+ * as sent (the honest guess when nobody knows), except those no controller holds: -2 and 0 (no issue needed).
+ */
+export const wgSentMigration: PortableMigration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('CardUserLinkChannel')
+      .addColumn('SentToDevice', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
+    await sql`update "CardUserLinkChannel" set "SentToDevice" = 0 where "IssueStatus" in (-2, 0)`.execute(db);
+  },
+};

@@ -7,6 +7,7 @@
 import {
   confirmSync,
   failSync,
+  markSending,
   syncPlan,
   type ControllerRef,
   type DesiredCard,
@@ -83,6 +84,7 @@ export async function syncController(
   wg: WgDevice,
   options: SyncOptions,
 ): Promise<SyncOutcome> {
+  await markSending(ctx, device.Id);
   const plan = await syncPlan(ctx, device.Id);
   const desired = new Map<number, CardRecord>();
   for (const [value, card] of plan.cards) desired.set(value, cardRecordOf(card, device.TimeZone));

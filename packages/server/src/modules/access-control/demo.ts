@@ -179,6 +179,16 @@ function planHolders(
 }
 
 /** Issue status of a granted authorisation, by holder and device. */
+/**
+ * Whether the demo's story has the controller holding (or having held) an authorisation of this status: the
+ * pending issues are new grants no sync has reached; deletions confirmed and no-sync rows are on no device.
+ */
+function sentToDevice(status: number): number {
+  return status === ISSUE.pendingIssue || status === ISSUE.deletionSucceeded || status === ISSUE.noIssueNeeded
+    ? 0
+    : 1;
+}
+
 function statusFor(r: Random, h: HolderPlan, device: DeviceRow, now: number): number {
   if (device.seed.other) return ISSUE.noIssueNeeded;
   if (h.disabledAt !== null)
@@ -281,6 +291,7 @@ async function seedArea(db: Db, ctx: DemoContext, r: Random, area: number, opera
           ValidTo: custom ? h.validTo - 30 * DAY : null,
           IssueStatus: status,
           Revoked: 0,
+          SentToDevice: sentToDevice(status),
           CreatedAt: h.createdAt,
           UpdatedAt: status === ISSUE.issueSucceeded ? h.createdAt : now - r.int(0, 2) * DAY,
         });
@@ -292,6 +303,7 @@ async function seedArea(db: Db, ctx: DemoContext, r: Random, area: number, opera
     const spare = buildings.find((d) => !granted.includes(d));
     if (revoked && spare) {
       const channel = spare.channels[0]!;
+      const revokedStatus = h.index === 4 || r.chance(0.4) ? ISSUE.pendingDeletion : ISSUE.deletionSucceeded;
       auths.push({
         AreaId: areaId,
         CardUserId: h.id,
@@ -299,8 +311,9 @@ async function seedArea(db: Db, ctx: DemoContext, r: Random, area: number, opera
         DeviceId: spare.Id,
         ValidFrom: null,
         ValidTo: null,
-        IssueStatus: h.index === 4 || r.chance(0.4) ? ISSUE.pendingDeletion : ISSUE.deletionSucceeded,
+        IssueStatus: revokedStatus,
         Revoked: 1,
+        SentToDevice: sentToDevice(revokedStatus),
         CreatedAt: h.createdAt,
         UpdatedAt: now - r.int(0, 30) * DAY,
       });

@@ -1,5 +1,6 @@
 import type { ServerModule } from '../../platform/module.ts';
 import { accessControlChannelRoutes } from './access-control-channel/routes.ts';
+import { accessControlDashboardRoutes } from './access-control-dashboard/routes.ts';
 import { controllerDeviceRoutes, doorControlRoutes } from './access-control-device/controller-routes.ts';
 import { accessControlDeviceRoutes } from './access-control-device/routes.ts';
 import { cardRegistrationRoutes } from './card-registration/routes.ts';
@@ -33,6 +34,7 @@ export const accessControlModule: ServerModule = {
     ...renewalRecordRoutes,
     ...failureDeclarationRecordRoutes,
     ...accessControlOptionsRoutes,
+    ...accessControlDashboardRoutes,
   ],
   migrations: { '0003-access-control': accessControlMigration },
   demo: seedAccessControlDemo,
@@ -59,6 +61,7 @@ export {
   doorControllers,
   failSync,
   installDoorControllers,
+  markSending,
   saveDeviceState,
   syncPlan,
   wgControllers,

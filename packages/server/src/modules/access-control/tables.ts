@@ -100,6 +100,11 @@ export interface CardUserLinkChannelTable {
   SyncError: string | null;
   /** When the controller last confirmed this authorisation (3) or its removal (-2). */
   SyncedAt: number | null;
+  /**
+   * 1 once a sync pass may have written it to the controller, 0 again when its removal was confirmed
+   * (migration 0010-wg-sent): a revoke of one never sent needs no deletion on the device.
+   */
+  SentToDevice: Generated<number>;
   CreatedAt: number;
   UpdatedAt: number;
 }

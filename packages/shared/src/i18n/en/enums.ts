@@ -176,7 +176,7 @@ export const enums: CatalogueShape<typeof zh> = {
     5: 'Power failure',
   },
   forcedOutageResult: {
-    0: 'Not sent (device not connected)',
+    0: 'Recorded, not sent',
     1: 'Power cut',
     2: 'Power-off failed',
   },

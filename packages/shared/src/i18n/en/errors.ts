@@ -28,6 +28,7 @@ export const errors: Record<keyof typeof zh, string> = {
   exportTooMany: '{{count}} rows match, more than the export limit of {{max}}; narrow the filters',
   exportNotReady: 'The export file is not ready yet',
   exportExpired: 'The export file has expired; export again',
+  exportInterrupted: 'Interrupted by a server restart; export again',
   inUse: 'Cannot delete while related data remains: {{items}}',
   duplicate: 'This would create a duplicate; check and try again',
   referenced: 'The data is still referenced; the operation cannot be completed',

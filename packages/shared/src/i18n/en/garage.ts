@@ -87,6 +87,7 @@ export const garage: CatalogueShape<typeof zh> = {
     Fee: 'Parking fee (CNY)',
     Reason: 'Reason',
     Result: 'Result',
+    ResultReason: 'Result detail',
     Operator: 'Operator',
     At: 'Time',
     OwnerName: 'Owner',

@@ -176,7 +176,7 @@ export const enums: CatalogueShape<typeof zh> = {
     5: 'Corte de suministro',
   },
   forcedOutageResult: {
-    0: 'No enviado (equipo sin conexión)',
+    0: 'Registrado, no enviado',
     1: 'Corriente cortada',
     2: 'Corte fallido',
   },

@@ -28,6 +28,7 @@ export const errors: Record<keyof typeof zh, string> = {
   exportTooMany: 'Coinciden {{count}} filas, más que el límite de exportación de {{max}}; acote los filtros',
   exportNotReady: 'El archivo de exportación aún no está listo',
   exportExpired: 'El archivo de exportación ha caducado; vuelva a exportar',
+  exportInterrupted: 'Interrumpida por un reinicio del servidor; vuelva a exportar',
   inUse: 'No se puede eliminar mientras queden datos relacionados: {{items}}',
   duplicate: 'Se crearía un duplicado; compruébelo e inténtelo de nuevo',
   referenced: 'Los datos siguen referenciados; no se puede completar la operación',

@@ -87,6 +87,7 @@ export const garage: CatalogueShape<typeof zh> = {
     Fee: 'Tarifa de aparcamiento (CNY)',
     Reason: 'Motivo',
     Result: 'Resultado',
+    ResultReason: 'Detalle del resultado',
     Operator: 'Operador',
     At: 'Hora',
     OwnerName: 'Propietario',

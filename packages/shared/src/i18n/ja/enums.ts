@@ -176,7 +176,7 @@ export const enums: CatalogueShape<typeof zh> = {
     5: '停電',
   },
   forcedOutageResult: {
-    0: '未送信（機器未接続）',
+    0: '記録済み・未送信',
     1: '停止成功',
     2: '停止失敗',
   },

@@ -29,6 +29,7 @@ export const errors: Record<keyof typeof zh, string> = {
     '該当データが {{count}} 件あり、エクスポート上限の {{max}} 件を超えています。条件を絞り込んでください',
   exportNotReady: 'エクスポートファイルはまだ作成中です',
   exportExpired: 'エクスポートファイルの有効期限が切れました。再度エクスポートしてください',
+  exportInterrupted: 'サーバーの再起動により中断されました。再度エクスポートしてください',
   inUse: '関連データが残っているため削除できません：{{items}}',
   duplicate: 'データが重複します。確認してから再試行してください',
   referenced: 'データが参照されているため、この操作は完了できません',

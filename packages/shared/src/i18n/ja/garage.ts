@@ -87,6 +87,7 @@ export const garage: CatalogueShape<typeof zh> = {
     Fee: '駐輪料金（元）',
     Reason: '理由',
     Result: '実行結果',
+    ResultReason: '結果の詳細',
     Operator: '操作者',
     At: '日時',
     OwnerName: '所有者',

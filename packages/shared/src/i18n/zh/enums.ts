@@ -99,7 +99,7 @@ export const enums = {
     5: '停电',
   },
   forcedOutageResult: {
-    0: '未下发（设备未接入）',
+    0: '已记录，未下发',
     1: '断电成功',
     2: '断电失败',
   },

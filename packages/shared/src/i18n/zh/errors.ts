@@ -27,6 +27,7 @@ export const errors = {
   exportTooMany: '符合条件的数据有 {{count}} 条，超过单次导出上限 {{max}} 条，请缩小筛选范围',
   exportNotReady: '导出文件尚未生成完成',
   exportExpired: '导出文件已过期，请重新导出',
+  exportInterrupted: '服务器重启，导出已中断，请重新导出',
   inUse: '仍有关联数据，无法删除：{{items}}',
   duplicate: '数据重复，请检查后重试',
   referenced: '数据仍被引用，无法完成此操作',

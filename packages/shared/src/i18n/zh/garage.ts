@@ -85,6 +85,7 @@ export const garage = {
     Fee: '停车费（元）',
     Reason: '原因',
     Result: '执行结果',
+    ResultReason: '结果说明',
     Operator: '操作人',
     At: '时间',
     OwnerName: '车主',

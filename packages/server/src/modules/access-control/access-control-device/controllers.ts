@@ -4,7 +4,7 @@ import type { Db } from '../../../db/database.ts';
 import { customTimeZone } from '../../../platform/area-zone.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { ServiceContext } from '../../../platform/context.ts';
-import { ISSUE } from '../card-user-link-channel/lifecycle.ts';
+import { ISSUE, PENDING_SYNC } from '../card-user-link-channel/lifecycle.ts';
 
 /**
  * The seam between this module and the door-controller gateway (gateways/wg). The module owns the tables and
@@ -58,6 +58,27 @@ export function installDoorControllers(db: Db, controllers: DoorControllers | un
 
 export function doorControllers(db: Db): DoorControllers | undefined {
   return installed.get(db);
+}
+
+/** Whether a gateway drives this database's controllers now (its stored state is kept current). */
+export function gatewayRunning(db: Db): boolean {
+  return installed.has(db);
+}
+
+/**
+ * What the screens may say of a controller's stored state: with no gateway running, nobody watches the
+ * controller, so its connection is unknown and a sync stored as running is not running (a pass cut short
+ * by a stop); the gateway's next start compares every controller again.
+ */
+export function controllerStateAsKnown<
+  T extends { Online: boolean | null; SyncState: string | null; SyncPhase: string | null },
+>(driven: boolean, state: T): T {
+  if (driven) return state;
+  return {
+    ...state,
+    Online: null,
+    ...(state.SyncState === 'running' ? { SyncState: null, SyncPhase: null } : {}),
+  };
 }
 
 // ---- controllers -------------------------------------------------------------------------------------------
@@ -223,6 +244,21 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
   };
 }
 
+/**
+ * A sync pass is about to write the device's pending authorisations: from here the controller may hold them,
+ * so revoking one must wait for the controller to confirm its removal. Called before the pass reads its plan,
+ * so a row revoked meanwhile is either marked (and waits for the deletion) or left out of the plan.
+ */
+export async function markSending(ctx: ServiceContext, deviceId: number): Promise<void> {
+  await ctx.db.kysely
+    .updateTable('CardUserLinkChannel')
+    .set({ SentToDevice: 1 })
+    .where('DeviceId', '=', deviceId)
+    .where('IssueStatus', 'in', [ISSUE.pendingIssue, ISSUE.pendingUpdate])
+    .where('SentToDevice', '=', 0)
+    .execute();
+}
+
 /** Devices with authorisations waiting for the controller whose back-off has passed. */
 export async function devicesDueForSync(ctx: ServiceContext): Promise<number[]> {
   const now = ctx.clock.now();
@@ -230,7 +266,7 @@ export async function devicesDueForSync(ctx: ServiceContext): Promise<number[]> 
     .selectFrom('CardUserLinkChannel')
     .select('DeviceId')
     .distinct()
-    .where('IssueStatus', 'in', [ISSUE.pendingIssue, ISSUE.pendingUpdate, ISSUE.pendingDeletion])
+    .where('IssueStatus', 'in', PENDING_SYNC)
     .where((eb) => eb.or([eb('NextSyncAt', 'is', null), eb('NextSyncAt', '<=', now)]))
     .execute();
   return rows.map((r) => r.DeviceId);
@@ -259,7 +295,14 @@ export async function confirmSync(
         const next = r.IssueStatus === ISSUE.pendingDeletion ? ISSUE.deletionSucceeded : ISSUE.issueSucceeded;
         const result = await trx
           .updateTable('CardUserLinkChannel')
-          .set({ IssueStatus: next, SyncAttempts: 0, NextSyncAt: null, SyncError: null, SyncedAt: now })
+          .set({
+            IssueStatus: next,
+            SyncAttempts: 0,
+            NextSyncAt: null,
+            SyncError: null,
+            SyncedAt: now,
+            SentToDevice: next === ISSUE.deletionSucceeded ? 0 : 1,
+          })
           .where('Id', '=', r.Id)
           .where('IssueStatus', '=', r.IssueStatus)
           .where('UpdatedAt', '=', r.UpdatedAt)

@@ -12,6 +12,7 @@ import { filter } from '../../../platform/filters.ts';
 import { defineResource } from '../../../platform/resource.ts';
 import { id } from '../../../platform/schemas.ts';
 import { TAG, optionalText } from '../common.ts';
+import { controllerStateAsKnown, gatewayRunning } from './controllers.ts';
 import { deviceQuery, deviceSorts, toDeviceItem } from './items.ts';
 
 /**
@@ -29,6 +30,11 @@ export const accessControlDeviceRoutes = defineResource({
   item: accessControlDeviceItem,
   query: (db) => deviceQuery(db),
   toItem: toDeviceItem,
+  // The stored connection and sync are the gateway's last word: without a gateway running they are not known.
+  enrich: async (ctx, items) => {
+    const driven = gatewayRunning(ctx.db);
+    return items.map((item) => controllerStateAsKnown(driven, item));
+  },
   filters: {
     Keyword: filter.keyword([
       'AccessControlDevice.Name',

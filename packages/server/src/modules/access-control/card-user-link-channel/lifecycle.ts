@@ -9,10 +9,14 @@ import type { Trx } from '../common.ts';
  *
  *   grant                       → 1 pending issue      (0 on a device whose protocol needs no sync)
  *   change of card / validity   → 2 pending update     (live rows 1, 2, 3; rows at 0 stay 0)
- *   holder disabled             → -1 pending deletion  (live rows 1, 2, 3)
+ *   holder disabled             → -1 pending deletion  (live rows 1, 2, 3; -2 if never sent to the device)
  *   holder enabled              → 1 pending issue      (rows withdrawn by the disable: -1, -2, not revoked)
- *   revoke                      → -1 pending deletion  (-2 stays -2; on a no-sync device the row is removed)
+ *   revoke                      → -1 pending deletion  (-2 if never sent to the device, and -2 stays -2; on a
+ *                                                        no-sync device the row is removed)
  *   grant again after a revoke  → 1 pending issue
+ *
+ * "Never sent" is SentToDevice = 0: no sync pass has begun writing it since the controller last confirmed it
+ * absent. Such a row needs no deletion on the device, so waiting for one would show a state that is not true.
  */
 export const ISSUE = {
   deletionSucceeded: -2,
@@ -22,6 +26,9 @@ export const ISSUE = {
   pendingUpdate: 2,
   issueSucceeded: 3,
 } as const;
+
+/** Statuses waiting for the device sync: pending issue, update and deletion. */
+export const PENDING_SYNC: number[] = [ISSUE.pendingIssue, ISSUE.pendingUpdate, ISSUE.pendingDeletion];
 
 /** Statuses of an authorisation the controller has or is about to have. */
 export const LIVE = [ISSUE.pendingIssue, ISSUE.pendingUpdate, ISSUE.issueSucceeded] as const;
@@ -35,9 +42,15 @@ export function changedStatus(current: number): number {
   return (LIVE as readonly number[]).includes(current) ? ISSUE.pendingUpdate : current;
 }
 
-/** Revoking: the controller must forget it (unless it already has). */
-export function revokedStatus(current: number): number {
-  return current === ISSUE.deletionSucceeded ? current : ISSUE.pendingDeletion;
+/**
+ * Revoking or withdrawing, as SQL evaluated on the row itself in the UPDATE: the controller must forget it,
+ * unless it never got it or has forgotten it already (-2). One statement, so a sync pass that marks the row
+ * sent at the same moment is ordered by the row lock, never interleaved with a read of it.
+ */
+export function removedStatusSql() {
+  // Literals, not parameters: PostgreSQL cannot type a bare parameter in a CASE result (it would be text).
+  const deleted = sql.lit(ISSUE.deletionSucceeded);
+  return sql<number>`case when "IssueStatus" = ${deleted} or "SentToDevice" = 0 then ${deleted} else ${sql.lit(ISSUE.pendingDeletion)} end`;
 }
 
 /** The holders' cards or validity changed: their live authorisations wait for an update. */
@@ -55,7 +68,7 @@ export async function markHoldersChanged(trx: Trx, holderIds: number[], now: num
 export async function withdrawHolder(trx: Trx, holderId: number, now: number): Promise<void> {
   await trx
     .updateTable('CardUserLinkChannel')
-    .set({ IssueStatus: ISSUE.pendingDeletion, UpdatedAt: now })
+    .set({ IssueStatus: removedStatusSql(), UpdatedAt: now })
     .where('CardUserId', '=', holderId)
     .where('IssueStatus', 'in', [...LIVE])
     .execute();

@@ -3,8 +3,9 @@ import { sql } from 'kysely';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
-import type { Trx } from '../common.ts';
-import { changedStatus, grantedStatus, revokedStatus } from './lifecycle.ts';
+import { iso, type Trx } from '../common.ts';
+import { controllerStateAsKnown, gatewayRunning } from '../access-control-device/controllers.ts';
+import { PENDING_SYNC, changedStatus, grantedStatus, removedStatusSql } from './lifecycle.ts';
 
 /**
  * Granting and revoking. An authorisation is one holder on one channel; the controller opens the door for
@@ -62,6 +63,7 @@ async function grant(
     ValidFrom: number | null;
     ValidTo: number | null;
     IssueStatus: number;
+    SentToDevice: number;
     CreatedAt: number;
     UpdatedAt: number;
   }[] = [];
@@ -85,6 +87,7 @@ async function grant(
             DeviceId: channel.DeviceId,
             ...validity,
             IssueStatus: grantedStatus(channel.Protocol),
+            SentToDevice: 0,
             CreatedAt: now,
             UpdatedAt: now,
           });
@@ -280,8 +283,9 @@ export async function changeValidity(ctx: AreaContext, authId: number, validity:
 }
 
 /**
- * Revokes authorisations (all or none): pending deletion until the device sync confirms it. On a device
- * whose protocol needs no sync there is nothing to wait for, so the row is removed.
+ * Revokes authorisations (all or none): pending deletion until the device sync confirms it, or deletion
+ * succeeded at once when the controller never got it. On a device whose protocol needs no sync there is
+ * nothing to wait for, so the row is removed.
  */
 export async function revoke(ctx: AreaContext, ids: number[]): Promise<{ Revoked: number; Removed: number }> {
   const now = ctx.clock.now();
@@ -296,7 +300,7 @@ export async function revoke(ctx: AreaContext, ids: number[]): Promise<{ Revoked
       } else {
         await trx
           .updateTable('CardUserLinkChannel')
-          .set({ Revoked: 1, IssueStatus: revokedStatus(row.IssueStatus), UpdatedAt: now })
+          .set({ Revoked: 1, IssueStatus: removedStatusSql(), UpdatedAt: now })
           .where('Id', '=', authId)
           .execute();
         out.Revoked++;
@@ -307,16 +311,36 @@ export async function revoke(ctx: AreaContext, ids: number[]): Promise<{ Revoked
   });
 }
 
-/** Per controller of the area, how many authorisations wait in each issue status. */
+/**
+ * Per controller of the area, how many authorisations wait in each issue status, with the controller's
+ * connection and sync as the gateway last stored them (the authorisation screen's sync panel) and, for the
+ * pending ones whose last attempt failed, how many, the most attempts and when the next retry is due.
+ */
 export async function deviceStatusCounts(ctx: AreaContext): Promise<DeviceStatusCount[]> {
   const k = ctx.db.kysely;
-  const [devices, counts] = await Promise.all([
+  const [devices, counts, failing] = await Promise.all([
     k
-      .selectFrom('AccessControlDevice')
-      .select(['Id', 'Name', 'SerialNumber', 'Protocol', 'Disabled'])
-      .where('AreaId', '=', ctx.areaId)
-      .orderBy('Name')
-      .orderBy('Id')
+      .selectFrom('AccessControlDevice as D')
+      .leftJoin('AccessControlDeviceState as S', 'S.DeviceId', 'D.Id')
+      .select([
+        'D.Id',
+        'D.Name',
+        'D.SerialNumber',
+        'D.Protocol',
+        'D.Disabled',
+        'S.Online',
+        'S.LastSeenAt',
+        'S.SyncState',
+        'S.SyncPhase',
+        'S.SyncDone',
+        'S.SyncTotal',
+        'S.SyncStartedAt',
+        'S.SyncFinishedAt',
+        'S.SyncError',
+      ])
+      .where('D.AreaId', '=', ctx.areaId)
+      .orderBy('D.Name')
+      .orderBy('D.Id')
       .execute(),
     k
       .selectFrom('CardUserLinkChannel')
@@ -324,11 +348,31 @@ export async function deviceStatusCounts(ctx: AreaContext): Promise<DeviceStatus
       .where('AreaId', '=', ctx.areaId)
       .groupBy(['DeviceId', 'IssueStatus'])
       .execute(),
+    k
+      .selectFrom('CardUserLinkChannel')
+      .select((eb) => [
+        'DeviceId',
+        eb.fn.countAll().as('n'),
+        eb.fn.max('SyncAttempts').as('attempts'),
+        eb.fn.min('NextSyncAt').as('next'),
+      ])
+      .where('AreaId', '=', ctx.areaId)
+      .where('IssueStatus', 'in', PENDING_SYNC)
+      .where('SyncError', 'is not', null)
+      .groupBy('DeviceId')
+      .execute(),
   ]);
+  const driven = gatewayRunning(ctx.db);
   return devices.map((d) => {
     const Counts = Object.fromEntries(enumValues(issueStatus).map((s) => [String(s), 0]));
     for (const c of counts) if (c.DeviceId === d.Id) Counts[String(c.IssueStatus)] = Number(c.n);
     const total = Object.values(Counts).reduce((a, b) => a + b, 0);
+    const failed = failing.find((f) => f.DeviceId === d.Id);
+    const state = controllerStateAsKnown(driven, {
+      Online: d.Online === null ? null : Number(d.Online) === 1,
+      SyncState: d.SyncState,
+      SyncPhase: d.SyncPhase,
+    });
     return {
       DeviceId: d.Id,
       DeviceName: d.Name,
@@ -336,8 +380,18 @@ export async function deviceStatusCounts(ctx: AreaContext): Promise<DeviceStatus
       Protocol: d.Protocol,
       Disabled: Boolean(d.Disabled),
       Counts,
-      Pending: (Counts['1'] ?? 0) + (Counts['2'] ?? 0) + (Counts['-1'] ?? 0),
+      Pending: PENDING_SYNC.reduce((sum, s) => sum + (Counts[String(s)] ?? 0), 0),
       Total: total,
+      ...state,
+      LastSeenAt: iso(d.LastSeenAt),
+      SyncDone: Number(d.SyncDone ?? 0),
+      SyncTotal: Number(d.SyncTotal ?? 0),
+      SyncStartedAt: iso(d.SyncStartedAt),
+      SyncFinishedAt: iso(d.SyncFinishedAt),
+      SyncError: d.SyncError ?? null,
+      Failing: Number(failed?.n ?? 0),
+      SyncAttempts: Number(failed?.attempts ?? 0),
+      NextSyncAt: iso(failed?.next ?? null),
     };
   });
 }

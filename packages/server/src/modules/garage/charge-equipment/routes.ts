@@ -7,7 +7,6 @@ import {
   durationMinutes,
   enumLabel,
   findEnumItem,
-  isHostOnline,
   portStateGroup,
   BICYCLE_ADMIN,
   BICYCLE_ANY,
@@ -29,7 +28,7 @@ import { defineRoute } from '../../../platform/route.ts';
 import { id, queryBool } from '../../../platform/schemas.ts';
 import { iso, optionalText } from '../common.ts';
 import { syncAvailability } from '../charge-host/commands.ts';
-import { offlineSocketWhere, shownState } from '../liveness.ts';
+import { hostLink, isHostRowOnline, offlineSocketWhere, shownState } from '../liveness.ts';
 import { orderAmount } from '../pricing.ts';
 
 type Session = z.infer<typeof chargeEquipmentSession>;
@@ -226,6 +225,10 @@ export async function socketGrid(
       'ChargeHost.PortCount',
       'ChargeHost.Disabled',
       'ChargeHost.LastSeenAt',
+      'ChargeHost.ChargingSystemType',
+      'ChargeHost.OcppOnline',
+      'ChargeHost.OcppOfflineAt',
+      'ChargeHost.OcppBootInfo',
     ])
     .where('ChargeHost.Id', '=', hostId)
     .where('ChargeHost.AreaId', '=', ctx.areaId)
@@ -238,12 +241,15 @@ export async function socketGrid(
   const sockets = await enrich(ctx, rows.map(toItem));
   const counts = { idle: 0, occupied: 0, fault: 0, disabled: 0, offline: 0 };
   for (const s of sockets) counts[s.StateGroup] += 1;
+  const { ChargingSystemType, OcppOnline, OcppOfflineAt, OcppBootInfo, ...shown } = host;
+  const link = { ChargingSystemType, OcppOnline, OcppOfflineAt, OcppBootInfo };
   return {
     Host: {
-      ...host,
+      ...shown,
       Disabled: host.Disabled === 1,
-      Online: isHostOnline(host.LastSeenAt, ctx.clock.now()),
+      Online: isHostRowOnline(host, ctx.clock.now()),
       LastSeenAt: iso(host.LastSeenAt),
+      ...hostLink(link),
     },
     Sockets: sockets.map((s) => gridSocket.parse(s)),
     Counts: counts,

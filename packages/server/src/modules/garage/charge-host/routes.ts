@@ -24,7 +24,7 @@ import { defineResource, rowMapper } from '../../../platform/resource.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { enumNumber, id } from '../../../platform/schemas.ts';
 import { assertInArea, optionalText } from '../common.ts';
-import { shownState } from '../liveness.ts';
+import { hostLink, shownState } from '../liveness.ts';
 
 type Item = z.infer<typeof chargeHostItem>;
 
@@ -108,7 +108,9 @@ async function enrich(ctx: AreaContext, items: Item[]): Promise<Item[]> {
       counts[portStateGroup(shownState(s))] += Number(s.n);
     return {
       ...host,
-      Online: isHostOnline(host.LastSeenAt === null ? null : Date.parse(host.LastSeenAt), now),
+      Online: host.LiveLink
+        ? host.Online
+        : isHostOnline(host.LastSeenAt === null ? null : Date.parse(host.LastSeenAt), now),
       SocketCount: counts.idle + counts.occupied + counts.fault + counts.disabled + counts.offline,
       SocketsOccupied: counts.occupied,
       SocketsFault: counts.fault,
@@ -143,17 +145,28 @@ export const chargeHostRoutes = defineResource({
         'ChargeHost.Remark',
         'ChargeHost.Disabled',
         'ChargeHost.LastSeenAt',
+        'ChargeHost.OcppOnline',
+        'ChargeHost.OcppOfflineAt',
+        'ChargeHost.OcppBootInfo',
         'ChargeHost.CreatedAt',
         'ChargeHost.UpdatedAt',
       ]),
   toItem: (row) => {
+    const { OcppOnline, OcppOfflineAt, OcppBootInfo, ...fields } = row as Record<string, unknown>;
     const { Password, ...rest } = rowMapper<Item & { Password: string | null }>({
       instants: ['CreatedAt', 'UpdatedAt', 'LastSeenAt'],
-    })(row);
+    })(fields);
     return {
       ...rest,
       HasPassword: Password !== null,
-      Online: false,
+      ...hostLink({
+        ChargingSystemType: rest.ChargingSystemType,
+        OcppOnline: OcppOnline as number,
+        OcppOfflineAt: OcppOfflineAt as number | null,
+        OcppBootInfo: OcppBootInfo as string | null,
+      }),
+      // Set by enrich (it knows the clock).
+      Online: OcppOnline === 1,
       SocketCount: 0,
       SocketsOccupied: 0,
       SocketsFault: 0,

@@ -88,6 +88,8 @@ const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
         width: 24,
         label: (v, lang) => enumLabel(lang, forcedOutageResult, v),
       },
+      // Why it was not sent or failed, in the exporter's language (enrich).
+      { key: 'ResultText', labelKey: 'garage.field.ResultReason', width: 36 },
       { key: 'UserName', labelKey: 'garage.field.Operator' },
     ],
   },

@@ -1,7 +1,6 @@
 import type { garageFigures } from '@gatehouse/shared';
 import {
   COLLECTED_STATES,
-  HOST_ONLINE_WINDOW_MS,
   addLocalDays,
   chargePortState,
   localDateKey,
@@ -18,7 +17,7 @@ import type { AreaContext } from '../../../platform/context.ts';
 import { defineRoute } from '../../../platform/route.ts';
 import { wholeNumber } from '../../../platform/schemas.ts';
 import { areaTimeZone } from '../common.ts';
-import { shownState } from '../liveness.ts';
+import { offlineSocketWhere, onlineHostWhere, shownState } from '../liveness.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- aggregate rows are shaped by the SQL below */
 
@@ -132,16 +131,8 @@ export async function dashboardSummary(ctx: AreaContext): Promise<z.infer<typeof
       .selectFrom('ChargeHost')
       .select((eb) => [
         eb.fn.countAll().as('total'),
-        eb.fn
-          .sum(
-            eb
-              .case()
-              .when('LastSeenAt', '>=', now - HOST_ONLINE_WINDOW_MS)
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as('online'),
+        // A charging-API host is online while connected, any other by its last report (liveness.ts).
+        eb.fn.sum(eb.case().when(onlineHostWhere(eb, now)).then(1).else(0).end()).as('online'),
       ])
       .where('AreaId', '=', areaId)
       .executeTakeFirstOrThrow(),
@@ -156,11 +147,18 @@ export async function dashboardSummary(ctx: AreaContext): Promise<z.infer<typeof
       .where('AreaId', '=', areaId)
       .where('ExitAt', 'is', null)
       .executeTakeFirstOrThrow(),
+    // Sessions running, apart from those on a charge point that is offline: whether they still charge is
+    // unknown until it reports again (liveness.ts), so they are counted on their own.
     k
       .selectFrom('ChargeRecord')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('AreaId', '=', areaId)
-      .where('EndAt', 'is', null)
+      .innerJoin('ChargeEquipment', 'ChargeEquipment.Id', 'ChargeRecord.ChargeEquipmentId')
+      .innerJoin('ChargeHost', 'ChargeHost.Id', 'ChargeEquipment.ChargeHostId')
+      .select((eb) => [
+        eb.fn.countAll().as('n'),
+        eb.fn.sum(eb.case().when(offlineSocketWhere(eb)).then(1).else(0).end()).as('offline'),
+      ])
+      .where('ChargeRecord.AreaId', '=', areaId)
+      .where('ChargeRecord.EndAt', 'is', null)
       .executeTakeFirstOrThrow(),
     perDay(k, areaId, [today, addLocalDays(today, 1, zone)]),
   ]);
@@ -196,7 +194,8 @@ export async function dashboardSummary(ctx: AreaContext): Promise<z.infer<typeof
     },
     Hosts: { Total: n(hosts.total), Online: n(hosts.online) },
     Zones: { Total: n(zones.total), Capacity: n(zones.capacity), Parked: n(parked.n) },
-    OpenSessions: n(open.n),
+    OpenSessions: n(open.n) - n(open.offline),
+    OpenSessionsOffline: n(open.offline),
     Today: todayFigures!,
   };
 }

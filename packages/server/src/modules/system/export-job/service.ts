@@ -6,6 +6,7 @@ import type { Selectable } from 'kysely';
 import type { ExportJobTable } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, forbidden, notFound } from '../../../platform/errors.ts';
+import { removeExportFile, writeExportFile } from '../../../platform/exports/files.ts';
 import { findExportable } from '../../../platform/exports/registry.ts';
 import { writeWorkbook } from '../../../platform/exports/workbook.ts';
 import { contains } from '../../../platform/filters.ts';
@@ -48,7 +49,8 @@ function toItem(row: Selectable<ExportJobTable>): ExportJobItem {
     Progress: row.Progress,
     RowCount: row.RowCount,
     Size: row.Size,
-    FileName: row.FileName,
+    // A running job has chosen its name but has no file yet; an expired one no longer has it.
+    FileName: row.Status === 'done' ? row.FileName : null,
     Error: row.Error,
     UserName: row.UserName,
     CreatedAt: isoOrNull(row.CreatedAt)!,
@@ -138,7 +140,14 @@ async function runExportJob(
   if (!job) return;
   const exportable = findExportable(job.Resource)!;
   const lang = isLang(job.Lang) ? job.Lang : ctx.lang;
-  await k.updateTable('ExportJob').set({ Status: 'running', Progress: 10 }).where('Id', '=', jobId).execute();
+  // The name is recorded before anything is written, so a start after a crash finds and removes what this
+  // job left behind (ExportQueue.start).
+  const fileName = `export-${jobId}-${randomBytes(8).toString('hex')}.xlsx`;
+  await k
+    .updateTable('ExportJob')
+    .set({ Status: 'running', Progress: 10, FileName: fileName })
+    .where('Id', '=', jobId)
+    .execute();
   try {
     const rows = await exportable.rows({ ...ctx, lang }, q, EXPORT_MAX_ROWS);
     await k.updateTable('ExportJob').set({ Progress: 50 }).where('Id', '=', jobId).execute();
@@ -154,12 +163,9 @@ async function runExportJob(
       lang,
       timeZone: customTimeZone(area?.Custom ?? null),
     });
-    const dir = runtime.dir;
-    await fs.mkdir(dir, { recursive: true });
-    const fileName = `export-${jobId}-${randomBytes(8).toString('hex')}.xlsx`;
-    await fs.writeFile(path.join(dir, fileName), buffer);
+    await writeExportFile(runtime.dir, fileName, buffer);
     const finished = ctx.clock.now();
-    await k
+    const marked = await k
       .updateTable('ExportJob')
       .set({
         Status: 'done',
@@ -171,12 +177,20 @@ async function runExportJob(
         ExpiresAt: finished + runtime.retentionDays() * 86_400_000,
       })
       .where('Id', '=', jobId)
-      .execute();
+      .executeTakeFirst();
+    // Deleted while it ran: nobody can reach the file any more.
+    if (Number(marked.numUpdatedRows) === 0) await removeExportFile(runtime.dir, fileName);
   } catch (error) {
     runtime.log.error({ err: error, jobId }, 'export failed');
+    await removeExportFile(runtime.dir, fileName).catch(() => undefined);
     await k
       .updateTable('ExportJob')
-      .set({ Status: 'failed', Error: translate(lang, 'error.internal'), FinishedAt: ctx.clock.now() })
+      .set({
+        Status: 'failed',
+        FileName: null,
+        Error: translate(lang, 'error.internal'),
+        FinishedAt: ctx.clock.now(),
+      })
       .where('Id', '=', jobId)
       .execute();
   }
@@ -321,5 +335,5 @@ export async function deleteExportJob(
       trx,
     );
   });
-  if (job.FileName) await fs.rm(path.join(runtime.dir, job.FileName), { force: true });
+  if (job.FileName) await removeExportFile(runtime.dir, job.FileName);
 }
