@@ -3,12 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { formatDate } from '@gatehouse/shared';
 import { DIALOG_MASK } from '../core/feedback.tsx';
 import { useErrorLogStore, type ErrorLogEntry } from '../stores/error-log.ts';
+import { useAccessibleTable } from './table-a11y.ts';
 
 /** The collected runtime errors with message, component, info, URL and stack; Clear All empties the log. */
 export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const logs = useErrorLogStore((s) => s.logs);
   const clear = useErrorLogStore((s) => s.clear);
+  const tableRef = useAccessibleTable(t('errorLog.title'));
   return (
     <Modal
       open={open}
@@ -35,6 +37,7 @@ export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClo
       className="error-log-dialog"
     >
       <Table<ErrorLogEntry>
+        ref={tableRef}
         rowKey="id"
         size="small"
         dataSource={logs}

@@ -1,8 +1,9 @@
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { App, Drawer } from 'antd';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
-import { MOBILE_BREAKPOINT, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from '@gatehouse/shared';
+import { BICYCLE_ANY, MOBILE_BREAKPOINT, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from '@gatehouse/shared';
+import { useCan } from '../components/list-page/permissions.ts';
 import { AntdProvider } from '../core/AntdProvider.tsx';
 import { queryClient } from '../core/query-client.ts';
 import { useAppStore } from '../stores/app.ts';
@@ -13,6 +14,9 @@ import { SettingsPanel } from './SettingsPanel.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { TagsView } from './TagsView.tsx';
 import './layout.css';
+
+/** The garage's live updates and port-fault alerts: their own chunk, for users of the garage only. */
+const GarageLive = lazy(() => import('../pages/garage/GarageLive.tsx'));
 
 function isMobileWidth(): boolean {
   return document.body.getBoundingClientRect().width - 1 < MOBILE_BREAKPOINT;
@@ -69,6 +73,7 @@ function Frame() {
   const fixedHeader = useSettingsStore((s) => s.fixedHeader);
   const tagsView = useSettingsStore((s) => s.tagsView);
   const mobile = device === 'mobile';
+  const garage = useCan(BICYCLE_ANY);
   const sidebarWidth = mobile ? 0 : sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
 
   return (
@@ -98,6 +103,11 @@ function Frame() {
         <AppMain />
       </div>
       <SettingsPanel />
+      {garage && (
+        <Suspense fallback={null}>
+          <GarageLive />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -47,6 +47,7 @@ export default function SettingsDrawer({ open, onClose }: { open: boolean; onClo
           <Switch
             checked={settings[key]}
             onChange={(value) => settings.change(key, value)}
+            aria-label={label}
             data-setting={key}
           />
         </div>

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
@@ -20,10 +21,14 @@ interface Props {
 export function FilterBar({ filters, initialValues, resetValues, onSearch, onReset }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FilterValues>();
+  // Field ids are `<form name>_<field>`: cached tabs keep several lists in the document, and two fields
+  // with one id would leave the visible field's <label> pointing at a hidden page's.
+  const formName = useId();
   if (filters.length === 0) return null;
   return (
     <Form
       form={form}
+      name={formName}
       layout="inline"
       initialValues={initialValues}
       onFinish={onSearch}

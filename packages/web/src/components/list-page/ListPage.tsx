@@ -18,6 +18,7 @@ import { FilterBar } from './FilterBar.tsx';
 import { CreateButton, ExportButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
 import { FormDialog } from './FormDialog.tsx';
 import { useResourceWrites } from './mutations.ts';
+import { useAccessibleTable } from '../table-a11y.ts';
 import { canUse } from './permissions.ts';
 import { filterQuery, initialFilterValues, listQuery, type FilterValues, type SortState } from './query.ts';
 import type { ColumnDef, ListPageConfig, Page, Row, TKey } from './types.ts';
@@ -56,6 +57,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const [exporting, setExporting] = useState<ExportJob | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
+  const tableRef = useAccessibleTable(title);
 
   const base = `/api/${config.resource}`;
   const query = listQuery(config.fixedQuery, applied, sort, page);
@@ -279,13 +281,21 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
           {config.toolbar}
         </Space>
         <Space>
-          {exporting && <Progress percent={exporting.Progress} size="small" style={{ width: 120 }} />}
+          {exporting && (
+            <Progress
+              percent={exporting.Progress}
+              size="small"
+              style={{ width: 120 }}
+              aria-label={t('list.export')}
+            />
+          )}
           {actions.export && canRead && (
             <ExportButton loading={exporting !== null} onClick={() => void startExport()} />
           )}
         </Space>
       </div>
       <Table<T>
+        ref={tableRef}
         rowKey="Id"
         size="middle"
         columns={columns}

@@ -1,9 +1,9 @@
 import { Select, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useOptions } from './options.ts';
-import type { Option, OptionSource, TKey } from './types.ts';
+import type { FieldControlProps, Option, OptionSource, TKey } from './types.ts';
 
-interface Props {
+interface Props extends FieldControlProps {
   source: OptionSource | undefined;
   value?: unknown;
   onChange?: (value: unknown) => void;
@@ -38,6 +38,8 @@ export function OptionSelect({
   disabled,
   style,
   testId,
+  id,
+  'aria-describedby': describedBy,
 }: Props) {
   const { t } = useTranslation();
   const { options, loading } = useOptions(source);
@@ -50,6 +52,8 @@ export function OptionSelect({
     style,
     placeholder: placeholder ? t(placeholder) : t('list.choose'),
     'data-testid': testId,
+    id,
+    'aria-describedby': describedBy,
   };
   if (tree) {
     return (

@@ -14,6 +14,7 @@ import { ExportDoneMessage } from './ExportDone.tsx';
 import { CreateButton, ExportButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
 import { FormDialog } from './FormDialog.tsx';
 import { useResourceWrites } from './mutations.ts';
+import { useAccessibleTable } from '../table-a11y.ts';
 import { canUse } from './permissions.ts';
 import type { ColumnDef, FormDef, Row } from './types.ts';
 import './list-page.css';
@@ -69,6 +70,7 @@ export function TreePage<T extends TreeRow>({
   const canWrite = canUse(roles, config.write);
   const [editing, setEditing] = useState<{ item: T | null; defaults?: Record<string, unknown> } | null>(null);
   const [exporting, setExporting] = useState(false);
+  const tableRef = useAccessibleTable(title);
 
   const tree = useQuery({
     queryKey: ['tree', config.resource, areaId],
@@ -138,6 +140,7 @@ export function TreePage<T extends TreeRow>({
         )}
       </div>
       <Table<TableRow<T>>
+        ref={tableRef}
         rowKey="Id"
         size="middle"
         columns={columns}

@@ -125,7 +125,18 @@ export interface FieldDef<T extends Row = Row> {
   wide?: boolean;
   /** A field the form shows only when this returns true for the current values. */
   visible?(values: Record<string, unknown>): boolean;
+  /** A control of the page's own; it takes FieldControlProps and passes them to its input. */
   render?(form: FormInstance): ReactNode;
+}
+
+/**
+ * What a Form.Item gives the control inside it besides value and onChange. A control of our own passes
+ * them to its input: the field's `<label for>` names the input by this id (a generated one would leave it
+ * without a name for screen readers) and the field's messages are linked by aria-describedby.
+ */
+export interface FieldControlProps {
+  id?: string;
+  'aria-describedby'?: string;
 }
 
 export interface FormDef<T extends Row> {

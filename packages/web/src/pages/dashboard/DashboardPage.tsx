@@ -4,7 +4,7 @@ import { UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { parseCustom, BICYCLE_ANY } from '@gatehouse/shared';
+import { parseCustom, ACCESS_CONTROL_ANY, BICYCLE_ANY } from '@gatehouse/shared';
 import { http } from '../../core/http.ts';
 import { menuLeaves, routeHref } from '../../app/route-utils.ts';
 import { useAreaStore, type AreaSummary } from '../../stores/area.ts';
@@ -15,6 +15,10 @@ import './dashboard.css';
 
 /** The garage's figures and charts: their own chunk, fetched only for users of the garage. */
 const GaragePanel = lazy(() => import('../garage/garage-dashboard/GaragePanel.tsx'));
+/** Access control's figures: their own chunk too, fetched only for users of access control. */
+const AccessControlPanel = lazy(
+  () => import('../access-control/access-control-dashboard/AccessControlPanel.tsx'),
+);
 
 const KNOWN_CUSTOM = ['address', 'contact', 'timezone'] as const;
 
@@ -132,6 +136,11 @@ export default function DashboardPage() {
           </Card>
         </Col>
       </Row>
+      {canUse(roles, ACCESS_CONTROL_ANY) && (
+        <Suspense fallback={null}>
+          <AccessControlPanel />
+        </Suspense>
+      )}
       {canUse(roles, BICYCLE_ANY) && (
         <Suspense fallback={null}>
           <GaragePanel />

@@ -76,8 +76,9 @@ export default function ProfilePage() {
             initialValues={{ Name: info.Name, Avatar: info.Avatar ?? '' }}
             onFinish={(values) => saveProfile.mutate(values)}
           >
-            <Form.Item label={t('profile.userName')}>
-              <Input value={info.UserName} disabled />
+            {/* Shown, not a field of the form: its label is tied to it by hand. */}
+            <Form.Item label={t('profile.userName')} htmlFor="profile-user-name">
+              <Input id="profile-user-name" value={info.UserName} disabled />
             </Form.Item>
             <Form.Item
               label={t('profile.name')}

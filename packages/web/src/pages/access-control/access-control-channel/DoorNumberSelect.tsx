@@ -1,9 +1,10 @@
 import { Form, Select, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { doorNumber, doorNumberAllowed } from '@gatehouse/shared';
+import type { FieldControlProps } from '../../../components/list-page/index.ts';
 import type { DeviceChoice } from '../options.ts';
 
-interface Props {
+interface Props extends FieldControlProps {
   form: FormInstance;
   devices: readonly DeviceChoice[];
   value?: number;
@@ -14,7 +15,14 @@ interface Props {
  * The door numbers the chosen device's model has (0, unspecified, always; then 1 to its door count), by the
  * shared rule the server applies. Without a device chosen there is nothing to pick yet.
  */
-export function DoorNumberSelect({ form, devices, value, onChange }: Props) {
+export function DoorNumberSelect({
+  form,
+  devices,
+  value,
+  onChange,
+  id,
+  'aria-describedby': describedBy,
+}: Props) {
   const { t } = useTranslation();
   const deviceId = Form.useWatch('DeviceId', form) as number | undefined;
   const device = devices.find((d) => d.Id === deviceId);
@@ -25,6 +33,8 @@ export function DoorNumberSelect({ form, devices, value, onChange }: Props) {
     : [];
   return (
     <Select
+      id={id}
+      aria-describedby={describedBy}
       value={value}
       onChange={onChange}
       options={options}

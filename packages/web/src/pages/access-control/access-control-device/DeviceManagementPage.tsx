@@ -1,15 +1,21 @@
 import type { AccessControlDeviceItem } from '@gatehouse/shared';
 import { useMemo } from 'react';
-import { Progress, Tag, Tooltip, Typography } from 'antd';
+import { Tooltip, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { accessControlProtocol, accessControlType, ACCESS_CONTROL_ADMIN } from '@gatehouse/shared';
+import {
+  accessControlProtocol,
+  accessControlType,
+  protocolNeedsSync,
+  ACCESS_CONTROL_ADMIN,
+} from '@gatehouse/shared';
 import { ListPage, type ListPageConfig, type TKey } from '../../../components/list-page/index.ts';
 import { http } from '../../../core/http.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { formatSiteTime } from '../../../core/site-time.ts';
 import { useLiveList } from '../live.ts';
 import { TwoLineCell } from '../cells.tsx';
+import { OnlineCell, SyncCell } from '../device-state.tsx';
 import { CHANNEL_OPTIONS_KEY, DEVICE_MODELS_KEY, DEVICE_OPTIONS_KEY } from '../options.ts';
 import '../access-control.css';
 
@@ -18,22 +24,6 @@ type Translate = (key: TKey, options?: Record<string, unknown>) => string;
 
 /** A drift the operator should act on: controllers stamp records with their own clock. */
 const DRIFT_WARN_SECONDS = 30;
-
-function OnlineCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
-  // null: the gateway never talked to this controller (no address, or devices not run here).
-  const state = row.Online === null ? 'unknown' : row.Online ? 'online' : 'offline';
-  const colour = { unknown: 'default', online: 'green', offline: 'red' }[state];
-  return (
-    <div>
-      <Tag color={colour} data-online={state}>
-        {tr(`acUi.device.online.${state}` as TKey)}
-      </Tag>
-      <Typography.Text type="secondary" className="ac-sub ac-block">
-        {row.LastSeenAt ? formatSiteTime(row.LastSeenAt) : '-'}
-      </Typography.Text>
-    </div>
-  );
-}
 
 function DriftCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
   if (row.ClockDriftSeconds === null) return '-';
@@ -51,32 +41,6 @@ function DriftCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
         {text}
       </Typography.Text>
     </Tooltip>
-  );
-}
-
-function SyncCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
-  if (!row.SyncState) return '-';
-  if (row.SyncState === 'running') {
-    const percent = row.SyncTotal ? Math.floor((row.SyncDone * 100) / row.SyncTotal) : 0;
-    return (
-      <div data-sync="running">
-        <Typography.Text type="secondary" className="ac-sub ac-block">
-          {tr(`acUi.device.syncPhase.${row.SyncPhase ?? 'read'}` as TKey)} {row.SyncDone}/{row.SyncTotal}
-        </Typography.Text>
-        <Progress percent={percent} size="small" showInfo={false} />
-      </div>
-    );
-  }
-  const failed = row.SyncState === 'failed';
-  return (
-    <div data-sync={row.SyncState}>
-      <Tag color={failed ? 'red' : 'green'}>
-        {tr(failed ? 'acUi.device.syncFailed' : 'acUi.device.syncDone')}
-      </Tag>
-      <Typography.Text type="secondary" className="ac-sub ac-block">
-        {failed ? (row.SyncError ?? '-') : row.SyncFinishedAt ? formatSiteTime(row.SyncFinishedAt) : ''}
-      </Typography.Text>
-    </div>
   );
 }
 
@@ -157,7 +121,7 @@ export default function DeviceManagementPage() {
           key: 'Online',
           title: 'acUi.device.column.online',
           width: 170,
-          render: (row, tr) => <OnlineCell row={row} tr={tr} />,
+          render: (row) => <OnlineCell row={row} />,
         },
         {
           key: 'Firmware',
@@ -175,7 +139,8 @@ export default function DeviceManagementPage() {
           key: 'SyncState',
           title: 'acUi.device.column.sync',
           width: 170,
-          render: (row, tr) => <SyncCell row={row} tr={tr} />,
+          // A third-party gate checks cards itself: nothing to sync.
+          render: (row) => (protocolNeedsSync(row.Protocol) ? <SyncCell row={row} /> : '-'),
         },
         {
           key: 'LostRecords',

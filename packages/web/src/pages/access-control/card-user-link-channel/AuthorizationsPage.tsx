@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { issueStatus, ACCESS_CONTROL_ADMIN, ACCESS_CONTROL_ANY } from '@gatehouse/shared';
 import { http } from '../../../core/http.ts';
+import { useHubEvents } from '../../../core/hub.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { ListPage, useCan, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { departmentOptions, peopleGroupOptions } from '../../options.ts';
@@ -18,6 +19,7 @@ import { ValidityDialog } from './ValidityDialog.tsx';
 import '../access-control.css';
 
 const RESOURCE = 'CardUserLinkChannel';
+const LIVE_EVENTS = ['syncProgress'] as const;
 
 /**
  * The authorisation list (Admin or User): which holder opens which channel, until when, and where each
@@ -44,6 +46,11 @@ export default function AuthorizationsPage() {
       ]),
     [queryClient],
   );
+
+  // A finished sync pass moved issue statuses on the controller's side: the list follows without a reload.
+  useHubEvents(LIVE_EVENTS, (message) => {
+    if (message.Phase === 'done') void queryClient.invalidateQueries({ queryKey: ['list', RESOURCE] });
+  });
 
   const revoke = useCallback(
     async (ids: number[]) => {

@@ -1,11 +1,19 @@
-import { Badge, Collapse, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { Badge, Button, Collapse, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useQuery } from '@tanstack/react-query';
+import { SyncOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { issueStatus } from '@gatehouse/shared';
+import { issueStatus, protocolNeedsSync, ACCESS_CONTROL_ADMIN } from '@gatehouse/shared';
+import { useCan } from '../../../components/list-page/index.ts';
+import { feedback } from '../../../core/feedback.tsx';
 import { http } from '../../../core/http.ts';
+import { useHubEvents, type HubMessage } from '../../../core/hub.ts';
 import { useAreaStore } from '../../../stores/area.ts';
+import { useAccessibleTable } from '../../../components/table-a11y.ts';
 import { ISSUE_STATUS_COLOURS } from '../cells.tsx';
+import { OnlineCell, SyncCell } from '../device-state.tsx';
+import type { DeviceStatusCount } from './types.ts';
 
 /** Tag colour names → the dot colours of the same palette (grey for the tag's "default"). */
 const BADGE_COLOURS = Object.fromEntries(
@@ -14,28 +22,71 @@ const BADGE_COLOURS = Object.fromEntries(
     colour === 'default' ? 'gray' : colour,
   ]),
 );
-import type { DeviceStatusCount } from './types.ts';
 
 export const STATUS_COUNTS_KEY = 'ac-status-counts';
+
+/** What the WG gateway tells the area's hub about a controller (docs/devices.md, "Live hub"). */
+const LIVE_EVENTS = ['syncProgress', 'deviceStatus'] as const;
 
 interface Props {
   /** Shows that device's authorisations (in that status) in the list below. */
   onPick(deviceId: number, status: number | null): void;
 }
 
+/** A sync in progress as the hub reports it, written into the panel's rows without asking the server. */
+function withProgress(rows: DeviceStatusCount[] | undefined, message: HubMessage) {
+  return rows?.map((row) =>
+    row.DeviceId === message.DeviceId
+      ? {
+          ...row,
+          SyncState: 'running',
+          SyncPhase: String(message.Phase),
+          SyncDone: Number(message.Done ?? 0),
+          SyncTotal: Number(message.Total ?? 0),
+        }
+      : row,
+  );
+}
+
 /**
- * Per device of the area, how many authorisations are in each issue status, and how many wait for the
- * device sync (pending issue, update or deletion). A count opens those authorisations in the list.
+ * The authorisation screen's per-device sync panel: per controller of the area, its connection, where its
+ * authorisation sync stands (progress while running, the reason and next retry after a failure) with "sync
+ * now" for AccessControl/Admin, and how many authorisations are in each issue status. A count opens those
+ * authorisations in the list. Live from the area's hub: progress in place, a finished pass or a controller
+ * coming or going reloads the counts.
  */
 export function DeviceStatusSummary({ onPick }: Props) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const canSync = useCan(ACCESS_CONTROL_ADMIN);
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
+  const key = [STATUS_COUNTS_KEY, areaId];
   const counts = useQuery({
-    queryKey: [STATUS_COUNTS_KEY, areaId],
+    queryKey: key,
     queryFn: () => http.get<DeviceStatusCount[]>('/api/CardUserLinkChannel/DeviceStatusCounts'),
   });
+  const [starting, setStarting] = useState<number | null>(null);
+  // Its body scrolls (fixed height): a named region the keyboard can reach.
+  const tableRef = useAccessibleTable(t('accessControl.title.deviceStatusCounts'));
   const rows = counts.data ?? [];
   const pending = rows.reduce((sum, d) => sum + d.Pending, 0);
+
+  useHubEvents(LIVE_EVENTS, (message) => {
+    if (message.type === 'syncProgress' && message.Phase !== 'done')
+      queryClient.setQueryData<DeviceStatusCount[]>(key, (old) => withProgress(old, message));
+    else void queryClient.invalidateQueries({ queryKey: [STATUS_COUNTS_KEY] });
+  });
+
+  const syncNow = async (row: DeviceStatusCount) => {
+    setStarting(row.DeviceId);
+    try {
+      // A refusal (not a WG controller, gateway off) is shown by the request client with the server's message.
+      await http.post('/api/AccessControlDevice/SyncNow', { Id: row.DeviceId });
+      feedback.success(t('acUi.device.syncStarted'));
+    } finally {
+      setStarting(null);
+    }
+  };
 
   const columns: ColumnsType<DeviceStatusCount> = [
     {
@@ -43,15 +94,51 @@ export function DeviceStatusSummary({ onPick }: Props) {
       title: t('accessControl.field.DeviceName'),
       fixed: 'left',
       render: (_v, d) => (
-        <span>
-          <span className="ac-name" title={d.DeviceName}>
+        <div>
+          <div className="ac-name" title={d.DeviceName}>
             {d.DeviceName}
-          </span>
-          <Typography.Text type="secondary" className="ac-sub" style={{ marginInlineStart: 6 }}>
+          </div>
+          <Typography.Text type="secondary" className="ac-sub">
             {d.SerialNumber}
           </Typography.Text>
-        </span>
+          {d.Disabled && <Tag className="ac-inline-tag">{t('enum.disabledFlag.true')}</Tag>}
+        </div>
       ),
+    },
+    {
+      key: 'Online',
+      title: t('acUi.device.column.online'),
+      width: 150,
+      render: (_v, d) => (protocolNeedsSync(d.Protocol) ? <OnlineCell row={d} /> : '-'),
+    },
+    {
+      key: 'Sync',
+      title: t('acUi.device.column.sync'),
+      width: 200,
+      render: (_v, d) => {
+        // A third-party gate checks cards itself; a disabled controller is not driven.
+        if (!protocolNeedsSync(d.Protocol))
+          return <Typography.Text type="secondary">{t('acUi.device.noSyncNeeded')}</Typography.Text>;
+        if (d.Disabled)
+          return <Typography.Text type="secondary">{t('acUi.device.syncDisabled')}</Typography.Text>;
+        return (
+          <div className="ac-sync-cell" data-testid={`sync-${d.DeviceId}`}>
+            <SyncCell row={d} retry={d} />
+            {canSync && d.SyncState !== 'running' && (
+              <Button
+                size="small"
+                type="link"
+                icon={<SyncOutlined />}
+                loading={starting === d.DeviceId}
+                onClick={() => void syncNow(d)}
+                data-testid={`sync-now-${d.DeviceId}`}
+              >
+                {t('acUi.device.syncNow')}
+              </Button>
+            )}
+          </div>
+        );
+      },
     },
     ...issueStatus.items.map((item) => ({
       key: String(item.value),
@@ -80,11 +167,13 @@ export function DeviceStatusSummary({ onPick }: Props) {
       width: 90,
       render: (_v, d) =>
         d.Pending ? (
-          <Typography.Text strong type="warning">
+          <Typography.Text strong type="warning" data-testid={`pending-${d.DeviceId}`}>
             {d.Pending}
           </Typography.Text>
         ) : (
-          <Typography.Text type="secondary">0</Typography.Text>
+          <Typography.Text type="secondary" data-testid={`pending-${d.DeviceId}`}>
+            0
+          </Typography.Text>
         ),
     },
     {
@@ -109,7 +198,7 @@ export function DeviceStatusSummary({ onPick }: Props) {
           label: (
             <span data-testid="status-summary-title">
               {t('accessControl.title.deviceStatusCounts')}
-              {!counts.isLoading && (
+              {!counts.isPending && (
                 <Typography.Text type="secondary" style={{ marginInlineStart: 8 }}>
                   {t('acUi.auth.summaryPending', { devices: rows.length, pending })}
                 </Typography.Text>
@@ -118,13 +207,15 @@ export function DeviceStatusSummary({ onPick }: Props) {
           ),
           children: (
             <Table<DeviceStatusCount>
+              ref={tableRef}
               size="small"
               rowKey="DeviceId"
-              loading={counts.isFetching}
+              // Only the first load: live reloads replace the rows without covering them.
+              loading={counts.isPending}
               columns={columns}
               dataSource={rows}
               pagination={false}
-              scroll={{ x: 'max-content', y: 190 }}
+              scroll={{ x: 'max-content', y: 260 }}
               data-testid="status-summary"
             />
           ),

@@ -3,7 +3,7 @@ import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../core/http.ts';
-import type { Page } from '../../../components/list-page/index.ts';
+import type { FieldControlProps, Page } from '../../../components/list-page/index.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 
 /** A card as the select holds it: its id and printed number (antd's labelInValue). */
@@ -18,7 +18,7 @@ interface FreeCard {
   CardType: number;
 }
 
-interface Props {
+interface Props extends FieldControlProps {
   value?: CardValue[];
   onChange?: (value: CardValue[]) => void;
 }
@@ -41,7 +41,7 @@ export function noCardText(
  * The holder's cards: the free cards of the area (searched by the digits typed) plus those the holder has
  * now. A card belongs to one holder at a time, so taken cards never appear; the server checks it again.
  */
-export function FreeCardSelect({ value, onChange }: Props) {
+export function FreeCardSelect({ value, onChange, id, 'aria-describedby': describedBy }: Props) {
   const { t } = useTranslation();
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
   const [typed, setTyped] = useState('');
@@ -76,6 +76,8 @@ export function FreeCardSelect({ value, onChange }: Props) {
   ];
   return (
     <Select
+      id={id}
+      aria-describedby={describedBy}
       mode="multiple"
       labelInValue
       value={value}

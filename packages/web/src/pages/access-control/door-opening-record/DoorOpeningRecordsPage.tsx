@@ -1,5 +1,5 @@
 import type { DoorOpeningRecordItem } from '@gatehouse/shared';
-import { Tooltip } from 'antd';
+import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   doorDirection,
@@ -8,8 +8,9 @@ import {
   doorRecordResult,
   findEnumItem,
   ACCESS_CONTROL_ANY,
+  type EnumDef,
 } from '@gatehouse/shared';
-import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import { ListPage, type ListPageConfig, type TKey } from '../../../components/list-page/index.ts';
 import { ResultTag, TwoLineCell } from '../cells.tsx';
 import { deviceOptions } from '../options.ts';
 import { recordRange } from '../record-range.ts';
@@ -17,6 +18,19 @@ import { useLiveList } from '../live.ts';
 import '../access-control.css';
 
 type SwipeRow = DoorOpeningRecordItem;
+
+/**
+ * A card swipe, as opposed to a controller's door event (button, remote open, door sensor) or alarm: only a
+ * swipe has a card, a direction of passage, a granted/denied result and a reason; the others are told by the
+ * door-event column (docs/devices.md, "Record").
+ */
+const isSwipe = (row: SwipeRow) => row.EventType === null || row.EventType === 1;
+const ALARM = 3;
+
+function enumText(tr: (key: TKey) => string, def: EnumDef, value: number | null): string {
+  const item = value === null ? undefined : findEnumItem(def, value);
+  return item ? tr(item.key as TKey) : value === null ? '-' : String(value);
+}
 
 /**
  * Door-opening (swipe) records, newest first: the last week by default, never more than 61 days (the
@@ -58,11 +72,14 @@ const config: ListPageConfig<SwipeRow> = {
       key: 'CardNumber',
       title: 'accessControl.field.CardNumber',
       width: 130,
-      render: (row, tr) => (
-        <Tooltip title={tr('acUi.card.deviceForm', { value: row.CardValue })}>
-          <span className="ac-card-number">{row.CardNumber}</span>
-        </Tooltip>
-      ),
+      render: (row, tr) =>
+        !isSwipe(row) && row.CardValue === 0 ? (
+          '-'
+        ) : (
+          <Tooltip title={tr('acUi.card.deviceForm', { value: row.CardValue })}>
+            <span className="ac-card-number">{row.CardNumber}</span>
+          </Tooltip>
+        ),
     },
     {
       key: 'HolderName',
@@ -78,17 +95,29 @@ const config: ListPageConfig<SwipeRow> = {
     {
       key: 'Direction',
       title: 'accessControl.field.Direction',
-      kind: 'enum',
-      enumDef: doorDirection,
       width: 80,
+      render: (row, tr) => enumText(tr, doorDirection, isSwipe(row) ? row.Direction : null),
     },
     {
       key: 'Result',
       title: 'accessControl.field.Result',
       width: 110,
-      render: (row) => <ResultTag opened={row.Result} />,
+      render: (row, tr) =>
+        isSwipe(row) ? (
+          <ResultTag opened={row.Result} />
+        ) : row.EventType === ALARM ? (
+          <Tag color="red" data-alarm="true">
+            {tr('acUi.record.alarm')}
+          </Tag>
+        ) : (
+          '-'
+        ),
     },
-    { key: 'Reason', title: 'accessControl.field.Reason', kind: 'enum', enumDef: doorRecordReason },
+    {
+      key: 'Reason',
+      title: 'accessControl.field.Reason',
+      render: (row, tr) => enumText(tr, doorRecordReason, isSwipe(row) ? row.Reason : null),
+    },
     {
       // The controller's own reason: what a door event or alarm was (button, held open, forced, remote open…);
       // codes the enum does not name are shown as numbers rather than hidden.

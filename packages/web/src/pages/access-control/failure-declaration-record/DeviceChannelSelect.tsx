@@ -1,16 +1,17 @@
 import { useEffect, useRef } from 'react';
 import { Form, Select, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { FieldControlProps } from '../../../components/list-page/index.ts';
 import { useDeviceChannels } from '../options.ts';
 
-interface Props {
+interface Props extends FieldControlProps {
   form: FormInstance;
   value?: number | null;
   onChange?: (value: number | null) => void;
 }
 
 /** A door (channel) of the device chosen in the same form; cleared when the device changes. */
-export function DeviceChannelSelect({ form, value, onChange }: Props) {
+export function DeviceChannelSelect({ form, value, onChange, id, 'aria-describedby': describedBy }: Props) {
   const { t } = useTranslation();
   const deviceId = Form.useWatch('DeviceId', form) as number | undefined;
   const devices = useDeviceChannels();
@@ -22,6 +23,8 @@ export function DeviceChannelSelect({ form, value, onChange }: Props) {
   }, [deviceId, onChange]);
   return (
     <Select
+      id={id}
+      aria-describedby={describedBy}
       value={value ?? undefined}
       onChange={(v: number | undefined) => onChange?.(v ?? null)}
       allowClear

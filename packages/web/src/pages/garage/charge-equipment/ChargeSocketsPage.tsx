@@ -4,9 +4,10 @@ import { AppstoreOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PowerOffDialog } from './PowerOffDialog.tsx';
+import { RemoteStartDialog } from './RemoteStartDialog.tsx';
 import { SocketGrid } from './SocketGrid.tsx';
 import { SocketsTable } from './SocketsTable.tsx';
-import type { PowerOffTarget } from './types.ts';
+import type { PowerOffTarget, RemoteStartTarget } from './types.ts';
 
 type View = 'table' | 'grid';
 
@@ -17,7 +18,8 @@ function idParam(params: URLSearchParams, name: string): number | undefined {
 
 /**
  * Charging sockets (spec chargeEquipment): a table with the standard actions, and a grid per host coloured
- * by state, where a forced power-off is one click away. A link may preset the host or zone
+ * by state, where a forced power-off is one click away, and a session can be started for a card on a
+ * connected charging-API host. A link may preset the host or zone
  * (`?ChargeHostId=8&view=grid`, `?ParkAreaId=1`).
  */
 export default function ChargeSocketsPage() {
@@ -32,6 +34,7 @@ function SocketsScreen({ params }: { params: URLSearchParams }) {
   const zoneId = idParam(params, 'ParkAreaId');
   const [view, setView] = useState<View>(params.get('view') === 'grid' ? 'grid' : 'table');
   const [target, setTarget] = useState<PowerOffTarget | null>(null);
+  const [starting, setStarting] = useState<RemoteStartTarget | null>(null);
   const preset = useMemo(
     () =>
       hostId || zoneId
@@ -40,6 +43,7 @@ function SocketsScreen({ params }: { params: URLSearchParams }) {
     [hostId, zoneId],
   );
   const powerOff = useCallback((next: PowerOffTarget) => setTarget(next), []);
+  const remoteStart = useCallback((next: RemoteStartTarget) => setStarting(next), []);
 
   return (
     <div className="garage-sockets">
@@ -56,9 +60,15 @@ function SocketsScreen({ params }: { params: URLSearchParams }) {
       {view === 'table' ? (
         <SocketsTable initialFilters={preset} onPowerOff={powerOff} />
       ) : (
-        <SocketGrid initialHostId={hostId} initialZoneId={zoneId} onPowerOff={powerOff} />
+        <SocketGrid
+          initialHostId={hostId}
+          initialZoneId={zoneId}
+          onPowerOff={powerOff}
+          onRemoteStart={remoteStart}
+        />
       )}
       <PowerOffDialog target={target} onClose={() => setTarget(null)} />
+      <RemoteStartDialog target={starting} onClose={() => setStarting(null)} />
     </div>
   );
 }

@@ -1,6 +1,8 @@
-import { Alert, Descriptions, Form, Input } from 'antd';
+import { useState } from 'react';
+import { Alert, Button, Descriptions, Form, Input } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { ForcedOutageRecordItem } from '@gatehouse/shared';
 import { PAYMENT_REASON_MAX, antdRule, formatCents, formatKWh, required } from '@gatehouse/shared';
 import { http } from '../../../core/http.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
@@ -8,12 +10,7 @@ import type { PowerOffTarget } from './types.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
 import { useSaving } from '../../../components/use-saving.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
-
-interface PowerOffRecord {
-  Id: number;
-  OrderNo: string | null;
-  AmountCents: number | null;
-}
+import { powerOffOutcome, type PowerOffOutcome } from './power-off-outcome.ts';
 
 /** Every list the cut changes: the socket's state, the session, its order and the power-off records. */
 const AFFECTED = [
@@ -27,33 +24,36 @@ const AFFECTED = [
 /**
  * Forced power-off of one socket: says which socket and which session it ends, asks for the reason, and
  * names the session it saw, so a second click (or a colleague's cut meanwhile) is refused by the server
- * instead of cutting twice.
+ * instead of cutting twice. Then it says what the device did (the record's Result): "power cut" with the
+ * settled order closes the dialog; anything else (not sent, refused, no answer, not confirmed yet) stays on
+ * screen with its reason, and the session runs on until the device confirms.
  */
 export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | null; onClose(): void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ Reason: string }>();
   const [saving, withSaving] = useSaving();
+  const [outcome, setOutcome] = useState<PowerOffOutcome | null>(null);
   const session = target?.session ?? null;
+
+  function close() {
+    setOutcome(null);
+    onClose();
+  }
 
   async function submit() {
     const { Reason } = await form.validateFields();
     try {
       await withSaving(async () => {
-        const record = await http.post<PowerOffRecord>('/api/ChargeEquipment/ForcedPowerOff', {
+        const record = await http.post<ForcedOutageRecordItem>('/api/ChargeEquipment/ForcedPowerOff', {
           ChargeEquipmentId: target!.socketId,
           ...(session ? { ChargeRecordId: session.ChargeRecordId } : {}),
           Reason: Reason.trim(),
         });
-        feedback.success(
-          record.OrderNo
-            ? t('garageUi.powerOff.doneWithOrder', {
-                order: record.OrderNo,
-                amount: formatCents(record.AmountCents ?? 0),
-              })
-            : t('garageUi.powerOff.done'),
-        );
-        onClose();
+        const said = powerOffOutcome(record, (key, values) => String(t(key as never, values as never)));
+        feedback.show({ type: said.type, content: said.text, duration: said.cut ? 3 : 8 });
+        if (said.cut) close();
+        else setOutcome(said);
       });
     } finally {
       // Also after a refusal (the session had ended): the grid then shows what is true now.
@@ -72,9 +72,29 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
       okText={t('garageUi.powerOff.confirm')}
       okButtonProps={{ danger: true, 'data-testid': 'power-off-ok' } as never}
       cancelText={t('list.cancel')}
-      onCancel={onClose}
+      onCancel={close}
       onOk={() => void submit().catch(() => undefined)}
+      // Once the device answered, the only thing left to do is to read it.
+      footer={
+        outcome
+          ? [
+              <Button key="close" type="primary" onClick={close} data-testid="power-off-close">
+                {t('garageUi.powerOff.close')}
+              </Button>,
+            ]
+          : undefined
+      }
     >
+      {outcome && (
+        <Alert
+          type={outcome.type}
+          showIcon
+          title={outcome.text}
+          style={{ marginBottom: 16 }}
+          data-testid="power-off-outcome"
+          data-cut={outcome.cut}
+        />
+      )}
       {target && (
         <Descriptions
           size="small"
@@ -112,7 +132,7 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
           )}
         </Descriptions>
       )}
-      {target && !session && (
+      {target && !session && !outcome && (
         <Alert
           type="warning"
           showIcon
@@ -120,7 +140,7 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
           style={{ marginBottom: 16 }}
         />
       )}
-      <Form form={form} layout="vertical" preserve={false}>
+      <Form form={form} layout="vertical" preserve={false} hidden={outcome !== null}>
         <Form.Item name="Reason" label={t('garage.field.Reason')} rules={[antdRule((k) => t(k), required)]}>
           <Input.TextArea
             rows={3}

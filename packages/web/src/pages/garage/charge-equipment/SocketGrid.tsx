@@ -3,13 +3,14 @@ import { Button, Card, Empty, Select, Skeleton, Space, Tag, Typography } from 'a
 import { LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { PORT_STATE_GROUPS } from '@gatehouse/shared';
 import { http } from '../../../core/http.ts';
 import { loadAll } from '../options.ts';
 import { PortStateLegend } from './PortStateLegend.tsx';
 import { SocketTile } from './SocketTile.tsx';
-import type { PortStateGroup, PowerOffTarget, SocketGridData } from './types.ts';
+import { canRemoteStart, type PowerOffTarget, type RemoteStartTarget, type SocketGridData } from './types.ts';
+import { HostPresence } from '../charge-host/HostPresence.tsx';
 import './sockets.css';
-import { formatSiteTime } from '../../../core/site-time.ts';
 
 interface HostChoice {
   Id: number;
@@ -19,9 +20,12 @@ interface HostChoice {
   ZoneName: string;
 }
 
-/** Live states change without anyone on this screen acting: the grid reloads itself this often. */
+/**
+ * The area's hub brings every change as it happens (GarageLive); the grid still reloads this often, so the
+ * live estimate and minutes of a session whose charger sends no meter values move on, and a missed event
+ * (a lost connection) does not last.
+ */
 const REFRESH_MS = 30_000;
-const GROUPS: PortStateGroup[] = ['idle', 'occupied', 'fault', 'disabled'];
 
 /**
  * The sockets of one host as a grid coloured by state, with a legend, the host's presence and the group
@@ -31,10 +35,12 @@ export function SocketGrid({
   initialHostId,
   initialZoneId,
   onPowerOff,
+  onRemoteStart,
 }: {
   initialHostId?: number | undefined;
   initialZoneId?: number | undefined;
   onPowerOff(target: PowerOffTarget): void;
+  onRemoteStart(target: RemoteStartTarget): void;
 }) {
   const { t } = useTranslation();
   const hosts = useQuery({
@@ -66,6 +72,7 @@ export function SocketGrid({
         value={zoneId}
         onChange={(value: number | undefined) => setZoneId(value)}
         placeholder={t('garageUi.socket.allZones')}
+        aria-label={t('garage.field.ZoneName')}
         options={zones.map(([id, name]) => ({ value: id, label: name }))}
         style={{ width: 200 }}
         data-testid="grid-zone"
@@ -81,6 +88,7 @@ export function SocketGrid({
         value={hostId}
         onChange={(value: number) => setChosen(value)}
         placeholder={t('garageUi.socket.chooseHost')}
+        aria-label={t('garage.field.HostName')}
         options={inZone.map((h) => ({ value: h.Id, label: `${h.Name} (${h.SerialNumber})` }))}
         style={{ width: 280 }}
         loading={hosts.isLoading}
@@ -130,18 +138,12 @@ export function SocketGrid({
             <Typography.Text type="secondary">
               {data.Host.SerialNumber} · {data.Host.ZoneName}
             </Typography.Text>
-            <Tag color={data.Host.Online ? 'success' : 'default'}>
-              {t(data.Host.Online ? 'garage.hostStatus.online' : 'garage.hostStatus.offline')}
-            </Tag>
+            <HostPresence host={data.Host} inline />
             {data.Host.Disabled && <Tag>{t('enum.disabledFlag.true')}</Tag>}
-            <Typography.Text type="secondary">
-              {t('garage.field.LastSeenAt')}:{' '}
-              {data.Host.LastSeenAt ? formatSiteTime(data.Host.LastSeenAt) : t('garageUi.host.neverSeen')}
-            </Typography.Text>
             <span className="socket-grid-counts">
-              {GROUPS.map((g) => (
+              {PORT_STATE_GROUPS.map((g) => (
                 <span key={g} data-group={g}>
-                  {t(`garage.portGroup.${g}`)} <strong>{data.Counts[g]}</strong>
+                  {t(`garage.portGroup.${g}`)} <strong>{data.Counts[g] ?? 0}</strong>
                 </span>
               ))}
             </span>
@@ -155,6 +157,16 @@ export function SocketGrid({
                 <SocketTile
                   key={socket.Id}
                   socket={socket}
+                  onRemoteStart={
+                    canRemoteStart(socket, data.Host)
+                      ? () =>
+                          onRemoteStart({
+                            socketId: socket.Id,
+                            hostName: data.Host.Name,
+                            portNumber: socket.PortNumber,
+                          })
+                      : undefined
+                  }
                   onPowerOff={() =>
                     onPowerOff({
                       socketId: socket.Id,

@@ -1,5 +1,5 @@
 import { Button, Typography } from 'antd';
-import { PoweroffOutlined } from '@ant-design/icons';
+import { PlayCircleOutlined, PoweroffOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { findEnumItem, chargePortState, formatCents, formatKWh } from '@gatehouse/shared';
 import { canPowerOff, type GridSocket } from './types.ts';
@@ -11,19 +11,32 @@ const UNKNOWN_STATE_COLOUR = '#424242';
 
 /**
  * One socket of the grid: a band in its state's colour with the port and the state's label, the running
- * session (card, time, energy, live estimate) or when the state last changed, and the power-off action.
+ * session (card, time, energy, live estimate) or when the state last changed, and its actions: forced
+ * power-off, and starting a session for a card where the host's device link allows it. A socket whose host is
+ * offline reads "unknown / offline": its session's figures are the last the charger reported.
  */
-export function SocketTile({ socket, onPowerOff }: { socket: GridSocket; onPowerOff(): void }) {
+export function SocketTile({
+  socket,
+  onPowerOff,
+  onRemoteStart,
+}: {
+  socket: GridSocket;
+  onPowerOff(): void;
+  /** Offered only where a session can be started now (canRemoteStart). */
+  onRemoteStart?: (() => void) | undefined;
+}) {
   const { t } = useTranslation();
   const item = findEnumItem(chargePortState, socket.State);
   const colour = socket.StateColor ?? item?.color ?? UNKNOWN_STATE_COLOUR;
   const session = socket.Session;
+  const offline = socket.StateGroup === 'offline';
   return (
     <div
       className="socket-tile"
       style={{ borderColor: colour }}
       data-port={socket.PortNumber}
       data-state={socket.State}
+      data-card={session?.CardNumber ?? undefined}
       data-testid="socket-tile"
     >
       <div className="socket-tile-band" style={{ background: colour, color: BAND_TEXT }}>
@@ -45,17 +58,35 @@ export function SocketTile({ socket, onPowerOff }: { socket: GridSocket; onPower
               })}
             </div>
             {session.EstimatedCents !== null && (
-              <div>
+              <div data-testid="socket-estimate">
                 {t('garageUi.estimated')}: ¥{formatCents(session.EstimatedCents)}
               </div>
             )}
+            {offline && (
+              <Typography.Text type="secondary">{t('garageUi.socket.lastReported')}</Typography.Text>
+            )}
           </>
+        ) : offline ? (
+          <Typography.Text type="secondary">{t('garageUi.socket.hostOffline')}</Typography.Text>
         ) : (
           <Typography.Text type="secondary">
             {t('garageUi.socket.since', { time: formatSiteTime(socket.StateChangedAt, 'MM-DD HH:mm') })}
           </Typography.Text>
         )}
       </div>
+      {onRemoteStart && (
+        <div className="socket-tile-actions">
+          <Button
+            size="small"
+            block
+            icon={<PlayCircleOutlined />}
+            onClick={onRemoteStart}
+            data-testid="socket-remote-start"
+          >
+            {t('garageUi.remoteStart.action')}
+          </Button>
+        </div>
+      )}
       {canPowerOff(socket) && (
         <div className="socket-tile-actions">
           <Button

@@ -8,13 +8,12 @@ import {
   formatKWh,
   BICYCLE_ADMIN,
   BICYCLE_ANY,
+  PORT_STATE_GROUPS,
 } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { hostOptions, zoneOptions } from '../options.ts';
-import { canPowerOff, type PortStateGroup, type PowerOffTarget, type SocketRow } from './types.ts';
+import { canPowerOff, type PowerOffTarget, type SocketRow } from './types.ts';
 import './sockets.css';
-
-const GROUPS: PortStateGroup[] = ['idle', 'occupied', 'fault', 'disabled'];
 
 /** The sockets as a table: filters by zone, host and state, the running session, and the standard actions. */
 export function SocketsTable({
@@ -50,7 +49,7 @@ export function SocketsTable({
           kind: 'select',
           options: {
             kind: 'static',
-            options: (tr) => GROUPS.map((g) => ({ value: g, label: tr(`garage.portGroup.${g}`) })),
+            options: (tr) => PORT_STATE_GROUPS.map((g) => ({ value: g, label: tr(`garage.portGroup.${g}`) })),
           },
         },
         {

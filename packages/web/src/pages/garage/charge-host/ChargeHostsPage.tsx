@@ -1,28 +1,63 @@
 import type { ChargeHostItem } from '@gatehouse/shared';
-import { useMemo } from 'react';
-import { Space, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { Alert, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { chargingSystemType, BICYCLE_ADMIN, BICYCLE_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import { PageModal } from '../../../components/PageModal.tsx';
+import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
+import { http } from '../../../core/http.ts';
 import { zoneOptions } from '../options.ts';
 import { hostForm } from './host-form.ts';
-import { formatSiteTime } from '../../../core/site-time.ts';
+import { HostPresence } from './HostPresence.tsx';
 
 type HostRow = ChargeHostItem;
 
-/** Online (reported within the last minutes) or offline, with when it was last heard from. */
-function Presence({ host }: { host: HostRow }) {
+/** A new OCPP password, as the server returns it: once, in this reply only. */
+interface NewPassword {
+  host: HostRow;
+  password: string;
+}
+
+/**
+ * Shows a host's new OCPP password once (docs/chargers.md, "Connecting a charger"): the server keeps only
+ * its hash, so closing this is the last chance to copy it into the charger.
+ */
+function PasswordOnceDialog({ shown, onClose }: { shown: NewPassword | null; onClose(): void }) {
   const { t } = useTranslation();
   return (
-    <Space size={4} orientation="vertical">
-      <Tag color={host.Online ? 'success' : 'default'} data-testid="host-online">
-        {t(host.Online ? 'garage.hostStatus.online' : 'garage.hostStatus.offline')}
-      </Tag>
-      <Typography.Text type="secondary" className="garage-occupancy-detail">
-        {host.LastSeenAt ? formatSiteTime(host.LastSeenAt) : t('garageUi.host.neverSeen')}
-      </Typography.Text>
-    </Space>
+    <PageModal
+      open={shown !== null}
+      title={t('garageUi.host.ocppPassword')}
+      mask={DIALOG_MASK}
+      keyboard={false}
+      destroyOnHidden
+      okText={t('garageUi.host.passwordCopied')}
+      cancelButtonProps={{ style: { display: 'none' } }}
+      onOk={onClose}
+      onCancel={onClose}
+    >
+      {shown && (
+        <>
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={t('garageUi.host.passwordOnce')}
+            description={t('garageUi.host.passwordUse', { serial: shown.host.SerialNumber })}
+          />
+          <Typography.Paragraph
+            copyable={{ text: shown.password }}
+            code
+            className="garage-password"
+            data-testid="ocpp-password"
+          >
+            {shown.password}
+          </Typography.Paragraph>
+        </>
+      )}
+    </PageModal>
   );
 }
 
@@ -30,6 +65,7 @@ function Presence({ host }: { host: HostRow }) {
 export default function ChargeHostsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [password, setPassword] = useState<NewPassword | null>(null);
   const config = useMemo<ListPageConfig<HostRow>>(
     () => ({
       resource: 'ChargeHost',
@@ -63,8 +99,8 @@ export default function ChargeHostsPage() {
           key: 'LastSeenAt',
           title: 'garage.field.Online',
           sort: 'LastSeenAt',
-          width: 170,
-          render: (row) => <Presence host={row} />,
+          width: 220,
+          render: (row) => <HostPresence host={row} />,
         },
         {
           key: 'SocketCount',
@@ -99,9 +135,43 @@ export default function ChargeHostsPage() {
           codes: BICYCLE_ANY,
           run: (row) => void navigate(`/Bicycle/chargeEquipment?ChargeHostId=${row.Id}&view=grid`),
         },
+        // Commands go to charging-API hosts over their live link (docs/chargers.md, "Commands"); an offline
+        // host, a refusal or no answer is the server's message.
+        {
+          key: 'reset',
+          label: 'garageUi.host.reset',
+          codes: BICYCLE_ADMIN,
+          visible: (row) => row.LiveLink,
+          confirm: 'garageUi.host.confirmReset',
+          run: (row) =>
+            http
+              .post<{ Status: string }>('/api/ChargeHost/Reset', { Id: row.Id })
+              .then((reply) =>
+                feedback.success(t('garageUi.host.resetAccepted', { host: row.Name, status: reply.Status })),
+              )
+              // The request client has shown why (offline, refused, no answer).
+              .catch(() => undefined),
+        },
+        {
+          key: 'ocppPassword',
+          label: 'garageUi.host.setPassword',
+          codes: BICYCLE_ADMIN,
+          visible: (row) => row.LiveLink,
+          confirm: 'garageUi.host.confirmPassword',
+          run: (row) =>
+            http
+              .post<{ Password: string }>('/api/ChargeHost/SetOcppPassword', { Id: row.Id })
+              .then((reply) => setPassword({ host: row, password: reply.Password }))
+              .catch(() => undefined),
+        },
       ],
     }),
-    [navigate],
+    [navigate, t],
   );
-  return <ListPage config={config} title={t('route.chargeHosts')} />;
+  return (
+    <>
+      <ListPage config={config} title={t('route.chargeHosts')} />
+      <PasswordOnceDialog shown={password} onClose={() => setPassword(null)} />
+    </>
+  );
 }

@@ -1,10 +1,13 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
-import { Card, Skeleton, Statistic, Typography } from 'antd';
+import { Alert, Card, Skeleton, Statistic, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatCents, formatKWh } from '@gatehouse/shared';
+import { chargePortState, findEnumItem, formatCents, formatKWh } from '@gatehouse/shared';
 import { http } from '../../../core/http.ts';
+import { formatSiteTime } from '../../../core/site-time.ts';
+import { useFaultAlerts } from '../fault-alerts.ts';
+import { faultCode } from '../GarageLive.tsx';
 import type { GarageSummary } from './types.ts';
 import './garage-dashboard.css';
 
@@ -37,24 +40,70 @@ function Figure({
   title,
   value,
   suffix,
+  note,
   testId,
 }: {
   title: string;
   value: string | number;
   suffix?: string;
+  /** A small line under the figure: what it leaves out. */
+  note?: string | undefined;
   testId: string;
 }) {
   return (
     <Card size="small" className="garage-figure">
       <Statistic title={title} value={value} suffix={suffix} data-testid={testId} />
+      {note && (
+        <Typography.Text type="secondary" className="garage-figure-note" data-testid={`${testId}-note`}>
+          {note}
+        </Typography.Text>
+      )}
     </Card>
   );
 }
 
 /**
- * The garage on the dashboard, for the current area: sockets by state group, hosts online, spaces and
+ * Ports that entered a fault state since this page was opened (the hub's `portFault` alerts, newest first),
+ * each with a link to its host's grid.
+ */
+function FaultAlerts() {
+  const { t } = useTranslation();
+  const alerts = useFaultAlerts((s) => s.alerts);
+  if (alerts.length === 0) return null;
+  return (
+    <Alert
+      type="error"
+      showIcon
+      className="garage-fault-alerts"
+      data-testid="garage-fault-alerts"
+      title={t('garageUi.alert.recentFaults', { count: alerts.length })}
+      description={
+        <ul>
+          {alerts.map((a) => {
+            const item = findEnumItem(chargePortState, a.state);
+            return (
+              <li key={`${a.socketId}-${a.at}`} data-socket={a.socketId}>
+                {formatSiteTime(a.at, 'HH:mm:ss')}{' '}
+                <Link to={`/Bicycle/chargeEquipment?ChargeHostId=${a.hostId}&view=grid`}>
+                  {t('garageUi.socket.hostPort', { host: a.serial, port: a.portNumber })}
+                </Link>
+                {': '}
+                {item ? t(item.key as never) : a.state}
+                {faultCode(a) && ` (${faultCode(a)})`}
+              </li>
+            );
+          })}
+        </ul>
+      }
+    />
+  );
+}
+
+/**
+ * The garage on the dashboard, for the current area: port-fault alerts as they arrive, sockets by state
+ * group (those of an offline charge point apart, in no idle or occupied total), hosts online, spaces and
  * vehicles inside, sessions running, today's sessions, energy and revenue; below them the charts, loaded
- * when scrolled to.
+ * when scrolled to. The hub's events keep the figures current (GarageLive).
  */
 export default function GaragePanel() {
   const { t } = useTranslation();
@@ -74,6 +123,7 @@ export default function GaragePanel() {
       }
       data-testid="garage-panel"
     >
+      <FaultAlerts />
       {!s ? (
         <Skeleton active paragraph={{ rows: 4 }} />
       ) : (
@@ -87,7 +137,7 @@ export default function GaragePanel() {
             />
             <Figure
               title={t('garageUi.dashboard.socketsIdleFault')}
-              value={`${s.Sockets.Idle} / ${s.Sockets.Fault}`}
+              value={`${s.Sockets.Idle} / ${s.Sockets.Fault} / ${s.Sockets.Offline ?? 0}`}
               testId="figure-idle-fault"
             />
             <Figure
@@ -99,6 +149,12 @@ export default function GaragePanel() {
             <Figure
               title={t('garageUi.dashboard.openSessions')}
               value={s.OpenSessions}
+              // Sessions on an offline charge point: open, but whether they charge is unknown.
+              note={
+                s.OpenSessionsOffline
+                  ? t('garageUi.dashboard.unknownSessions', { count: s.OpenSessionsOffline })
+                  : undefined
+              }
               testId="figure-open-sessions"
             />
             <Figure

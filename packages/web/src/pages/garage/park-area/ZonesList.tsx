@@ -26,7 +26,13 @@ function Occupancy({ zone }: { zone: ZoneRow }) {
           <span className="list-page-nowrap">
             {zone.SocketsOccupied} / {zone.SocketsTotal}
           </span>
-          <Progress percent={percent} size="small" showInfo={false} style={{ width: 80, margin: 0 }} />
+          <Progress
+            percent={percent}
+            size="small"
+            showInfo={false}
+            style={{ width: 80, margin: 0 }}
+            aria-label={t('garageUi.zone.occupancy')}
+          />
         </div>
         <Typography.Text type="secondary" className="garage-occupancy-detail">
           {detail}

@@ -3,7 +3,7 @@ import { Select } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../core/http.ts';
-import type { Page } from '../../../components/list-page/index.ts';
+import type { FieldControlProps, Page } from '../../../components/list-page/index.ts';
 
 export interface VehicleChoice {
   Id: number;
@@ -21,7 +21,9 @@ export function VehicleSelect({
   value,
   onChange,
   disabled,
-}: {
+  id,
+  'aria-describedby': describedBy,
+}: FieldControlProps & {
   value?: number;
   onChange?: (value: number | undefined) => void;
   disabled?: boolean;
@@ -58,6 +60,8 @@ export function VehicleSelect({
   if (chosen.data && !items.some((v) => v.Id === chosen.data.Id)) items.unshift(chosen.data);
   return (
     <Select<number>
+      id={id}
+      aria-describedby={describedBy}
       value={value}
       onChange={onChange}
       disabled={disabled}

@@ -64,8 +64,9 @@ const config: ListPageConfig<JobRow> = {
       key: 'Progress',
       title: 'admin.field.Progress',
       width: 140,
-      render: (row) => (
+      render: (row, tr) => (
         <Progress
+          aria-label={tr('admin.field.Progress')}
           percent={row.Progress}
           size="small"
           status={row.Status === 'failed' ? 'exception' : undefined}

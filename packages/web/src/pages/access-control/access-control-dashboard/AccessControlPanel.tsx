@@ -1,0 +1,179 @@
+import type { ReactNode } from 'react';
+import { Card, Empty, List, Skeleton, Space, Statistic, Tag, Typography } from 'antd';
+import { AlertOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  doorEventReason,
+  findEnumItem,
+  ACCESS_CONTROL_ADMIN,
+  type AccessControlSummary,
+} from '@gatehouse/shared';
+import { useCan } from '../../../components/list-page/index.ts';
+import { http } from '../../../core/http.ts';
+import { useHubEvents, type HubMessage } from '../../../core/hub.ts';
+import { formatSiteTime } from '../../../core/site-time.ts';
+import { useAreaStore } from '../../../stores/area.ts';
+import './access-control-dashboard.css';
+
+const SUMMARY_KEY = 'ac.dashboard';
+
+/** Hub events that move a figure: swipes and door events, alarms, controllers coming and going, syncs. */
+const LIVE_EVENTS = ['swipe', 'doorAlarm', 'deviceStatus', 'syncProgress'] as const;
+
+/** A sync pass moves the figures when it starts (a controller syncing) and when it ends (statuses moved). */
+const movesFigures = (m: HubMessage) =>
+  m.type !== 'syncProgress' || m.Phase === 'done' || Number(m.Done ?? 0) === 0;
+
+function Figure({
+  title,
+  value,
+  suffix,
+  note,
+  danger,
+  testId,
+}: {
+  title: string;
+  value: number;
+  suffix?: string;
+  note?: ReactNode;
+  danger?: boolean;
+  testId: string;
+}) {
+  return (
+    <Card size="small" className="ac-figure">
+      <Statistic
+        title={title}
+        value={value}
+        suffix={suffix}
+        styles={danger ? { content: { color: 'var(--ant-color-error, #cf1322)' } } : undefined}
+        data-testid={testId}
+      />
+      {note && <div className="ac-figure-note">{note}</div>}
+    </Card>
+  );
+}
+
+/**
+ * Access control on the dashboard, for the current area: controllers online, today's granted and denied
+ * swipes, authorisations waiting for the device sync and doors in alarm (docs/access-control.md,
+ * "Dashboard"), live from the area's hub.
+ */
+export default function AccessControlPanel() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const isAdmin = useCan(ACCESS_CONTROL_ADMIN);
+  const areaId = useAreaStore((s) => s.current?.Id ?? null);
+  const summary = useQuery({
+    queryKey: [SUMMARY_KEY, areaId],
+    queryFn: () => http.get<AccessControlSummary>('/api/AccessControlDashboard'),
+    // Nothing announces midnight or an alarm passing its 24 hours: look again now and then.
+    refetchInterval: 60_000,
+  });
+  useHubEvents(LIVE_EVENTS, (message) => {
+    if (movesFigures(message)) void queryClient.invalidateQueries({ queryKey: [SUMMARY_KEY] });
+  });
+  const s = summary.data;
+
+  return (
+    <Card
+      title={t('acUi.dashboard.title')}
+      extra={
+        <Space size="middle">
+          {isAdmin && (
+            <Link to="/accesscontrol/deviceManagement" data-testid="ac-panel-devices">
+              {t('acUi.dashboard.devices')}
+            </Link>
+          )}
+          <Link to="/accesscontrol/doorOpeningRecords" data-testid="ac-panel-records">
+            {t('acUi.dashboard.records')}
+          </Link>
+        </Space>
+      }
+      data-testid="ac-panel"
+    >
+      {!s ? (
+        <Skeleton active paragraph={{ rows: 3 }} />
+      ) : (
+        <>
+          <div className="ac-figures">
+            <Figure
+              title={t('acUi.dashboard.controllersOnline')}
+              value={s.Controllers.Online}
+              suffix={`/ ${s.Controllers.Total}`}
+              testId="ac-figure-online"
+              note={
+                <Typography.Text type="secondary">
+                  {t('acUi.dashboard.controllersDetail', {
+                    offline: s.Controllers.Offline,
+                    unknown: s.Controllers.Unknown,
+                  })}
+                  {s.Controllers.Syncing > 0 &&
+                    ` · ${t('acUi.dashboard.syncing', { count: s.Controllers.Syncing })}`}
+                </Typography.Text>
+              }
+            />
+            <Figure title={t('acUi.dashboard.granted')} value={s.Today.Granted} testId="ac-figure-granted" />
+            <Figure title={t('acUi.dashboard.denied')} value={s.Today.Denied} testId="ac-figure-denied" />
+            <Figure
+              title={t('acUi.dashboard.waiting')}
+              value={s.Authorizations.Pending}
+              testId="ac-figure-waiting"
+              note={
+                s.Authorizations.Failing > 0 ? (
+                  <Typography.Text type="danger">
+                    {t('acUi.dashboard.failing', { count: s.Authorizations.Failing })}
+                  </Typography.Text>
+                ) : undefined
+              }
+            />
+            <Figure
+              title={t('acUi.dashboard.alarms')}
+              value={s.Alarms.Open}
+              danger={s.Alarms.Open > 0}
+              testId="ac-figure-alarms"
+            />
+          </div>
+          {s.Alarms.Items.length === 0 ? (
+            <Empty
+              className="ac-alarms-empty"
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={t('acUi.dashboard.noAlarm')}
+            />
+          ) : (
+            <List
+              className="ac-alarms"
+              size="small"
+              dataSource={s.Alarms.Items}
+              data-testid="ac-alarms"
+              renderItem={(alarm) => {
+                const reason = findEnumItem(doorEventReason, alarm.EventReason);
+                return (
+                  <List.Item data-alarm-device={alarm.DeviceId} data-alarm-door={alarm.DoorNumber}>
+                    <Space size="small" wrap>
+                      <AlertOutlined className="ac-alarm-icon" />
+                      <Typography.Text type="secondary">{formatSiteTime(alarm.At)}</Typography.Text>
+                      <span>
+                        {t('acUi.dashboard.alarmDoor', {
+                          device: alarm.DeviceName,
+                          door: alarm.ChannelName ?? t(`enum.doorNumber.${alarm.DoorNumber}` as never),
+                        })}
+                      </span>
+                      <Tag color="red">
+                        {reason ? t(reason.key as never) : String(alarm.EventReason ?? '-')}
+                      </Tag>
+                    </Space>
+                  </List.Item>
+                );
+              }}
+            />
+          )}
+          <Typography.Paragraph type="secondary" className="ac-panel-note">
+            {t('acUi.dashboard.note', { zone: s.TimeZone })}
+          </Typography.Paragraph>
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,67 @@
+import { useEffect, useMemo } from 'react';
+import { App, Button } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { chargePortState, findEnumItem } from '@gatehouse/shared';
+import { useHubEvents } from '../../core/hub.ts';
+import { useAreaStore } from '../../stores/area.ts';
+import { portFaultAlert, useFaultAlerts, type PortFaultAlert } from './fault-alerts.ts';
+import { GARAGE_EVENTS, GarageLiveUpdates } from './live.ts';
+
+/** "OtherError / RelayStuck": what the charger reported, for the technician. */
+export function faultCode(alert: Pick<PortFaultAlert, 'errorCode' | 'vendorErrorCode'>): string {
+  return [alert.errorCode, alert.vendorErrorCode].filter(Boolean).join(' / ');
+}
+
+/**
+ * The garage's live link, mounted once in the layout for users of the garage: the area's charger events keep
+ * every garage screen current without reload (the socket grid, the lists, the dashboard), and a port that
+ * enters a fault state raises a notification on whatever screen is open, and an alert on the dashboard.
+ */
+export default function GarageLive() {
+  const { t } = useTranslation();
+  const { notification } = App.useApp();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const areaId = useAreaStore((s) => s.current?.Id ?? null);
+  const updates = useMemo(() => new GarageLiveUpdates(queryClient), [queryClient]);
+  useEffect(() => () => updates.dispose(), [updates]);
+  // Alerts belong to the area they came from.
+  useEffect(() => useFaultAlerts.getState().clear(), [areaId]);
+
+  useHubEvents(GARAGE_EVENTS, (message) => {
+    updates.handle(message);
+    const alert = portFaultAlert(message);
+    if (!alert) return;
+    useFaultAlerts.getState().add(alert);
+    const item = findEnumItem(chargePortState, alert.state);
+    const key = `port-fault-${alert.socketId}`;
+    notification.warning({
+      key,
+      // A fault needs someone to go and look: it stays until closed.
+      duration: 0,
+      title: t('garageUi.alert.portFault'),
+      description: t('garageUi.alert.portFaultText', {
+        host: alert.serial,
+        port: alert.portNumber,
+        state: item ? t(item.key as never) : String(alert.state),
+        code: faultCode(alert) || '-',
+      }),
+      actions: (
+        <Button
+          size="small"
+          type="primary"
+          onClick={() => {
+            notification.destroy(key);
+            void navigate(`/Bicycle/chargeEquipment?ChargeHostId=${alert.hostId}&view=grid`);
+          }}
+        >
+          {t('garageUi.alert.viewSockets')}
+        </Button>
+      ),
+      props: { 'data-testid': 'port-fault-notification' },
+    });
+  });
+  return null;
+}
