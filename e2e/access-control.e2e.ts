@@ -307,7 +307,8 @@ describe('access-control screens', () => {
       page.waitForEvent('download', { timeout: 60_000 }),
       page.locator('[data-testid="list-export"]').click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^开门记录-\d{8}-\d{6}\.xlsx$/);
+    // Named after the menu's screen title and the filter's dates.
+    expect(download.suggestedFilename()).toBe(`刷卡记录 ${from}~${to}.xlsx`);
     const file = await saveDownload(download, 'records.xlsx');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(file);

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 
 /** Helpers of the garage e2e files: the list page family's dialogs, selects and filters. */
@@ -38,7 +39,8 @@ export async function choose(page: Page, testId: string, ...labels: string[]): P
       .filter({ hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
       .first();
     await option.waitFor();
-    await option.click({ force: true });
+    // By its click handler: the list may still be sliding into place (antd draws it off screen first).
+    await option.dispatchEvent('click');
   }
   await page.keyboard.press('Escape');
 }
@@ -87,4 +89,26 @@ export async function typeRange(page: Page, from: string, to: string): Promise<v
   await page.keyboard.press('Enter');
   await inputs.nth(1).fill(to);
   await page.keyboard.press('Enter');
+}
+
+/**
+ * Steps through the socket grid's hosts (the "next host" arrow) until `wanted` is on screen; each step waits
+ * for the next host's sockets. True when found.
+ */
+export async function stepToHostWith(page: Page, wanted: Locator, tries = 25): Promise<boolean> {
+  const summary = page.locator('[data-testid="grid-host-summary"]');
+  await summary.waitFor({ timeout: 60_000 });
+  for (let i = 0; i < tries; i += 1) {
+    if ((await wanted.count()) > 0) return true;
+    const next = page.locator('[data-testid="grid-next-host"]');
+    if (await next.isDisabled()) return false;
+    const shown = await summary.innerText();
+    await next.click();
+    await expect
+      .poll(async () => (await summary.isVisible()) && (await summary.innerText()) !== shown, {
+        timeout: 15_000,
+      })
+      .toBe(true);
+  }
+  return (await wanted.count()) > 0;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR, goto, screenshot, untranslatedKeys } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
-import { choose, control, openCreate, rowAction, rows } from './garage-helpers.ts';
+import { choose, control, openCreate, rowAction, rows, stepToHostWith } from './garage-helpers.ts';
 
 const suite = useSuite();
 
@@ -94,13 +94,32 @@ describe.each(['zh', 'en'] as const)('garage screenshots in %s', (language) => {
     await shoot(page, 'refund-dialog', language);
     await page.locator('.ant-modal-footer .ant-btn').first().click();
 
+    // A session on a charging-API host that is not connected (no charge point runs in this suite): the
+    // power-off cannot reach it, and the dialog says so instead of "power cut".
     await goto(page, '/Bicycle/chargeEquipment?view=grid');
     await page.locator(TILE).first().waitFor({ timeout: 60_000 });
-    const cut = page.locator('[data-testid="socket-power-off"]').first();
-    await cut.click();
+    const stranded = page.locator(`${TILE}[data-state="255"][data-card]`);
+    expect(await stepToHostWith(page, stranded)).toBe(true);
+    await stranded.first().locator('[data-testid="socket-power-off"]').click();
     await page.locator('[data-testid="power-off-reason"]').waitFor();
     await shoot(page, 'power-off-dialog', language);
-    await page.locator('.ant-modal-footer .ant-btn').first().click();
+    await page
+      .locator('[data-testid="power-off-reason"]')
+      .fill(language === 'zh' ? '插座冒烟' : 'Socket smoking');
+    await page.locator('[data-testid="power-off-ok"]').click();
+    const outcome = page.locator('[data-testid="power-off-outcome"]');
+    await outcome.waitFor();
+    expect(await outcome.getAttribute('data-cut')).toBe('false');
+    expect(await outcome.innerText()).toContain(
+      language === 'zh' ? '已记录，未下发：主机未连接' : 'Recorded, not sent: the host is not connected',
+    );
+    await shoot(page, 'power-off-not-sent', language);
+    // The same on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(500);
+    await shoot(page, 'power-off-not-sent-390', language);
+    await page.locator('[data-testid="power-off-close"]').click();
+    await shoot(page, 'socket-grid-390', language);
   });
 
   it('a narrow window (1024 px): the socket grid and the charging orders', async () => {

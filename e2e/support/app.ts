@@ -101,8 +101,9 @@ export async function chooseArea(page: Page, name: string): Promise<void> {
   await page.locator('[data-testid="area-switcher"]').click();
   const option = page.locator('.ant-select-item-option').filter({ hasText: name });
   await option.waitFor();
-  // The list may still be sliding open; the option is there, so click it without waiting for stillness.
-  await option.click({ force: true });
+  // The list is drawn off screen first and then moved under the switcher, and may still be sliding open:
+  // pick the option by its click handler (what a click on it runs), independent of where it is drawn now.
+  await option.dispatchEvent('click');
 }
 
 /** Namespaces of the catalogues (shared and web): a visible `namespace.key` means a missing translation. */

@@ -11,13 +11,28 @@ export interface Suite {
   open(options?: PageOptions): Promise<{ context: BrowserContext; page: Page }>;
   /** A fresh page logged in as a demo user (password Demo@2026) or as `admin`. */
   signedIn(user: string, options?: PageOptions): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * With `devices: true`: the base URLs of the demo simulators' control APIs (SIMULATOR_CONTROL), to swipe a
+   * card at a WG controller (`wg`: packages/wg-simulator/src/http.ts) or plug in a bike, fault a port or take a
+   * charge point offline (`ocpp`: packages/ocpp-simulator/src/http.ts).
+   */
+  control(): Promise<{ wg: string; ocpp: string }>;
+}
+
+export interface SuiteOptions {
+  /**
+   * Run the demo's simulated door controllers and charge points, as `npm start` does. Off by default: the
+   * simulators act on their own (swipes, sessions, authorisations reaching "issue succeeded"), which the
+   * screen flows that assert a state they set must not race with; the device flows turn them on.
+   */
+  devices?: boolean;
 }
 
 /**
  * One real server (fresh database, demo seed) and one Chromium per test file; every test opens its own
  * contexts, closed after it. Call at the top of a test file: `const suite = useSuite();`.
  */
-export function useSuite(): Suite {
+export function useSuite(options: SuiteOptions = {}): Suite {
   const contexts: BrowserContext[] = [];
   const suite = {
     async open(options: PageOptions = {}) {
@@ -30,10 +45,25 @@ export function useSuite(): Suite {
       await login(opened.page, user, user === 'admin' ? suite.server.adminPassword : DEMO_PASSWORD);
       return opened;
     },
+    async control() {
+      // main.ts prints the control URLs, then "Gatehouse is running at", a moment after /healthz answers.
+      const deadline = Date.now() + 30_000;
+      while (!suite.server.output().includes('Gatehouse is running at')) {
+        if (Date.now() > deadline) throw new Error(`No start banner:\n${suite.server.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const out = suite.server.output();
+      const wg = /WG simulator control: (\S+)/.exec(out)?.[1];
+      const ocpp = /OCPP simulator control: (\S+)/.exec(out)?.[1];
+      if (!wg || !ocpp) throw new Error(`The simulators' control APIs did not start:\n${out}`);
+      return { wg, ocpp };
+    },
   } as Suite;
 
   beforeAll(async () => {
-    suite.server = await startServer();
+    suite.server = await startServer({
+      env: options.devices ? { SIMULATOR_CONTROL: '127.0.0.1:0' } : { SIMULATOR: 'off', WG_LISTEN: 'off' },
+    });
     suite.browser = await launchBrowser();
   });
   afterEach(async () => {
