@@ -14,6 +14,8 @@ const suite = useSuite();
 
 const LISTS = [
   { name: 'device-registration', path: '/accesscontrol/deviceRegistration' },
+  // Found when its screenshot was looked at: a fixed scroll width squeezed the actions column over the sync time.
+  { name: 'device-management', path: '/accesscontrol/deviceManagement' },
   { name: 'charge-rules', path: '/Bicycle/chargeRule' },
   { name: 'parking-zones', path: '/Bicycle/parkArea' },
   { name: 'monthly-passes', path: '/Bicycle/parkArea?tab=passes' },

@@ -301,7 +301,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
         columns={columns}
         dataSource={list.data?.Items ?? []}
         loading={list.isFetching}
-        scroll={{ x: config.scrollX ?? 'max-content' }}
+        scroll={{ x: 'max-content' }}
         onChange={onTableChange}
         rowSelection={
           batch || batchActions.length

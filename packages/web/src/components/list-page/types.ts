@@ -239,8 +239,6 @@ export interface ListPageConfig<T extends Row> {
   refreshes?: readonly string[];
   /** Row key for tests and stable rendering. */
   testId?: string;
-  /** Scroll width of the table when columns exceed the screen. */
-  scrollX?: number;
 }
 
 export interface Page<T> {

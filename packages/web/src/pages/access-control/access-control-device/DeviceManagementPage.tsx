@@ -149,7 +149,7 @@ export default function DeviceManagementPage() {
           render: (row) =>
             row.LostRecords ? <Typography.Text type="danger">{row.LostRecords}</Typography.Text> : 0,
         },
-        { key: 'Location', title: 'accessControl.field.Location', ellipsis: true },
+        { key: 'Location', title: 'accessControl.field.Location', ellipsis: true, width: 160 },
         { key: 'ChannelCount', title: 'accessControl.field.ChannelCount', kind: 'number', width: 80 },
         { key: 'Disabled', title: 'accessControl.field.Status', kind: 'status', width: 100 },
       ],
@@ -188,7 +188,8 @@ export default function DeviceManagementPage() {
           { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
         ],
       },
-      scrollX: 1500,
+      // No fixed scroll width: with one, the table squeezed the fixed actions column (its buttons clipped,
+      // the sync column's time under it); at its content's width every column keeps its own.
       rowActions: [
         {
           key: 'setTime',
