@@ -9,6 +9,7 @@ import {
   recordCursor,
   storeControllerRecords,
   storedRecordCount,
+  storedRecordIndexes,
   type ControllerRecordInput,
   type ControllerRef,
   type StoredControllerRecord,
@@ -90,7 +91,24 @@ export async function collectRecords(
     next = index;
   };
 
+  // Records a push already stored need no reading (one request each): under a burst the poll would otherwise
+  // read again everything the listener brought. Looked up a window at a time; the ring's end is still found
+  // by reading, at the first index not stored.
+  let storedWindow: Set<number> = new Set();
+  let knownUpTo = next;
+  const alreadyStored = async (index: number) => {
+    if (index >= knownUpTo) {
+      knownUpTo = index + batchSize;
+      storedWindow = await storedRecordIndexes(ctx, device.Id, index, knownUpTo);
+    }
+    return storedWindow.has(index);
+  };
+
   for (;;) {
+    if (await alreadyStored(next)) {
+      next++;
+      continue;
+    }
     const record = await driver.getRecord(wg, next);
     if (record.type === RecordType.Overwritten) {
       // The slot was reused: jump to the oldest record still held (index 0 asks for it).

@@ -12,7 +12,9 @@ import {
   installDoorControllers,
   saveDeviceState,
   storeControllerRecords,
+  storePushedRecords,
   wgControllers,
+  type ControllerRecordInput,
   type ControllerRef,
   type DoorControllers,
   type StoredControllerRecord,
@@ -68,6 +70,9 @@ export interface WgGatewayOptions {
 
 const noLog: GatewayLog = { info() {}, warn() {}, error() {} };
 
+/** How long pushed records are gathered before they are stored together: short against a person at a door. */
+const PUSH_GATHER_MS = 5;
+
 interface SyncStatus {
   phase: SyncPhase;
   done: number;
@@ -85,6 +90,10 @@ export class WgGateway implements DoorControllers {
   private bySerial = new Map<number, ControllerRef>();
   private readonly collecting = new Map<number, Promise<unknown>>();
   private readonly syncing = new Map<number, Promise<unknown>>();
+  /** Pushed records waiting for the next flush, by controller, in arrival order. */
+  private readonly pushed = new Map<number, { device: ControllerRef; inputs: ControllerRecordInput[] }>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
   /** controllers to compare in full at the next sync tick (start, back online, sync now, count mismatch) */
   private readonly fullSync = new Set<number>();
   private readonly fullSyncAfter = new Map<number, number>();
@@ -269,12 +278,42 @@ export class WgGateway implements DoorControllers {
     if (!device || event.event.type === RecordType.None || event.event.type === RecordType.Overwritten)
       return;
     const input = recordInput(event.event, device, this.clock.now());
-    if (!input) return;
-    storeControllerRecords(this.ctx(device), device.Id, [input])
-      .then((rows) => this.announce(rows))
-      .catch((error: unknown) =>
-        this.log.error({ err: error, serial: device.SerialNumber }, 'wg pushed event'),
-      );
+    if (!input || this.closed) return;
+    // Gathered for a few milliseconds and stored together: under a burst from many controllers, one
+    // transaction instead of one per datagram (docs/performance.md, "Door controllers at scale").
+    const queued = this.pushed.get(device.Id);
+    if (queued) queued.inputs.push(input);
+    else this.pushed.set(device.Id, { device, inputs: [input] });
+    this.flushTimer ??= setTimeout(() => void this.flushPushed(), PUSH_GATHER_MS);
+  }
+
+  /** Stores the gathered pushed records; one controller's failure does not hold back the others'. */
+  private flushPushed(): Promise<void> {
+    this.flushTimer = undefined;
+    if (this.pushed.size === 0) return this.flushing;
+    const batches = [...this.pushed.values()];
+    this.pushed.clear();
+    // One flush at a time, in arrival order: a cursor moves only over records stored before it.
+    this.flushing = this.flushing.then(async () => {
+      try {
+        this.announce(
+          await storePushedRecords(
+            this.ctx(),
+            batches.map((b) => ({ deviceId: b.device.Id, inputs: b.inputs })),
+          ),
+        );
+      } catch {
+        // All or nothing failed: store each controller's own, so a bad one (removed meanwhile, moved out of
+        // its area) costs only its records, which the next poll reads again if they are still wanted.
+        for (const { device, inputs } of batches)
+          await storeControllerRecords(this.ctx(device), device.Id, inputs)
+            .then((rows) => this.announce(rows))
+            .catch((error: unknown) =>
+              this.log.error({ err: error, serial: device.SerialNumber }, 'wg pushed event'),
+            );
+      }
+    });
+    return this.flushing;
   }
 
   private announce(rows: StoredControllerRecord[]): void {
@@ -479,8 +518,11 @@ export class WgGateway implements DoorControllers {
     if (this.closed) return;
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
+    clearTimeout(this.flushTimer);
     installDoorControllers(this.db, undefined);
     await this.driver.close();
+    // What was pushed before the close is stored, not dropped (the poll that would read it again has stopped).
+    await this.flushPushed();
     await Promise.allSettled([...this.collecting.values(), ...this.syncing.values()]);
   }
 }

@@ -276,39 +276,68 @@ export async function storeControllerRecords(
   inputs: ControllerRecordInput[],
   cursor?: { nextIndex: number; lost: number },
 ): Promise<StoredControllerRecord[]> {
+  return ctx.db.kysely
+    .transaction()
+    .execute((trx) => storeRingRecords(trx, ctx.clock.now(), deviceId, inputs, new Map(), cursor));
+}
+
+/**
+ * Records that controllers pushed to the listener, of several controllers at once, in one transaction (the
+ * gateway gathers what arrives within a few milliseconds): under a burst, one commit and one device lookup per
+ * controller instead of one per datagram. Each record is stored at most once and moves its controller's
+ * cursor exactly as `storeControllerRecords` does; all or nothing, like it.
+ */
+export async function storePushedRecords(
+  ctx: ServiceContext,
+  batches: { deviceId: number; inputs: ControllerRecordInput[] }[],
+): Promise<StoredControllerRecord[]> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const devices = new Map<string, DeviceRow>();
-    const stored: StoredControllerRecord[] = [];
-    for (const input of inputs) {
-      const row = await insertSwipe(trx, { ...input, DeviceId: deviceId }, devices);
-      if (row) stored.push(row);
-    }
     const now = ctx.clock.now();
-    if (cursor) {
-      await trx
-        .insertInto('AccessControlRecordCursor')
-        .values({ DeviceId: deviceId, NextIndex: cursor.nextIndex, LostRecords: cursor.lost, UpdatedAt: now })
-        .onConflict((oc) =>
-          oc.column('DeviceId').doUpdateSet({
-            NextIndex: cursor.nextIndex,
-            LostRecords: sql<number>`"AccessControlRecordCursor"."LostRecords" + ${cursor.lost}`,
-            UpdatedAt: now,
-          }),
-        )
-        .execute();
-    } else if (inputs.length > 0) {
-      // A pushed record right at the cursor moves it on, so the next poll does not read it again.
-      const indexes = inputs.map((i) => i.RecordIndex).sort((a, b) => a - b);
-      for (const index of indexes)
-        await trx
-          .updateTable('AccessControlRecordCursor')
-          .set({ NextIndex: index + 1, UpdatedAt: now })
-          .where('DeviceId', '=', deviceId)
-          .where('NextIndex', '=', index)
-          .execute();
-    }
+    const stored: StoredControllerRecord[] = [];
+    for (const batch of batches)
+      stored.push(...(await storeRingRecords(trx, now, batch.deviceId, batch.inputs, devices)));
     return stored;
   });
+}
+
+async function storeRingRecords(
+  trx: Trx,
+  now: number,
+  deviceId: number,
+  inputs: ControllerRecordInput[],
+  devices: Map<string, DeviceRow>,
+  cursor?: { nextIndex: number; lost: number },
+): Promise<StoredControllerRecord[]> {
+  const stored: StoredControllerRecord[] = [];
+  for (const input of inputs) {
+    const row = await insertSwipe(trx, { ...input, DeviceId: deviceId }, devices);
+    if (row) stored.push(row);
+  }
+  if (cursor) {
+    await trx
+      .insertInto('AccessControlRecordCursor')
+      .values({ DeviceId: deviceId, NextIndex: cursor.nextIndex, LostRecords: cursor.lost, UpdatedAt: now })
+      .onConflict((oc) =>
+        oc.column('DeviceId').doUpdateSet({
+          NextIndex: cursor.nextIndex,
+          LostRecords: sql<number>`"AccessControlRecordCursor"."LostRecords" + ${cursor.lost}`,
+          UpdatedAt: now,
+        }),
+      )
+      .execute();
+  } else if (inputs.length > 0) {
+    // A pushed record right at the cursor moves it on, so the next poll does not read it again.
+    const indexes = inputs.map((i) => i.RecordIndex).sort((a, b) => a - b);
+    for (const index of indexes)
+      await trx
+        .updateTable('AccessControlRecordCursor')
+        .set({ NextIndex: index + 1, UpdatedAt: now })
+        .where('DeviceId', '=', deviceId)
+        .where('NextIndex', '=', index)
+        .execute();
+  }
+  return stored;
 }
 
 /** A controller's collection cursor, or undefined before its first collection. */
@@ -322,6 +351,23 @@ export async function recordCursor(
     .where('DeviceId', '=', deviceId)
     .executeTakeFirst();
   return row && { nextIndex: Number(row.NextIndex), lost: Number(row.LostRecords) };
+}
+
+/** The ring indexes in [fromIndex, toIndex) of a controller that are stored already (pushed before a poll). */
+export async function storedRecordIndexes(
+  ctx: ServiceContext,
+  deviceId: number,
+  fromIndex: number,
+  toIndex: number,
+): Promise<Set<number>> {
+  const rows = await ctx.db.kysely
+    .selectFrom('DoorOpeningRecord')
+    .select('RecordIndex')
+    .where('DeviceId', '=', deviceId)
+    .where('RecordIndex', '>=', fromIndex)
+    .where('RecordIndex', '<', toIndex)
+    .execute();
+  return new Set(rows.map((r) => Number(r.RecordIndex)));
 }
 
 export async function recordSwipe(db: Kysely<Database>, input: SwipeInput): Promise<number> {
