@@ -9,16 +9,15 @@
  * The load generator runs in a separate process so it does not share the server's event loop.
  * Usage: npm run bench  [BENCH_SECONDS=10] [BENCH_CONNECTIONS=50]
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
 import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
 import { seedIfEmpty } from '../packages/server/src/db/seed/index.ts';
+import { autocannon } from './support/measure.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -101,11 +100,6 @@ for (const url of ['/api/OperatorStaff?PageSize=20', '/api/AppUser?PageSize=20']
     throw new Error(`${url} not answering 20 rows: ${JSON.stringify(checked).slice(0, 200)}`);
 }
 
-const autocannonCli = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('autocannon/package.json')),
-  'autocannon.js',
-);
-
 interface Figures {
   rps: number;
   p99: number;
@@ -113,24 +107,16 @@ interface Figures {
 }
 
 function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  const args = [autocannonCli, '-c', String(connections), '-d', String(seconds), '-j'];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const r = JSON.parse(out) as {
-        requests: { average: number };
-        latency: { p99: number };
-        errors: number;
-        non2xx: number;
-      };
-      resolve({ rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx });
-    });
-  });
+  return autocannon<{
+    requests: { average: number };
+    latency: { p99: number };
+    errors: number;
+    non2xx: number;
+  }>(['-c', String(connections), '-d', String(seconds)], url, headers).then((r) => ({
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+  }));
 }
 
 console.log(

@@ -118,7 +118,29 @@ export function probeLatency(
   headers: Record<string, string>,
   { rate = 10, seconds = 20 }: { rate?: number; seconds?: number } = {},
 ): Promise<ProbeResult> {
-  const args = [autocannonCli, '-c', '1', '-R', String(rate), '-d', String(seconds), '-j'];
+  return autocannon<{
+    requests: { total: number };
+    latency: { p50: number; p90: number; p99: number; max: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  }>(['-c', '1', '-R', String(rate), '-d', String(seconds)], url, headers).then((r) => ({
+    requests: r.requests.total,
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    errors: r.errors + r.timeouts + r.non2xx,
+  }));
+}
+
+/** Runs autocannon in a process of its own (so it does not share this one's event loop) and reads its JSON. */
+export function autocannon<T>(
+  options: string[],
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const args = [autocannonCli, ...options, '-j'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   return new Promise((resolve, reject) => {
@@ -127,21 +149,7 @@ export function probeLatency(
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const r = JSON.parse(out) as {
-        requests: { total: number };
-        latency: { p50: number; p90: number; p99: number; max: number };
-        errors: number;
-        timeouts: number;
-        non2xx: number;
-      };
-      resolve({
-        requests: r.requests.total,
-        p50: r.latency.p50,
-        p90: r.latency.p90,
-        p99: r.latency.p99,
-        max: r.latency.max,
-        errors: r.errors + r.timeouts + r.non2xx,
-      });
+      resolve(JSON.parse(out) as T);
     });
   });
 }
