@@ -402,6 +402,38 @@ describeEachDb('WG gateway against the simulator', (h) => {
       10_000,
       'back online',
     );
+
+    // A third-party controller (protocol Other): the gateway does not speak to it, so both commands are refused
+    // with its name, and nothing is sent (the screen does not offer them on such a row).
+    const now = Date.now();
+    const foreign = await k
+      .insertInto('AccessControlDevice')
+      .values({
+        AreaId: AREA,
+        SerialNumber: 'GATE-0042',
+        Name: 'Third-party gate',
+        Protocol: 1,
+        Type: 0,
+        Ip: '127.0.0.1',
+        Port: 60000,
+        AssignedAt: now,
+        CreatedAt: now,
+        UpdatedAt: now,
+      })
+      .returning('Id')
+      .executeTakeFirstOrThrow();
+    for (const command of ['SetTime', 'SyncNow']) {
+      const answer = await call(h().app, 'POST', `/api/AccessControlDevice/${command}`, {
+        token,
+        area: AREA,
+        lang: 'en',
+        body: { Id: foreign.Id },
+      });
+      expect(answer.status, command).toBe(409);
+      expect(answer.msg).toContain('Third-party gate');
+      expect(answer.msg).toContain('is not a WG controller');
+    }
+    await k.deleteFrom('AccessControlDevice').where('Id', '=', foreign.Id).execute();
   }, 60_000);
 
   const stored = async (deviceId: number) => {

@@ -194,6 +194,8 @@ export default function DeviceManagementPage() {
         {
           key: 'setTime',
           label: 'acUi.device.setTime',
+          // Only the WG gateway talks to a controller: another protocol's device has no clock or sync to drive.
+          visible: (row) => protocolNeedsSync(row.Protocol),
           confirm: 'acUi.device.confirmSetTime',
           run: async (row) => {
             // A refusal (offline, no answer) is shown by the request client with the server's message.
@@ -206,6 +208,7 @@ export default function DeviceManagementPage() {
         {
           key: 'syncNow',
           label: 'acUi.device.syncNow',
+          visible: (row) => protocolNeedsSync(row.Protocol),
           run: async (row) => {
             await http.post('/api/AccessControlDevice/SyncNow', { Id: row.Id });
             feedback.success(t('acUi.device.syncStarted'));
