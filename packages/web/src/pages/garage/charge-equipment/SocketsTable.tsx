@@ -64,15 +64,18 @@ export function SocketsTable({
           key: 'HostName',
           title: 'garage.field.HostName',
           sort: 'Host',
-          width: 190,
+          width: 160,
+          // Name over serial, as device management shows a controller: on one line the pair took the width the
+          // running session needs beside the actions column.
           render: (row) => (
-            <span className="list-page-nowrap">
-              {row.HostName} <Typography.Text type="secondary">({row.HostSerialNumber})</Typography.Text>
+            <span className="socket-lines">
+              <span>{row.HostName}</span>
+              <Typography.Text type="secondary">{row.HostSerialNumber}</Typography.Text>
             </span>
           ),
         },
-        { key: 'ZoneName', title: 'garage.field.ZoneName', width: 170 },
-        { key: 'PortNumber', title: 'garage.field.PortNumber', sort: 'PortNumber', width: 90 },
+        { key: 'ZoneName', title: 'garage.field.ZoneName', width: 150 },
+        { key: 'PortNumber', title: 'garage.field.PortNumber', sort: 'PortNumber', width: 80 },
         {
           key: 'State',
           title: 'garage.field.State',
@@ -88,7 +91,7 @@ export function SocketsTable({
           width: 210,
           render: (row, tr) =>
             row.Session ? (
-              <span className="socket-session" data-testid="socket-session">
+              <span className="socket-lines" data-testid="socket-session">
                 <span>{row.Session.CardNumber ?? '-'}</span>
                 <Typography.Text type="secondary">
                   {tr('garageUi.socket.minutesEnergy', {
