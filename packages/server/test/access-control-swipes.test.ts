@@ -265,7 +265,29 @@ describeEachDb('access control: swipe records', (h) => {
         Reason: opened ? 1 : 4,
       };
     });
+    // One batch over many days: the per-day counts grow by exactly what it brought, day by day and by result.
+    const dayCounts = async () =>
+      new Map(
+        (
+          await k
+            .selectFrom('DoorOpeningRecordDay')
+            .select(['Day', 'Result', 'Count'])
+            .where('AreaId', '=', 1)
+            .where('DeviceId', '=', device.Id)
+            .execute()
+        ).map((r) => [`${r.Day}:${r.Result}`, Number(r.Count)]),
+      );
+    const before = await dayCounts();
     await recordSwipes(k, swipes);
+    const after = await dayCounts();
+    const brought = new Map<string, number>();
+    for (const swipe of swipes) {
+      const key = `${Math.floor(swipe.At / DAY)}:${swipe.Result ? 1 : 0}`;
+      brought.set(key, (brought.get(key) ?? 0) + 1);
+    }
+    expect(brought.size).toBeGreaterThan(20);
+    for (const key of new Set([...before.keys(), ...after.keys()]))
+      expect((after.get(key) ?? 0) - (before.get(key) ?? 0), key).toBe(brought.get(key) ?? 0);
     const ids = holders.map((x) => x.id);
     const extras: Record<string, string>[] = [
       {},

@@ -92,11 +92,118 @@ function cardNumberOf(input: { CardValue?: number; CardNumber?: string }): strin
 
 type AnyInput = SwipeInput | ControllerRecordInput;
 
+interface ChannelRow {
+  Id: number;
+  Name: string;
+  Direction: number;
+}
+
+interface HolderRow {
+  Id: number;
+  Name: string;
+  Disabled: number;
+}
+
+/**
+ * What one transaction of records looks up, each once: a burst brings many records of the same controllers,
+ * doors and cards, and inside one transaction the rows read do not change under it. The per-day counts are
+ * summed here and written once per day, device and result when the batch ends (`flushDays`), in the same
+ * transaction as the records they count.
+ */
+interface RecordBatch {
+  devices: Map<string, DeviceRow>;
+  /** By `deviceId:door`. */
+  channels: Map<string, ChannelRow[]>;
+  /** By `areaId:cardNumber`: the card's holder, null for a card without one or no card. */
+  holders: Map<string, HolderRow | null>;
+  /** By `areaId:cardNumber`: whether the card is registered in the area. */
+  cards: Map<string, boolean>;
+  /** By `holderId:channelId`: whether an issued, unrevoked authorisation exists. */
+  links: Map<string, boolean>;
+  /** By `areaId:day:deviceId:result`. */
+  days: Map<string, { AreaId: number; Day: number; DeviceId: number; Result: number; Count: number }>;
+}
+
+function newBatch(): RecordBatch {
+  return {
+    devices: new Map(),
+    channels: new Map(),
+    holders: new Map(),
+    cards: new Map(),
+    links: new Map(),
+    days: new Map(),
+  };
+}
+
+/** Writes the batch's per-day counts (added to what is stored). */
+async function flushDays(trx: Trx, batch: RecordBatch): Promise<void> {
+  for (const day of batch.days.values())
+    await trx
+      .insertInto('DoorOpeningRecordDay')
+      .values(day)
+      .onConflict((oc) =>
+        oc
+          .columns(['AreaId', 'Day', 'DeviceId', 'Result'])
+          .doUpdateSet({ Count: sql<number>`"DoorOpeningRecordDay"."Count" + ${day.Count}` }),
+      )
+      .execute();
+  batch.days.clear();
+}
+
+/** Runs `work` in one transaction with one batch of lookups, its per-day counts written before the commit. */
+function inBatch<T>(db: Kysely<Database>, work: (trx: Trx, batch: RecordBatch) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const batch = newBatch();
+    const result = await work(trx, batch);
+    await flushDays(trx, batch);
+    return result;
+  });
+}
+
+async function channelsOf(trx: Trx, batch: RecordBatch, deviceId: number, door: number): Promise<ChannelRow[]> {
+  const key = `${deviceId}:${door}`;
+  let channels = batch.channels.get(key);
+  if (!channels) {
+    channels = await trx
+      .selectFrom('AccessControlChannel')
+      .select(['Id', 'Name', 'Direction'])
+      .where('DeviceId', '=', deviceId)
+      .where('DoorNumber', '=', door)
+      .orderBy('Id')
+      .execute();
+    batch.channels.set(key, channels);
+  }
+  return channels;
+}
+
+async function holderOf(
+  trx: Trx,
+  batch: RecordBatch,
+  areaId: number,
+  cardNumber: string,
+): Promise<HolderRow | undefined> {
+  const key = `${areaId}:${cardNumber}`;
+  let holder = batch.holders.get(key);
+  if (holder === undefined) {
+    holder =
+      (await trx
+        .selectFrom('Card')
+        .innerJoin('CardUser', 'CardUser.Id', 'Card.CardUserId')
+        .select(['CardUser.Id', 'CardUser.Name', 'CardUser.Disabled'])
+        .where('Card.CardNumber', '=', cardNumber)
+        .where('Card.AreaId', '=', areaId)
+        .executeTakeFirst()) ?? null;
+    batch.holders.set(key, holder);
+  }
+  return holder ?? undefined;
+}
+
 async function insertSwipe(
   trx: Trx,
   input: AnyInput,
-  devices: Map<string, DeviceRow>,
+  batch: RecordBatch,
 ): Promise<StoredControllerRecord | null> {
+  const devices = batch.devices;
   const fromRing = 'RecordIndex' in input;
   if (!isEnumValue(doorNumber, input.DoorNumber)) throw fieldError('DoorNumber', 'validation.invalidOption');
   if (!isEnumValue(doorDirection, input.Direction)) throw fieldError('Direction', 'validation.invalidOption');
@@ -121,26 +228,14 @@ async function insertSwipe(
   const areaId = device.AreaId;
   const cardNumber = cardNumberOf(input);
 
-  const channels = await trx
-    .selectFrom('AccessControlChannel')
-    .select(['Id', 'Name', 'Direction'])
-    .where('DeviceId', '=', device.Id)
-    .where('DoorNumber', '=', input.DoorNumber)
-    .orderBy('Id')
-    .execute();
+  const channels = await channelsOf(trx, batch, device.Id, input.DoorNumber);
   const channel = channels.find((c) => c.Direction === input.Direction) ?? channels[0];
-  const holder = await trx
-    .selectFrom('Card')
-    .innerJoin('CardUser', 'CardUser.Id', 'Card.CardUserId')
-    .select(['CardUser.Id', 'CardUser.Name', 'CardUser.Disabled'])
-    .where('Card.CardNumber', '=', cardNumber)
-    .where('Card.AreaId', '=', areaId)
-    .executeTakeFirst();
+  const holder = await holderOf(trx, batch, areaId, cardNumber);
 
   const result = input.Result ? 1 : 0;
   const reason =
     input.Reason ??
-    (await explainReason(trx, input as ControllerRecordInput, areaId, cardNumber, holder, channel?.Id));
+    (await explainReason(trx, batch, input as ControllerRecordInput, areaId, cardNumber, holder, channel?.Id));
   const ring = fromRing
     ? {
         RecordIndex: input.RecordIndex,
@@ -174,21 +269,11 @@ async function insertSwipe(
     if (!fromRing) throw new Error('insert returned no row');
     return null;
   }
-  await trx
-    .insertInto('DoorOpeningRecordDay')
-    .values({
-      AreaId: areaId,
-      Day: Math.floor(input.At / DAY_MS),
-      DeviceId: device.Id,
-      Result: result,
-      Count: 1,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['AreaId', 'Day', 'DeviceId', 'Result'])
-        .doUpdateSet({ Count: sql<number>`"DoorOpeningRecordDay"."Count" + 1` }),
-    )
-    .execute();
+  const day = Math.floor(input.At / DAY_MS);
+  const dayKey = `${areaId}:${day}:${device.Id}:${result}`;
+  const counted = batch.days.get(dayKey);
+  if (counted) counted.Count += 1;
+  else batch.days.set(dayKey, { AreaId: areaId, Day: day, DeviceId: device.Id, Result: result, Count: 1 });
   return {
     Id: row.Id,
     AreaId: areaId,
@@ -217,6 +302,7 @@ async function insertSwipe(
  */
 async function explainReason(
   trx: Trx,
+  batch: RecordBatch,
   input: ControllerRecordInput,
   areaId: number,
   cardNumber: string,
@@ -226,25 +312,35 @@ async function explainReason(
   if (input.EventType !== 1) return 0;
   if (input.Result) return 1;
   if (!holder) {
-    const card = await trx
-      .selectFrom('Card')
-      .select('Id')
-      .where('CardNumber', '=', cardNumber)
-      .where('AreaId', '=', areaId)
-      .executeTakeFirst();
-    return card ? 3 : 2;
+    const cardKey = `${areaId}:${cardNumber}`;
+    let known = batch.cards.get(cardKey);
+    if (known === undefined) {
+      known = !!(await trx
+        .selectFrom('Card')
+        .select('Id')
+        .where('CardNumber', '=', cardNumber)
+        .where('AreaId', '=', areaId)
+        .executeTakeFirst());
+      batch.cards.set(cardKey, known);
+    }
+    return known ? 3 : 2;
   }
   if (holder.Disabled) return 6;
   if (channelId === undefined) return 4;
-  const link = await trx
-    .selectFrom('CardUserLinkChannel')
-    .select('Id')
-    .where('CardUserId', '=', holder.Id)
-    .where('ChannelId', '=', channelId)
-    .where('Revoked', '=', 0)
-    .where('IssueStatus', '>', 0)
-    .executeTakeFirst();
-  return link ? 5 : 4;
+  const linkKey = `${holder.Id}:${channelId}`;
+  let linked = batch.links.get(linkKey);
+  if (linked === undefined) {
+    linked = !!(await trx
+      .selectFrom('CardUserLinkChannel')
+      .select('Id')
+      .where('CardUserId', '=', holder.Id)
+      .where('ChannelId', '=', channelId)
+      .where('Revoked', '=', 0)
+      .where('IssueStatus', '>', 0)
+      .executeTakeFirst());
+    batch.links.set(linkKey, linked);
+  }
+  return linked ? 5 : 4;
 }
 
 /**
@@ -255,10 +351,9 @@ async function explainReason(
  */
 export async function recordSwipes(db: Kysely<Database>, inputs: SwipeInput[]): Promise<number[]> {
   if (inputs.length === 0) return [];
-  return db.transaction().execute(async (trx) => {
-    const devices = new Map<string, DeviceRow>();
+  return inBatch(db, async (trx, batch) => {
     const ids: number[] = [];
-    for (const input of inputs) ids.push((await insertSwipe(trx, input, devices))!.Id);
+    for (const input of inputs) ids.push((await insertSwipe(trx, input, batch))!.Id);
     return ids;
   });
 }
@@ -276,9 +371,9 @@ export async function storeControllerRecords(
   inputs: ControllerRecordInput[],
   cursor?: { nextIndex: number; lost: number },
 ): Promise<StoredControllerRecord[]> {
-  return ctx.db.kysely
-    .transaction()
-    .execute((trx) => storeRingRecords(trx, ctx.clock.now(), deviceId, inputs, new Map(), cursor));
+  return inBatch(ctx.db.kysely, (trx, batch) =>
+    storeRingRecords(trx, ctx.clock.now(), deviceId, inputs, batch, cursor),
+  );
 }
 
 /**
@@ -291,12 +386,11 @@ export async function storePushedRecords(
   ctx: ServiceContext,
   batches: { deviceId: number; inputs: ControllerRecordInput[] }[],
 ): Promise<StoredControllerRecord[]> {
-  return ctx.db.kysely.transaction().execute(async (trx) => {
-    const devices = new Map<string, DeviceRow>();
+  return inBatch(ctx.db.kysely, async (trx, lookups) => {
     const now = ctx.clock.now();
     const stored: StoredControllerRecord[] = [];
     for (const batch of batches)
-      stored.push(...(await storeRingRecords(trx, now, batch.deviceId, batch.inputs, devices)));
+      stored.push(...(await storeRingRecords(trx, now, batch.deviceId, batch.inputs, lookups)));
     return stored;
   });
 }
@@ -306,12 +400,12 @@ async function storeRingRecords(
   now: number,
   deviceId: number,
   inputs: ControllerRecordInput[],
-  devices: Map<string, DeviceRow>,
+  batch: RecordBatch,
   cursor?: { nextIndex: number; lost: number },
 ): Promise<StoredControllerRecord[]> {
   const stored: StoredControllerRecord[] = [];
   for (const input of inputs) {
-    const row = await insertSwipe(trx, { ...input, DeviceId: deviceId }, devices);
+    const row = await insertSwipe(trx, { ...input, DeviceId: deviceId }, batch);
     if (row) stored.push(row);
   }
   if (cursor) {
@@ -327,15 +421,26 @@ async function storeRingRecords(
       )
       .execute();
   } else if (inputs.length > 0) {
-    // A pushed record right at the cursor moves it on, so the next poll does not read it again.
-    const indexes = inputs.map((i) => i.RecordIndex).sort((a, b) => a - b);
-    for (const index of indexes)
-      await trx
-        .updateTable('AccessControlRecordCursor')
-        .set({ NextIndex: index + 1, UpdatedAt: now })
-        .where('DeviceId', '=', deviceId)
-        .where('NextIndex', '=', index)
-        .execute();
+    // Pushed records right at the cursor move it on past the run they make, so the next poll does not read
+    // them again; a cursor that is elsewhere (a gap before them) stays for the poll.
+    const cursorRow = await trx
+      .selectFrom('AccessControlRecordCursor')
+      .select('NextIndex')
+      .where('DeviceId', '=', deviceId)
+      .executeTakeFirst();
+    if (cursorRow) {
+      const from = Number(cursorRow.NextIndex);
+      const pushed = new Set(inputs.map((i) => i.RecordIndex));
+      let next = from;
+      while (pushed.has(next)) next += 1;
+      if (next !== from)
+        await trx
+          .updateTable('AccessControlRecordCursor')
+          .set({ NextIndex: next, UpdatedAt: now })
+          .where('DeviceId', '=', deviceId)
+          .where('NextIndex', '=', from)
+          .execute();
+    }
   }
   return stored;
 }
