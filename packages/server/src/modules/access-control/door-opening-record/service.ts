@@ -160,7 +160,12 @@ function inBatch<T>(db: Kysely<Database>, work: (trx: Trx, batch: RecordBatch) =
   });
 }
 
-async function channelsOf(trx: Trx, batch: RecordBatch, deviceId: number, door: number): Promise<ChannelRow[]> {
+async function channelsOf(
+  trx: Trx,
+  batch: RecordBatch,
+  deviceId: number,
+  door: number,
+): Promise<ChannelRow[]> {
   const key = `${deviceId}:${door}`;
   let channels = batch.channels.get(key);
   if (!channels) {
@@ -235,7 +240,15 @@ async function insertSwipe(
   const result = input.Result ? 1 : 0;
   const reason =
     input.Reason ??
-    (await explainReason(trx, batch, input as ControllerRecordInput, areaId, cardNumber, holder, channel?.Id));
+    (await explainReason(
+      trx,
+      batch,
+      input as ControllerRecordInput,
+      areaId,
+      cardNumber,
+      holder,
+      channel?.Id,
+    ));
   const ring = fromRing
     ? {
         RecordIndex: input.RecordIndex,
