@@ -135,6 +135,14 @@ function newBatch(): RecordBatch {
   };
 }
 
+/** The batch's value under `key`, loaded the first time it is asked for. */
+async function once<V>(map: Map<string, V>, key: string, load: () => Promise<V>): Promise<V> {
+  if (map.has(key)) return map.get(key)!;
+  const value = await load();
+  map.set(key, value);
+  return value;
+}
+
 /** Writes the batch's per-day counts (added to what is stored). */
 async function flushDays(trx: Trx, batch: RecordBatch): Promise<void> {
   for (const day of batch.days.values())
@@ -147,7 +155,6 @@ async function flushDays(trx: Trx, batch: RecordBatch): Promise<void> {
           .doUpdateSet({ Count: sql<number>`"DoorOpeningRecordDay"."Count" + ${day.Count}` }),
       )
       .execute();
-  batch.days.clear();
 }
 
 /** Runs `work` in one transaction with one batch of lookups, its per-day counts written before the commit. */
@@ -160,25 +167,16 @@ function inBatch<T>(db: Kysely<Database>, work: (trx: Trx, batch: RecordBatch) =
   });
 }
 
-async function channelsOf(
-  trx: Trx,
-  batch: RecordBatch,
-  deviceId: number,
-  door: number,
-): Promise<ChannelRow[]> {
-  const key = `${deviceId}:${door}`;
-  let channels = batch.channels.get(key);
-  if (!channels) {
-    channels = await trx
+function channelsOf(trx: Trx, batch: RecordBatch, deviceId: number, door: number): Promise<ChannelRow[]> {
+  return once(batch.channels, `${deviceId}:${door}`, () =>
+    trx
       .selectFrom('AccessControlChannel')
       .select(['Id', 'Name', 'Direction'])
       .where('DeviceId', '=', deviceId)
       .where('DoorNumber', '=', door)
       .orderBy('Id')
-      .execute();
-    batch.channels.set(key, channels);
-  }
-  return channels;
+      .execute(),
+  );
 }
 
 async function holderOf(
@@ -187,19 +185,18 @@ async function holderOf(
   areaId: number,
   cardNumber: string,
 ): Promise<HolderRow | undefined> {
-  const key = `${areaId}:${cardNumber}`;
-  let holder = batch.holders.get(key);
-  if (holder === undefined) {
-    holder =
+  const holder = await once(
+    batch.holders,
+    `${areaId}:${cardNumber}`,
+    async () =>
       (await trx
         .selectFrom('Card')
         .innerJoin('CardUser', 'CardUser.Id', 'Card.CardUserId')
         .select(['CardUser.Id', 'CardUser.Name', 'CardUser.Disabled'])
         .where('Card.CardNumber', '=', cardNumber)
         .where('Card.AreaId', '=', areaId)
-        .executeTakeFirst()) ?? null;
-    batch.holders.set(key, holder);
-  }
+        .executeTakeFirst()) ?? null,
+  );
   return holder ?? undefined;
 }
 
@@ -208,7 +205,6 @@ async function insertSwipe(
   input: AnyInput,
   batch: RecordBatch,
 ): Promise<StoredControllerRecord | null> {
-  const devices = batch.devices;
   const fromRing = 'RecordIndex' in input;
   if (!isEnumValue(doorNumber, input.DoorNumber)) throw fieldError('DoorNumber', 'validation.invalidOption');
   if (!isEnumValue(doorDirection, input.Direction)) throw fieldError('Direction', 'validation.invalidOption');
@@ -217,17 +213,16 @@ async function insertSwipe(
   if (!fromRing && input.Reason === undefined) throw fieldError('Reason', 'validation.invalidOption');
   if (!Number.isSafeInteger(input.At) || input.At < 0) throw fieldError('At', 'validation.invalid');
   const key = input.DeviceId !== undefined ? `id:${input.DeviceId}` : `sn:${input.SerialNumber}`;
-  let device = devices.get(key);
-  if (!device) {
+  const device = await once(batch.devices, key, async () => {
     let query = trx.selectFrom('AccessControlDevice').select(['Id', 'AreaId', 'Name', 'SerialNumber']);
     query =
       input.DeviceId !== undefined
         ? query.where('Id', '=', input.DeviceId)
         : query.where('SerialNumber', '=', input.SerialNumber ?? '');
-    device = await query.executeTakeFirst();
-    if (!device) throw new AppError(404, 'accessControl.error.deviceMissing');
-    devices.set(key, device);
-  }
+    const found = await query.executeTakeFirst();
+    if (!found) throw new AppError(404, 'accessControl.error.deviceMissing');
+    return found;
+  });
   if (device.AreaId === null)
     throw new AppError(409, 'accessControl.error.deviceUnassigned', { serial: device.SerialNumber });
   const areaId = device.AreaId;
@@ -325,34 +320,34 @@ async function explainReason(
   if (input.EventType !== 1) return 0;
   if (input.Result) return 1;
   if (!holder) {
-    const cardKey = `${areaId}:${cardNumber}`;
-    let known = batch.cards.get(cardKey);
-    if (known === undefined) {
-      known = !!(await trx
-        .selectFrom('Card')
-        .select('Id')
-        .where('CardNumber', '=', cardNumber)
-        .where('AreaId', '=', areaId)
-        .executeTakeFirst());
-      batch.cards.set(cardKey, known);
-    }
+    const known = await once(
+      batch.cards,
+      `${areaId}:${cardNumber}`,
+      async () =>
+        !!(await trx
+          .selectFrom('Card')
+          .select('Id')
+          .where('CardNumber', '=', cardNumber)
+          .where('AreaId', '=', areaId)
+          .executeTakeFirst()),
+    );
     return known ? 3 : 2;
   }
   if (holder.Disabled) return 6;
   if (channelId === undefined) return 4;
-  const linkKey = `${holder.Id}:${channelId}`;
-  let linked = batch.links.get(linkKey);
-  if (linked === undefined) {
-    linked = !!(await trx
-      .selectFrom('CardUserLinkChannel')
-      .select('Id')
-      .where('CardUserId', '=', holder.Id)
-      .where('ChannelId', '=', channelId)
-      .where('Revoked', '=', 0)
-      .where('IssueStatus', '>', 0)
-      .executeTakeFirst());
-    batch.links.set(linkKey, linked);
-  }
+  const linked = await once(
+    batch.links,
+    `${holder.Id}:${channelId}`,
+    async () =>
+      !!(await trx
+        .selectFrom('CardUserLinkChannel')
+        .select('Id')
+        .where('CardUserId', '=', holder.Id)
+        .where('ChannelId', '=', channelId)
+        .where('Revoked', '=', 0)
+        .where('IssueStatus', '>', 0)
+        .executeTakeFirst()),
+  );
   return linked ? 5 : 4;
 }
 
