@@ -5,51 +5,44 @@
 // `MESSAGES` is the single description of the wire format: encoders, decoders, the TypeScript types and the
 // protocol table in docs/devices.md all follow it.
 //
-// Rules the decoders keep (the caller counts the rejections, nothing is ever thrown out of a decoder):
+// Rules the decoders keep (the caller counts the rejections; a decoder only throws for a bug in this code):
 //   - a datagram is exactly 64 bytes, byte 0 is 0x17 (0x19 only for pushed events), byte 1 a known function;
 //   - BCD dates and times must be real dates and times; all-zero means "no date" and decodes to null.
 // Dates are controller wall-clock values with no zone: they decode to plain `LocalDateTime` objects and the
-// caller converts them with the area's zone (see time.ts).
+// caller converts them with the area's zone (see time.ts). The field kinds live in codec-fields.ts.
 
-import { CARD_DELETED, CARD_NONE, MAGIC_WORD, PACKET_SIZE, RecordType, SOM, SOM_V6_62 } from './constants.ts';
+import { PACKET_SIZE, SOM, SOM_V6_62 } from './constants.ts';
+import {
+  WgDecodeError,
+  f,
+  readField,
+  uint,
+  writeField,
+  type FieldSpec,
+  type Kind,
+  type KindValueOf,
+  type LocalDate,
+  type LocalDateTime,
+  type MessageSpec,
+} from './codec-fields.ts';
 
-export interface LocalDate {
-  year: number;
-  month: number;
-  day: number;
-}
-
-export interface LocalTime {
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-export interface LocalDateTime extends LocalDate, LocalTime {}
-
-/**
- * A card number as the controller means it: 0 is "no card" (not found / end of the list), 0xFFFFFFFF is a
- * deleted slot of the card list. Anything else is a card (including 0xFFFFFF, a legal 24-bit reader value).
- */
-export type CardRef = { kind: 'card'; number: number } | { kind: 'none' } | { kind: 'deleted' };
-
-/** One record of the controller's event ring, as carried by 0xB0, 0x20 and pushed events. */
-export interface WgRecord {
-  /** Ring index (1-based, increasing); 0 when the controller has no record. */
-  index: number;
-  /** RecordType: 0 none, 1 swipe, 2 door/button/remote/power-on, 3 alarm, 0xFF overwritten. */
-  type: number;
-  granted: boolean;
-  door: number;
-  /** Direction: 1 in, 2 out. */
-  direction: number;
-  card: CardRef;
-  time: LocalDateTime | null;
-  /** Reason code (see `Reason`); unknown codes pass through. */
-  reason: number;
-}
-
-export type Doors4<T> = [T, T, T, T];
+export {
+  WEEKDAYS,
+  WgDecodeError,
+  cardRaw,
+  cardRef,
+  isHHmm,
+  type CardRef,
+  type Doors4,
+  type LocalDate,
+  type LocalDateTime,
+  type LocalHHmm,
+  type LocalTime,
+  type Segments3,
+  type TimeSegment,
+  type Weekdays,
+  type WgRecord,
+} from './codec-fields.ts';
 
 /** Why a datagram was rejected. */
 export type DropReason = 'length' | 'type' | 'function' | 'bcd';
@@ -57,56 +50,7 @@ export type DropReason = 'length' | 'type' | 'function' | 'bcd';
 export type Decoded<T> = { ok: true; value: T } | { ok: false; reason: DropReason; detail: string };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Field kinds and the message table
-
-interface KindValue {
-  u8: number;
-  u16: number;
-  u32: number;
-  bool: boolean;
-  /** a card number written by the host (must be 1..0xFFFFFFFE) */
-  cardno: number;
-  /** a card number read from the controller, with its special values */
-  card: CardRef;
-  /** 4-byte BCD YYYYMMDD */
-  date: LocalDate | null;
-  /** 7-byte BCD YYYYMMDDhhmmss */
-  datetime: LocalDateTime | null;
-  /** 3-byte BCD YYMMDD at `at` and 3-byte BCD hhmmss at `at2` (the status reply's system clock) */
-  sysdatetime: LocalDateTime | null;
-  ipv4: string;
-  mac: string;
-  /** 2 bytes, shown as the vendor does: 0x08 0x92 is "8.92" */
-  version: string;
-  /** 24-bit little-endian keypad PIN */
-  pin: number;
-  u8x4: Doors4<number>;
-  bool4: Doors4<boolean>;
-  /** 20-byte record at 8..27 */
-  record: WgRecord;
-  /** the guard word 0x55AAAA55: true when present */
-  magic: boolean;
-}
-
-type Kind = keyof KindValue;
-
-interface FieldSpec<K extends Kind = Kind> {
-  at: number;
-  kind: K;
-  at2?: number;
-}
-
-function f<K extends Kind>(at: number, kind: K, at2?: number): FieldSpec<K> {
-  return at2 === undefined ? { at, kind } : { at, kind, at2 };
-}
-
-interface MessageSpec {
-  fn: number;
-  /** uhppote-core file the layout was taken from */
-  source: string;
-  request: Record<string, FieldSpec>;
-  response: Record<string, FieldSpec>;
-}
+// The message table
 
 const cardFields = {
   card: f(8, 'card'),
@@ -239,7 +183,7 @@ export const MESSAGES = {
 type Spec = typeof MESSAGES;
 export type MessageName = keyof Spec;
 
-type ValueOf<F> = F extends FieldSpec<infer K> ? KindValue[K] : never;
+type ValueOf<F> = F extends FieldSpec<infer K extends Kind> ? KindValueOf<K> : never;
 type MagicKeys<L> = { [P in keyof L]: L[P] extends FieldSpec<'magic'> ? P : never }[keyof L];
 type Writable<T> = { -readonly [P in keyof T]: T[P] };
 /** Fields a caller passes to encode: the guard word is written for them (pass `magic: false` to omit it). */
@@ -284,297 +228,6 @@ export function messageName(fn: number): MessageName | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Cards
-
-/** Reads a raw 32-bit card value the way the controllers mean it. */
-export function cardRef(raw: number): CardRef {
-  if (raw === CARD_NONE) return { kind: 'none' };
-  if (raw === CARD_DELETED) return { kind: 'deleted' };
-  return { kind: 'card', number: raw };
-}
-
-export function cardRaw(ref: CardRef): number {
-  return ref.kind === 'card' ? ref.number : ref.kind === 'deleted' ? CARD_DELETED : CARD_NONE;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// BCD
-
-class BcdError extends Error {}
-
-function bcdByte(b: number): number {
-  const hi = b >> 4;
-  const lo = b & 0x0f;
-  if (hi > 9 || lo > 9) throw new BcdError(`0x${b.toString(16).padStart(2, '0')} is not BCD`);
-  return hi * 10 + lo;
-}
-
-function toBcd(n: number): number {
-  return ((Math.floor(n / 10) % 10) << 4) | (n % 10);
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-function isZero(buf: Buffer, at: number, length: number): boolean {
-  for (let i = at; i < at + length; i++) if (buf[i] !== 0) return false;
-  return true;
-}
-
-function checkDate(d: LocalDate): void {
-  if (d.year < 1 || d.month < 1 || d.month > 12 || d.day < 1 || d.day > daysInMonth(d.year, d.month))
-    throw new BcdError(`impossible date ${d.year}-${d.month}-${d.day}`);
-}
-
-function checkTime(t: LocalTime): void {
-  if (t.hour > 23 || t.minute > 59 || t.second > 59)
-    throw new BcdError(`impossible time ${t.hour}:${t.minute}:${t.second}`);
-}
-
-function readDate(buf: Buffer, at: number): LocalDate | null {
-  if (isZero(buf, at, 4)) return null;
-  const d = {
-    year: bcdByte(buf[at]!) * 100 + bcdByte(buf[at + 1]!),
-    month: bcdByte(buf[at + 2]!),
-    day: bcdByte(buf[at + 3]!),
-  };
-  checkDate(d);
-  return d;
-}
-
-function readTime(buf: Buffer, at: number): LocalTime {
-  const t = { hour: bcdByte(buf[at]!), minute: bcdByte(buf[at + 1]!), second: bcdByte(buf[at + 2]!) };
-  checkTime(t);
-  return t;
-}
-
-function readDateTime(buf: Buffer, at: number): LocalDateTime | null {
-  if (isZero(buf, at, 7)) return null;
-  const date = { year: bcdByte(buf[at]!) * 100 + bcdByte(buf[at + 1]!), month: 0, day: 0 };
-  date.month = bcdByte(buf[at + 2]!);
-  date.day = bcdByte(buf[at + 3]!);
-  checkDate(date);
-  return { ...date, ...readTime(buf, at + 4) };
-}
-
-function readSysDateTime(buf: Buffer, dateAt: number, timeAt: number): LocalDateTime | null {
-  if (isZero(buf, dateAt, 3) && isZero(buf, timeAt, 3)) return null;
-  // The status reply carries a two-digit year (YYMMDD); the controllers only exist in this century.
-  const date = {
-    year: 2000 + bcdByte(buf[dateAt]!),
-    month: bcdByte(buf[dateAt + 1]!),
-    day: bcdByte(buf[dateAt + 2]!),
-  };
-  checkDate(date);
-  return { ...date, ...readTime(buf, timeAt) };
-}
-
-function assertDate(d: LocalDate, yearMin = 1, yearMax = 9999): void {
-  if (!Number.isInteger(d.year) || d.year < yearMin || d.year > yearMax)
-    throw new RangeError(`year ${d.year}`);
-  try {
-    checkDate(d);
-  } catch (e) {
-    throw new RangeError((e as Error).message, { cause: e });
-  }
-}
-
-function assertTime(t: LocalTime): void {
-  if (![t.hour, t.minute, t.second].every((n) => Number.isInteger(n) && n >= 0)) throw new RangeError('time');
-  try {
-    checkTime(t);
-  } catch (e) {
-    throw new RangeError((e as Error).message, { cause: e });
-  }
-}
-
-function writeDate(buf: Buffer, at: number, d: LocalDate | null): void {
-  if (d === null) return;
-  assertDate(d);
-  buf[at] = toBcd(Math.floor(d.year / 100));
-  buf[at + 1] = toBcd(d.year % 100);
-  buf[at + 2] = toBcd(d.month);
-  buf[at + 3] = toBcd(d.day);
-}
-
-function writeTime(buf: Buffer, at: number, t: LocalTime): void {
-  assertTime(t);
-  buf[at] = toBcd(t.hour);
-  buf[at + 1] = toBcd(t.minute);
-  buf[at + 2] = toBcd(t.second);
-}
-
-function writeDateTime(buf: Buffer, at: number, dt: LocalDateTime | null): void {
-  if (dt === null) return;
-  writeDate(buf, at, dt);
-  writeTime(buf, at + 4, dt);
-}
-
-function writeSysDateTime(buf: Buffer, dateAt: number, timeAt: number, dt: LocalDateTime | null): void {
-  if (dt === null) return;
-  assertDate(dt, 2000, 2099);
-  buf[dateAt] = toBcd(dt.year % 100);
-  buf[dateAt + 1] = toBcd(dt.month);
-  buf[dateAt + 2] = toBcd(dt.day);
-  writeTime(buf, timeAt, dt);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Fields
-
-function readRecord(buf: Buffer, at: number): WgRecord {
-  const type = buf[at + 4]!;
-  let time: LocalDateTime | null;
-  try {
-    time = readDateTime(buf, at + 12);
-  } catch (e) {
-    // "No record" and "overwritten" slots carry no meaningful timestamp; do not drop the marker for it.
-    if (type === RecordType.None || type === RecordType.Overwritten) time = null;
-    else throw e;
-  }
-  return {
-    index: buf.readUInt32LE(at),
-    type,
-    granted: buf[at + 5] !== 0,
-    door: buf[at + 6]!,
-    direction: buf[at + 7]!,
-    card: cardRef(buf.readUInt32LE(at + 8)),
-    time,
-    reason: buf[at + 19]!,
-  };
-}
-
-function writeRecord(buf: Buffer, at: number, r: WgRecord): void {
-  buf.writeUInt32LE(r.index, at);
-  buf[at + 4] = r.type;
-  buf[at + 5] = r.granted ? 1 : 0;
-  buf[at + 6] = r.door;
-  buf[at + 7] = r.direction;
-  buf.writeUInt32LE(cardRaw(r.card), at + 8);
-  writeDateTime(buf, at + 12, r.time);
-  buf[at + 19] = r.reason;
-}
-
-function readField(buf: Buffer, spec: FieldSpec): unknown {
-  const at = spec.at;
-  switch (spec.kind) {
-    case 'u8':
-      return buf[at]!;
-    case 'u16':
-      return buf.readUInt16LE(at);
-    case 'u32':
-    case 'cardno':
-      return buf.readUInt32LE(at);
-    case 'bool':
-      return buf[at] !== 0;
-    case 'magic':
-      return buf.readUInt32LE(at) === MAGIC_WORD;
-    case 'card':
-      return cardRef(buf.readUInt32LE(at));
-    case 'date':
-      return readDate(buf, at);
-    case 'datetime':
-      return readDateTime(buf, at);
-    case 'sysdatetime':
-      return readSysDateTime(buf, at, spec.at2!);
-    case 'ipv4':
-      return `${buf[at]}.${buf[at + 1]}.${buf[at + 2]}.${buf[at + 3]}`;
-    case 'mac':
-      return [...buf.subarray(at, at + 6)].map((b) => b.toString(16).padStart(2, '0')).join(':');
-    case 'version':
-      return `${buf[at]!.toString(16)}.${buf[at + 1]!.toString(16).padStart(2, '0')}`;
-    case 'pin':
-      return buf.readUIntLE(at, 3);
-    case 'u8x4':
-      return [buf[at]!, buf[at + 1]!, buf[at + 2]!, buf[at + 3]!];
-    case 'bool4':
-      return [buf[at] !== 0, buf[at + 1] !== 0, buf[at + 2] !== 0, buf[at + 3] !== 0];
-    case 'record':
-      return readRecord(buf, at);
-  }
-}
-
-function uint(value: unknown, max: number, what: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max)
-    throw new RangeError(`${what}: ${String(value)} is not an integer in 0..${max}`);
-  return value;
-}
-
-function writeField(buf: Buffer, spec: FieldSpec, value: unknown, name: string): void {
-  const at = spec.at;
-  switch (spec.kind) {
-    case 'u8':
-      buf[at] = uint(value, 0xff, name);
-      return;
-    case 'u16':
-      buf.writeUInt16LE(uint(value, 0xffff, name), at);
-      return;
-    case 'u32':
-      buf.writeUInt32LE(uint(value, 0xffffffff, name), at);
-      return;
-    case 'cardno': {
-      const card = uint(value, 0xffffffff, name);
-      if (card === CARD_NONE || card === CARD_DELETED)
-        throw new RangeError(`${name}: ${card} is a reserved card value`);
-      buf.writeUInt32LE(card, at);
-      return;
-    }
-    case 'bool':
-      buf[at] = value ? 1 : 0;
-      return;
-    case 'magic':
-      if (value !== false) buf.writeUInt32LE(MAGIC_WORD, at);
-      return;
-    case 'card':
-      buf.writeUInt32LE(cardRaw(value as CardRef), at);
-      return;
-    case 'date':
-      writeDate(buf, at, value as LocalDate | null);
-      return;
-    case 'datetime':
-      writeDateTime(buf, at, value as LocalDateTime | null);
-      return;
-    case 'sysdatetime':
-      writeSysDateTime(buf, at, spec.at2!, value as LocalDateTime | null);
-      return;
-    case 'ipv4': {
-      const parts = String(value).split('.');
-      if (parts.length !== 4) throw new RangeError(`${name}: ${String(value)} is not an IPv4 address`);
-      parts.forEach((p, i) => (buf[at + i] = uint(/^\d{1,3}$/.test(p) ? Number(p) : NaN, 255, name)));
-      return;
-    }
-    case 'mac': {
-      const parts = String(value).split(':');
-      if (parts.length !== 6 || !parts.every((p) => /^[0-9a-f]{2}$/i.test(p)))
-        throw new RangeError(`${name}: ${String(value)} is not a MAC address`);
-      parts.forEach((p, i) => (buf[at + i] = parseInt(p, 16)));
-      return;
-    }
-    case 'version': {
-      const m = /^([0-9a-f]{1,2})\.([0-9a-f]{2})$/i.exec(String(value));
-      if (!m) throw new RangeError(`${name}: ${String(value)} is not a version like 8.92`);
-      buf[at] = parseInt(m[1]!, 16);
-      buf[at + 1] = parseInt(m[2]!, 16);
-      return;
-    }
-    case 'pin':
-      buf.writeUIntLE(uint(value, 0xffffff, name), at, 3);
-      return;
-    case 'u8x4':
-    case 'bool4': {
-      const list = value as unknown[];
-      if (!Array.isArray(list) || list.length !== 4) throw new RangeError(`${name}: expected 4 values`);
-      list.forEach((v, i) => (buf[at + i] = spec.kind === 'bool4' ? (v ? 1 : 0) : uint(v, 0xff, name)));
-      return;
-    }
-    case 'record':
-      writeRecord(buf, at, value as WgRecord);
-      return;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Envelope
 
 function envelope(fn: number, serial: number, sequence: number, som = SOM): Buffer {
@@ -600,7 +253,7 @@ function readFields(buf: Buffer, layout: Record<string, FieldSpec>, into: Record
     try {
       into[name] = readField(buf, spec);
     } catch (e) {
-      if (e instanceof BcdError) throw new BcdError(`${name}: ${e.message}`);
+      if (e instanceof WgDecodeError) throw new WgDecodeError(`${name}: ${e.message}`, { cause: e });
       throw e;
     }
   }
@@ -625,26 +278,28 @@ function decodeWith<T>(
   soms: readonly number[],
   pick: (fn: number) => { name: string; layout: Record<string, FieldSpec> } | undefined,
 ): Decoded<T> {
+  if (raw.length !== PACKET_SIZE)
+    return { ok: false, reason: 'length', detail: `${raw.length} bytes, expected ${PACKET_SIZE}` };
+  const buf = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (!soms.includes(buf[0]!))
+    return { ok: false, reason: 'type', detail: `type byte 0x${buf[0]!.toString(16).padStart(2, '0')}` };
+  const picked = pick(buf[1]!);
+  if (!picked)
+    return { ok: false, reason: 'function', detail: `function 0x${buf[1]!.toString(16).padStart(2, '0')}` };
+  const value: Record<string, unknown> = {
+    kind: picked.name,
+    serial: buf.readUInt32LE(4),
+    sequence: buf.readUInt32LE(40),
+  };
   try {
-    if (raw.length !== PACKET_SIZE)
-      return { ok: false, reason: 'length', detail: `${raw.length} bytes, expected ${PACKET_SIZE}` };
-    const buf = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-    if (!soms.includes(buf[0]!))
-      return { ok: false, reason: 'type', detail: `type byte 0x${buf[0]!.toString(16).padStart(2, '0')}` };
-    const picked = pick(buf[1]!);
-    if (!picked)
-      return { ok: false, reason: 'function', detail: `function 0x${buf[1]!.toString(16).padStart(2, '0')}` };
-    const value: Record<string, unknown> = {
-      kind: picked.name,
-      serial: buf.readUInt32LE(4),
-      sequence: buf.readUInt32LE(40),
-    };
     readFields(buf, picked.layout, value);
-    return { ok: true, value: value as T };
   } catch (e) {
-    // BcdError is the only expected failure; anything else is a codec bug, still reported, never thrown.
-    return { ok: false, reason: 'bcd', detail: e instanceof Error ? e.message : String(e) };
+    // Only the readers' own error is a wire condition (an impossible BCD date or time). Anything else is a bug in
+    // the codec: it propagates, so tests (and the fuzz tests in particular) see it instead of a harmless "bcd".
+    if (e instanceof WgDecodeError) return { ok: false, reason: 'bcd', detail: e.message };
+    throw e;
   }
+  return { ok: true, value: value as T };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -674,7 +329,7 @@ export function encodeEvent(ev: WgPushedEvent): Buffer {
   return writeFields(envelope(MESSAGES.getStatus.fn, ev.serial, ev.sequence, ev.som), statusFields, ev);
 }
 
-/** Decodes a controller reply. Never throws. */
+/** Decodes a controller reply. Rejections are results; it throws only for a bug in the codec. */
 export function decodeResponse(raw: Uint8Array): Decoded<WgResponse> {
   return decodeWith<WgResponse>(raw, [SOM], (fn) => {
     const name = byFunction.get(fn);
@@ -682,7 +337,7 @@ export function decodeResponse(raw: Uint8Array): Decoded<WgResponse> {
   });
 }
 
-/** Decodes a host request (as a controller would). Never throws. */
+/** Decodes a host request (as a controller would). Rejections are results, as for `decodeResponse`. */
 export function decodeRequest(raw: Uint8Array): Decoded<WgDecodedRequest> {
   return decodeWith<WgDecodedRequest>(raw, [SOM], (fn) => {
     const name = byFunction.get(fn);
@@ -690,7 +345,7 @@ export function decodeRequest(raw: Uint8Array): Decoded<WgDecodedRequest> {
   });
 }
 
-/** Decodes a datagram pushed to the listener: type 0x17 or 0x19, function 0x20. Never throws. */
+/** Decodes a datagram pushed to the listener: type 0x17 or 0x19, function 0x20. Rejections are results. */
 export function decodeEvent(raw: Uint8Array): Decoded<WgPushedEvent> {
   const decoded = decodeWith<WgPushedEvent>(raw, [SOM, SOM_V6_62], (fn) =>
     fn === MESSAGES.getStatus.fn ? { name: 'event', layout: statusFields } : undefined,
