@@ -9,7 +9,8 @@
 //   - a datagram is exactly 64 bytes, byte 0 is 0x17 (0x19 only for pushed events), byte 1 a known function;
 //   - BCD dates and times must be real dates and times; all-zero means "no date" and decodes to null.
 // Dates are controller wall-clock values with no zone: they decode to plain `LocalDateTime` objects and the
-// caller converts them with the area's zone (see time.ts). The field kinds live in codec-fields.ts.
+// caller converts them with the area's zone (see time.ts). The field kinds live in codec-fields.ts, the
+// access-rule messages (time profiles, tasks, interlock, anti-passback, keypads, passcodes…) in codec-rules.ts.
 
 import { PACKET_SIZE, SOM, SOM_V6_62 } from './constants.ts';
 import {
@@ -25,6 +26,7 @@ import {
   type LocalDateTime,
   type MessageSpec,
 } from './codec-fields.ts';
+import { RULE_MESSAGES } from './codec-rules.ts';
 
 export {
   WEEKDAYS,
@@ -43,6 +45,7 @@ export {
   type Weekdays,
   type WgRecord,
 } from './codec-fields.ts';
+export * from './codec-rules.ts';
 
 /** Why a datagram was rejected. */
 export type DropReason = 'length' | 'type' | 'function' | 'bcd';
@@ -178,6 +181,7 @@ export const MESSAGES = {
     request: {},
     response: { index: f(8, 'u32') },
   },
+  ...RULE_MESSAGES,
 } as const satisfies Record<string, MessageSpec>;
 
 type Spec = typeof MESSAGES;
