@@ -1,5 +1,5 @@
 import { WgSimulator } from '@gatehouse/wg-simulator';
-import { addLocalDays, displayToCard, startOfLocalDay } from '@gatehouse/shared';
+import { addLocalDays, displayToCard, startOfLocalDay, type HubEventInput } from '@gatehouse/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WgGateway } from '../src/gateways/wg/index.ts';
@@ -321,7 +321,7 @@ describeEachDb('access control: the sync panel against a simulated controller', 
   let gateway: WgGateway | undefined;
   let admin: string;
   let device: { Id: number; SerialNumber: string };
-  const events: { type: string; [key: string]: unknown }[] = [];
+  const events: HubEventInput[] = [];
 
   const row = async () => {
     const reply = await call<StatusRow[]>(h().app, 'GET', '/api/CardUserLinkChannel/DeviceStatusCounts', {
@@ -406,7 +406,9 @@ describeEachDb('access control: the sync panel against a simulated controller', 
       Online: true,
     });
     // The hub carried the progress the panel follows: phases with counts, then the outcome.
-    const progress = events.filter((e) => e.type === 'syncProgress' && e.DeviceId === device.Id);
+    const progress = events.flatMap((e) =>
+      e.Type === 'SyncProgress' && e.DeviceId === device.Id ? [e] : [],
+    );
     expect(progress.some((e) => e.Phase === 'write' && Number(e.Total) > 0)).toBe(true);
     const issued = progress.find((e) => e.Phase === 'done' && e.Ok === true && Number(e.Issued) > 0);
     expect(issued).toMatchObject({ Error: null });

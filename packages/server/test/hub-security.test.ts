@@ -8,7 +8,7 @@ import { makeUser } from './support/users.ts';
 interface Opened {
   socket: WebSocket;
   closed: Promise<number>;
-  messages: Array<{ type: string }>;
+  messages: Array<{ Type: string }>;
 }
 
 async function hubUrl(h: Harness, token: string, areaId = 1, host?: string): Promise<string> {
@@ -23,7 +23,7 @@ async function hubUrl(h: Harness, token: string, areaId = 1, host?: string): Pro
 }
 
 async function open(h: Harness, url: string, headers: Record<string, string> = {}): Promise<Opened> {
-  const messages: Array<{ type: string }> = [];
+  const messages: Array<{ Type: string }> = [];
   let resolveClose!: (code: number) => void;
   const closed = new Promise<number>((resolve) => (resolveClose = resolve));
   const socket = await h.app.injectWS(
@@ -31,7 +31,7 @@ async function open(h: Harness, url: string, headers: Record<string, string> = {
     { headers },
     {
       onInit(ws) {
-        ws.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as { type: string }));
+        ws.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as { Type: string }));
         ws.on('close', (code: number) => resolveClose(code));
       },
     },
@@ -40,9 +40,9 @@ async function open(h: Harness, url: string, headers: Record<string, string> = {
 }
 
 const welcomed = async (o: Opened) => {
-  for (let i = 0; i < 100 && !o.messages.some((m) => m.type === 'welcome'); i++)
+  for (let i = 0; i < 100 && !o.messages.some((m) => m.Type === 'Welcome'); i++)
     await new Promise((r) => setTimeout(r, 10));
-  expect(o.messages[0]).toMatchObject({ type: 'welcome' });
+  expect(o.messages[0]).toMatchObject({ Type: 'Welcome' });
 };
 
 describeEachDb(

@@ -84,16 +84,16 @@ describe('live events to the area hub', () => {
     });
     central.emit('disconnected', ref);
     expect(published.every(([area]) => area === 3)).toBe(true);
-    expect(published.map(([, e]) => e.type)).toEqual([
-      'socketState',
-      'portFault',
-      'socketState',
-      'sessionMeter',
-      'sessionEnded',
-      'hostOnline',
+    expect(published.map(([, e]) => e.Type)).toEqual([
+      'SocketState',
+      'PortFault',
+      'SocketState',
+      'SessionMeter',
+      'SessionEnded',
+      'HostOnline',
     ]);
-    expect(published[1]![1]).toMatchObject({ state: 9, vendorErrorCode: 'RelayStuck' });
-    expect(published[3]![1]).toMatchObject({ energyWh: 120, estimatedCents: 15 });
+    expect(published[1]![1]).toMatchObject({ State: 9, VendorErrorCode: 'RelayStuck' });
+    expect(published[3]![1]).toMatchObject({ EnergyWh: 120, EstimatedCents: 15 });
   });
 });
 

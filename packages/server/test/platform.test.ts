@@ -102,7 +102,7 @@ describeEachDb(
       const ticketUrl = async (areaId: number) =>
         (await call<string>(h().app, 'GET', '/api/AreaInfo/GetHubUrl', { token, query: { Id: areaId } }))
           .data;
-      const messages: { type: string }[] = [];
+      const messages: { Type: string }[] = [];
       let resolveHeartbeat!: () => void;
       const heartbeat = new Promise<void>((resolve) => (resolveHeartbeat = resolve));
       // Listen from the first frame on: the welcome is sent as soon as the server accepts.
@@ -113,7 +113,7 @@ describeEachDb(
           onInit(ws) {
             ws.on('message', (data: Buffer) => {
               messages.push(JSON.parse(data.toString()));
-              if (messages.some((m) => m.type === 'heartbeat')) resolveHeartbeat();
+              if (messages.some((m) => m.Type === 'Heartbeat')) resolveHeartbeat();
             });
           },
         },

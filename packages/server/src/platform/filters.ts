@@ -69,3 +69,41 @@ export const instant = instantText;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each filter has its own value type
 export type Filters = Record<string, Filter<any>>;
+
+type Where<V> = Filter<V>['where'];
+
+/**
+ * The conditions of list filters whose schemas the contract declares (`filterSchema` in packages/shared):
+ * a resource implementation pairs each declared filter with one of these.
+ */
+export const match = {
+  /** Substring match on one column. */
+  like:
+    (column: string): Where<string> =>
+    (eb, v) =>
+      contains(eb, column, v),
+  /** Substring match on any of several columns (a search box). */
+  keyword:
+    (columns: readonly string[]): Where<string> =>
+    (eb, v) =>
+      eb.or(columns.map((c) => contains(eb, c, v))),
+  /** Exact match (ids, text, enumeration values). */
+  equals:
+    <V extends string | number>(column: string): Where<V> =>
+    (eb, v) =>
+      eb(column, '=', v),
+  /** A 0/1 flag column. */
+  flag:
+    (column: string): Where<boolean> =>
+    (eb, v) =>
+      eb(column, '=', v ? 1 : 0),
+  /** Instant at or after / at or before (epoch ms column). */
+  from:
+    (column: string): Where<number> =>
+    (eb, v) =>
+      eb(column, '>=', v),
+  to:
+    (column: string): Where<number> =>
+    (eb, v) =>
+      eb(column, '<=', v),
+};

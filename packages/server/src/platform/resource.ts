@@ -1,4 +1,4 @@
-import { MAX_DAY_SPAN, exceedsMaxDaySpan, isoInstant } from '@gatehouse/shared';
+import { MAX_DAY_SPAN, exceedsMaxDaySpan, isoInstant, type AnyResourceApi } from '@gatehouse/shared';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
@@ -6,7 +6,7 @@ import { audit } from './audit.ts';
 import { cachedCount } from './count-cache.ts';
 import { AppError, notFound } from './errors.ts';
 import type { ExportColumn } from './exports/registry.ts';
-import { instant, type Filters } from './filters.ts';
+import { instant, type Filter, type Filters } from './filters.ts';
 import { actorKey, scopedArea, type AreaContext, type ServiceContext } from './context.ts';
 import { defineRoute, type AuthedContext, type AnyRoute } from './route.ts';
 import { endAfterStart, id, idParams, pageOf, paging, queryBool, type Page } from './schemas.ts';
@@ -532,6 +532,110 @@ export function defineResource<
     };
   }
   return routes;
+}
+
+// ---- resources declared in the contract -------------------------------------------------------------------
+
+type Where<V> = Filter<V>['where'];
+type FiltersOf<A extends AnyResourceApi> = A['def'] extends {
+  filters: infer F extends Record<string, z.ZodType>;
+}
+  ? F
+  : Record<never, z.ZodType>;
+type InputOfBody<O> = O extends { body: infer B extends z.ZodType } ? z.output<B> : never;
+
+/**
+ * What the server adds to a resource the contract declares (`resourceApi` in packages/shared): the table,
+ * the query and its row mapping, each filter's condition, each sort key's column, and the write rules. The
+ * operations themselves (URLs, bodies, replies, codes, area) are the contract's.
+ */
+export interface ResourceImpl<A extends AnyResourceApi, C extends ServiceContext = ServiceContext> {
+  table: keyof Database & string;
+  /** See ResourceDef.areaColumn. */
+  areaColumn?: string | false;
+  query(db: AnyKysely, ctx: C): AnyQuery;
+  toItem(row: Row): z.output<A['def']['item']>;
+  enrich?(ctx: C, items: z.output<A['def']['item']>[]): Promise<z.output<A['def']['item']>[]>;
+  /** The condition of each filter the contract declares. */
+  where: { [K in keyof FiltersOf<A>]: Where<z.output<FiltersOf<A>[K]>> };
+  /** The column of each sort key the contract declares. */
+  sorts: { [K in A['def']['sorts'][number]]: string };
+  idColumn?: string;
+  defaultOrder?: 'asc' | 'desc';
+  /** The column StartTime/EndTime apply to (the contract says the list takes a range). */
+  timeRange?: TimeRange;
+  create?: {
+    values(input: InputOfBody<A['create']>, ctx: C, trx: Trx): Promise<Row> | Row;
+    after?(input: InputOfBody<A['create']>, ctx: C, trx: Trx, id: number): Promise<void>;
+  };
+  update?: {
+    values(input: InputOfBody<A['update']>, ctx: C, trx: Trx, existing: Row): Promise<Row> | Row;
+  };
+  remove?: { check?(ctx: C, row: Row, trx: Trx): Promise<void> };
+  status?: { check?(ctx: C, row: Row, disabled: boolean, trx: Trx): Promise<void> };
+  unique?: UniqueRule[];
+  timestamps?: boolean;
+  afterWrite?(ctx: AuthedContext): void;
+  export?: { titleKey: string; columns: ExportColumn<z.output<A['def']['item']> & Row>[] };
+}
+
+/**
+ * The routes of a resource the contract declares, implemented by `impl`: each operation the declaration
+ * offers, with an audit entry for every write and the list's export. Throws at start when the contract
+ * offers a write the implementation does not provide (or the reverse), so the two cannot drift apart.
+ */
+export function implementResource<
+  const A extends AnyResourceApi,
+  C extends ServiceContext = A['def']['area'] extends true ? AreaContext : ServiceContext,
+>(api: A, impl: ResourceImpl<A, C>): AnyRoute[] {
+  const d = api.def;
+  for (const part of ['create', 'update', 'remove', 'status'] as const) {
+    if (Boolean(d[part]) !== Boolean(impl[part]))
+      throw new Error(`${d.name}: the contract and the implementation disagree on ${part}`);
+  }
+  if (Boolean(d.timeRange) !== Boolean(impl.timeRange))
+    throw new Error(`${d.name}: the contract and the implementation disagree on the time range`);
+  const filters: Filters = {};
+  for (const [name, schema] of Object.entries(d.filters ?? {})) {
+    const where = (impl.where as Record<string, Where<unknown>>)[name];
+    if (!where) throw new Error(`${d.name}: no condition for the filter ${name}`);
+    filters[name] = { schema, where };
+  }
+  const def: ResourceDef<Row, z.ZodType, z.ZodType, C, boolean> = {
+    ...(impl as unknown as Omit<ResourceDef<Row, z.ZodType, z.ZodType, C, boolean>, 'name'>),
+    name: d.name,
+    area: d.area,
+    read: d.read,
+    write: d.write,
+    item: d.item as z.ZodType<Row>,
+    filters,
+    sorts: impl.sorts as Record<string, string>,
+    ...(d.tag ? { tag: d.tag } : {}),
+    create: impl.create && { ...impl.create, body: d.create! },
+    update: impl.update && { ...impl.update, body: d.update! },
+  } as ResourceDef<Row, z.ZodType, z.ZodType, C, boolean>;
+  const routes = defineResource(def);
+  // The routes are the contract's operations: same order as operationsOf(api).
+  const ops = [api.list, api.get, api.create, api.update, api.remove, api.batchRemove, api.setStatus].filter(
+    (op) => op !== undefined,
+  );
+  if (ops.length !== routes.length)
+    throw new Error(`${d.name}: ${ops.length} operations, ${routes.length} routes`);
+  return routes.map((r, i) => {
+    const op = ops[i]!;
+    if (r.method !== op.method || r.url !== op.path) throw new Error(`${d.name}: ${r.url} is not ${op.path}`);
+    // Parsed and documented with the contract's own schemas.
+    const routed: AnyRoute = {
+      ...r,
+      op,
+      query: op.query,
+      body: op.body,
+      params: op.params,
+      response: op.reply,
+    };
+    if (routed.exportable) routed.exportable = { ...routed.exportable, query: api.filterQuery };
+    return routed;
+  });
 }
 
 /** Maps 0/1 columns to booleans and epoch-ms columns to ISO strings, leaving the rest as they are. */

@@ -1,10 +1,17 @@
-import { matchLanguage, DEFAULT_LANG, type Lang } from '@gatehouse/shared';
+import {
+  matchLanguage,
+  DEFAULT_LANG,
+  type Lang,
+  type OperationSpec,
+  type ParsedInput,
+  type ReplyOf,
+} from '@gatehouse/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { assertAreaAccess, parseAreaHeader } from './area-guard.ts';
 import { bearerToken } from './auth/tokens.ts';
 import { userActor, type ServiceContext } from './context.ts';
-import { AppError } from './errors.ts';
+import { AppError, fieldError } from './errors.ts';
 import { registerExportable, type Exportable } from './exports/registry.ts';
 import { hasAnyCode, type Principal } from './principal.ts';
 import type { Platform } from './platform.ts';
@@ -72,6 +79,8 @@ export interface RouteSpec<
   response?: z.ZodType;
   /** The list this route serves can be exported (export jobs find it by name once the route is registered). */
   exportable?: Exportable;
+  /** The contract's operation this route implements (absent only for routes not yet declared there). */
+  op?: OperationSpec;
   handler(
     input: { query: Infer<Q>; body: Infer<B>; params: Infer<P> },
     ctx: HandlerContext<A, Ar>,
@@ -107,6 +116,46 @@ export class FileReply {
     readonly fileName: string,
     readonly contentType: string,
   ) {}
+}
+
+/** The handler's context an operation gets: public, signed in, or signed in with an admitted area. */
+export type OperationContext<S extends OperationSpec> = S['access'] extends 'public'
+  ? PublicContext
+  : S extends { area: true }
+    ? AreaRouteContext
+    : AuthedContext;
+
+/** What a handler may return: the operation's reply, a file for a download, or the reply with a new token. */
+export type HandlerResult<S extends OperationSpec> = S extends { file: true }
+  ? FileReply
+  : ReplyOf<S> | WithToken<ReplyOf<S>> | (ReplyOf<S> extends null ? void : never);
+
+/**
+ * Implements an operation of the contract (`packages/shared/src/contract`): the operation says method, path,
+ * schemas, codes and area; this adds the handler (and, for a list, its export). The registered route is the
+ * operation's, so the server, the web's typed client and the OpenAPI document cannot drift apart.
+ */
+export function route<const S extends OperationSpec>(
+  op: S,
+  handler: (input: ParsedInput<S>, ctx: OperationContext<S>) => Promise<HandlerResult<S>>,
+  extras: { exportable?: Exportable } = {},
+): AnyRoute {
+  return {
+    method: op.method,
+    url: op.path,
+    summary: op.summary,
+    tag: op.tag,
+    access: op.access,
+    area: op.area ?? false,
+    query: op.query,
+    body: op.body,
+    params: op.params,
+    response: op.reply,
+    ...(op.bodyLimit !== undefined ? { bodyLimit: op.bodyLimit } : {}),
+    ...(extras.exportable ? { exportable: extras.exportable } : {}),
+    op,
+    handler: handler as AnyRoute['handler'],
+  };
 }
 
 /** What an anonymous caller may send at most: nothing public takes more than a login form. */
@@ -179,14 +228,26 @@ function nulPath(value: unknown, path: string, depth = 0): string | undefined {
   return undefined;
 }
 
-function parsePart(schema: z.ZodType | undefined, input: unknown, lang: Lang) {
+/**
+ * Parses one part of a request. Query strings and paths are always objects (empty when nothing was sent);
+ * a body is what the client sent: a missing or null body is not an empty change but no body at all, refused
+ * unless the operation's body may be absent.
+ */
+function parsePart(
+  schema: z.ZodType | undefined,
+  input: unknown,
+  lang: Lang,
+  part: 'params' | 'query' | 'body',
+) {
   if (!schema) return undefined;
   const nul = nulPath(input, '');
   if (nul !== undefined)
     throw new AppError(400, 'error.validation', undefined, {
       Errors: [{ Field: (nul || 'body').slice(0, 64), Key: 'validation.invalid' }],
     });
-  const result = schema.safeParse(input ?? {});
+  if (part === 'body' && (input === undefined || input === null) && !schema.safeParse(undefined).success)
+    throw fieldError('body', 'validation.required');
+  const result = schema.safeParse(part === 'body' ? input : (input ?? {}));
   if (!result.success) {
     throw new AppError(400, 'error.validation', undefined, {
       Errors: fieldErrors(result.error, input, lang),
@@ -250,9 +311,9 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
         ? assertAreaAccess(user!, parseAreaHeader(request.headers['x-area-id']))
         : undefined;
       const input = {
-        params: parsePart(spec.params, request.params, lang),
-        query: parsePart(spec.query, request.query, lang),
-        body: parsePart(spec.body, request.body, lang),
+        params: parsePart(spec.params, request.params, lang, 'params'),
+        query: parsePart(spec.query, request.query, lang, 'query'),
+        body: parsePart(spec.body, request.body, lang, 'body'),
       };
       const ctx = {
         db: platform.db,

@@ -2,6 +2,9 @@
 // (and so the OpenAPI document) and the web's typed rows and permission checks.
 export * from './permissions.ts';
 export * from './system.ts';
-export * from './organization.ts';
+export * from './organization/index.ts';
 export * from './access-control.ts';
 export * from './garage.ts';
+export * from './wire.ts';
+export * from './operation.ts';
+export * from './events.ts';

@@ -1,16 +1,13 @@
 import { useEffect, useRef } from 'react';
+import { AreaInfoApi, type HubEvent, type HubEventOf, type HubEventType } from '@gatehouse/shared';
 import { useAreaStore } from '../stores/area.ts';
 import { getToken } from '../stores/session.ts';
-import { http } from './http.ts';
+import { call } from './api.ts';
 
-/** One event of an area's live hub (docs/api.md, "Live-event hub"). */
-export interface HubMessage {
-  type: string;
-  at: string;
-  [key: string]: unknown;
-}
+/** One event of an area's live hub: the contract's union (docs/api.md, "Live-event hub"). */
+export type HubMessage = HubEvent;
 
-type Listener = (message: HubMessage) => void;
+type Listener = (message: HubEvent) => void;
 
 /** What the connection needs from the browser and the API; injected so it can be tested without either. */
 export interface HubDeps {
@@ -92,9 +89,9 @@ export class HubConnection {
     this.socket = socket;
     socket.onmessage = (event) => {
       this.retryMs = RETRY_MIN_MS;
-      let message: HubMessage;
+      let message: HubEvent;
       try {
-        message = JSON.parse(String(event.data)) as HubMessage;
+        message = JSON.parse(String(event.data)) as HubEvent;
       } catch {
         return;
       }
@@ -119,7 +116,7 @@ export class HubConnection {
 
 /** The app's hub connection: the current area's, while a session exists. */
 export const hub = new HubConnection({
-  ticketUrl: (areaId) => http.get<string>('/api/AreaInfo/GetHubUrl', { query: { Id: areaId }, silent: true }),
+  ticketUrl: (areaId) => call(AreaInfoApi.hubUrl, { query: { Id: areaId } }, { silent: true }),
   // The browser's WebSocket types its handlers with `this` and full event classes; the connection only
   // assigns handlers and reads `data` and `code`, which is what WebSocketLike declares.
   open: (url) => new WebSocket(url) as unknown as WebSocketLike,
@@ -132,7 +129,10 @@ export const hub = new HubConnection({
  * Calls `handler` for hub events of these types while the component is mounted, and keeps the shared
  * connection on the current area. The handler may change between renders without resubscribing.
  */
-export function useHubEvents(types: readonly string[], handler: (message: HubMessage) => void): void {
+export function useHubEvents<K extends HubEventType>(
+  types: readonly K[],
+  handler: (message: HubEventOf<K>) => void,
+): void {
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
   const latest = useRef(handler);
   latest.current = handler;
@@ -141,7 +141,7 @@ export function useHubEvents(types: readonly string[], handler: (message: HubMes
     hub.connect(getToken() ? areaId : null);
     const wanted = new Set(key.split(','));
     return hub.subscribe((message) => {
-      if (wanted.has(message.type)) latest.current(message);
+      if (wanted.has(message.Type)) latest.current(message as HubEventOf<K>);
     });
   }, [areaId, key]);
 }

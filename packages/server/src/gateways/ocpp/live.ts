@@ -5,76 +5,73 @@ import type { CentralSystem } from './central-system.ts';
 /**
  * What charge points report, published to their area's live hub (docs/chargers.md, "Live"): the socket grid,
  * charging records and dashboard update without reload. Event types:
- * - `socketState` { hostId, socketId, portNumber, state, previousState } (255 for every socket of a host that
- *   went offline: `hostOnline` says which);
- * - `hostOnline` { hostId, online };
- * - `sessionMeter` { hostId, socketId, recordId, energyWh, powerW, estimatedCents };
- * - `sessionStarted` / `sessionEnded` { hostId, socketId, recordId, … orderId, amountCents, stopReason };
- * - `portFault` { hostId, socketId, portNumber, state, errorCode, vendorErrorCode }: an alert, raised when a
- *   port enters a fault state.
+ * - `SocketState` (255 for every socket of a host that went offline: `HostOnline` says which);
+ * - `HostOnline`, `SessionStarted`, `SessionMeter`, `SessionEnded`;
+ * - `PortFault`: an alert, raised when a port enters a fault state.
+ * Their shapes are the contract's (`hubEventSchemas` in packages/shared).
  */
 export function forwardToHub(central: CentralSystem, hub: AreaHub): void {
   central.on('connected', (e) =>
-    hub.publish(e.areaId, { type: 'hostOnline', hostId: e.hostId, online: true }),
+    hub.publish(e.areaId, { Type: 'HostOnline', HostId: e.hostId, Online: true }),
   );
   central.on('disconnected', (e) => {
-    hub.publish(e.areaId, { type: 'hostOnline', hostId: e.hostId, online: false, state: OFFLINE_PORT_STATE });
+    hub.publish(e.areaId, { Type: 'HostOnline', HostId: e.hostId, Online: false, State: OFFLINE_PORT_STATE });
   });
   central.on('socketState', (e) => {
     hub.publish(e.areaId, {
-      type: 'socketState',
-      hostId: e.hostId,
-      socketId: e.socketId,
-      portNumber: e.portNumber,
-      state: e.state,
-      previousState: e.previousState,
+      Type: 'SocketState',
+      HostId: e.hostId,
+      SocketId: e.socketId,
+      PortNumber: e.portNumber,
+      State: e.state,
+      PreviousState: e.previousState,
     });
     if (FAULT_PORT_STATES.includes(e.state) && !FAULT_PORT_STATES.includes(e.previousState)) {
       hub.publish(e.areaId, {
-        type: 'portFault',
-        hostId: e.hostId,
-        serial: e.serial,
-        socketId: e.socketId,
-        portNumber: e.portNumber,
-        state: e.state,
-        errorCode: e.errorCode,
-        vendorErrorCode: e.vendorErrorCode,
+        Type: 'PortFault',
+        HostId: e.hostId,
+        Serial: e.serial,
+        SocketId: e.socketId,
+        PortNumber: e.portNumber,
+        State: e.state,
+        ErrorCode: e.errorCode,
+        VendorErrorCode: e.vendorErrorCode,
       });
     }
   });
   central.on('sessionStarted', (e) =>
     hub.publish(e.areaId, {
-      type: 'sessionStarted',
-      hostId: e.hostId,
-      socketId: e.socketId,
-      portNumber: e.portNumber,
-      recordId: e.recordId,
+      Type: 'SessionStarted',
+      HostId: e.hostId,
+      SocketId: e.socketId,
+      PortNumber: e.portNumber,
+      RecordId: e.recordId,
     }),
   );
   central.on('meter', (e) =>
     hub.publish(e.areaId, {
-      type: 'sessionMeter',
-      hostId: e.hostId,
-      socketId: e.socketId,
-      portNumber: e.portNumber,
-      recordId: e.recordId,
-      energyWh: e.energyWh,
-      powerW: e.powerW,
-      estimatedCents: e.estimatedCents,
+      Type: 'SessionMeter',
+      HostId: e.hostId,
+      SocketId: e.socketId,
+      PortNumber: e.portNumber,
+      RecordId: e.recordId,
+      EnergyWh: e.energyWh,
+      PowerW: e.powerW,
+      EstimatedCents: e.estimatedCents,
     }),
   );
   central.on('sessionEnded', (e) =>
     hub.publish(e.areaId, {
-      type: 'sessionEnded',
-      hostId: e.hostId,
-      socketId: e.socketId,
-      portNumber: e.portNumber,
-      recordId: e.recordId,
-      orderId: e.orderId,
-      amountCents: e.amountCents,
-      energyWh: e.energyWh,
-      stopReason: e.stopReason,
-      corrected: e.corrected ?? false,
+      Type: 'SessionEnded',
+      HostId: e.hostId,
+      SocketId: e.socketId,
+      PortNumber: e.portNumber,
+      RecordId: e.recordId,
+      OrderId: e.orderId,
+      AmountCents: e.amountCents,
+      EnergyWh: e.energyWh,
+      StopReason: e.stopReason,
+      Corrected: e.corrected ?? false,
     }),
   );
 }

@@ -5,6 +5,7 @@
 // the controller as the actor; the module is reached only through its face.
 
 import os from 'node:os';
+import type { HubEventInput } from '@gatehouse/shared';
 import {
   DoorControllerError,
   clearSyncBackoff,
@@ -13,6 +14,7 @@ import {
   saveDeviceState,
   storeControllerRecords,
   storePushedRecords,
+  swipeEvent,
   wgControllers,
   type ControllerRecordInput,
   type ControllerRef,
@@ -37,7 +39,7 @@ import { syncController, type SyncPhase } from './sync.ts';
 import { toLocalDateTime } from './time.ts';
 
 export interface HubLike {
-  publish(areaId: number, event: { type: string; [key: string]: unknown }): void;
+  publish(areaId: number, event: HubEventInput): void;
 }
 
 export interface GatewayLog {
@@ -213,7 +215,7 @@ export class WgGateway implements DoorControllers {
           { serial: device.SerialNumber, lost: result.lost },
           'wg records overwritten before collection',
         );
-        this.hub?.publish(device.AreaId, { type: 'recordsLost', DeviceId: device.Id, Lost: result.lost });
+        this.hub?.publish(device.AreaId, { Type: 'RecordsLost', DeviceId: device.Id, Lost: result.lost });
       }
       await this.watch(device, wg);
       await saveDeviceState(this.ctx(device), device.Id, { Online: 1, LastSeenAt: this.clock.now() });
@@ -318,28 +320,7 @@ export class WgGateway implements DoorControllers {
 
   private announce(rows: StoredControllerRecord[]): void {
     if (!this.hub) return;
-    for (const r of rows) {
-      const alarm = r.EventType === RecordType.Alarm;
-      this.hub.publish(r.AreaId, {
-        type: alarm ? 'doorAlarm' : 'swipe',
-        Id: r.Id,
-        At: new Date(r.At).toISOString(),
-        DeviceId: r.DeviceId,
-        DeviceName: r.DeviceName,
-        ChannelId: r.ChannelId,
-        ChannelName: r.ChannelName,
-        DoorNumber: r.DoorNumber,
-        Direction: r.Direction,
-        CardNumber: r.CardNumber,
-        CardUserId: r.CardUserId,
-        HolderName: r.HolderName,
-        Result: r.Result,
-        Reason: r.Reason,
-        EventType: r.EventType,
-        EventReason: r.EventReason,
-        RecordIndex: r.RecordIndex,
-      });
-    }
+    for (const r of rows) this.hub.publish(r.AreaId, swipeEvent(r));
   }
 
   private onDeviceChange({ state, previous }: WgDeviceChange): void {
@@ -352,7 +333,7 @@ export class WgGateway implements DoorControllers {
         this.fullSync.add(device.Id);
       }
       this.hub?.publish(device.AreaId, {
-        type: 'deviceStatus',
+        Type: 'DeviceStatus',
         DeviceId: device.Id,
         Online: state.online,
         LastSeenAt: state.lastSeen?.toISOString() ?? null,
@@ -401,7 +382,7 @@ export class WgGateway implements DoorControllers {
       if (phase !== 'done' && done !== 0 && done !== total && t - lastReport < 500) return;
       lastReport = t;
       this.hub?.publish(device.AreaId, {
-        type: 'syncProgress',
+        Type: 'SyncProgress',
         DeviceId: deviceId,
         Phase: phase,
         Done: done,
@@ -442,7 +423,7 @@ export class WgGateway implements DoorControllers {
         SyncError: outcome.error,
       });
       this.hub?.publish(device.AreaId, {
-        type: 'syncProgress',
+        Type: 'SyncProgress',
         DeviceId: deviceId,
         Phase: 'done',
         Ok: outcome.ok,

@@ -54,6 +54,7 @@ export {
   type ControllerRecordInput,
   type StoredControllerRecord,
 } from './door-opening-record/service.ts';
+export { swipeEvent } from './door-opening-record/list.ts';
 // The door-controller seam (gateways/wg): controllers to drive, their persisted state, the sync plan.
 export {
   DoorControllerError,

@@ -7,6 +7,7 @@ import { DeleteOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_DEFAULT } from '@gatehouse/shared';
+import { call } from '../../core/api.ts';
 import { http } from '../../core/http.ts';
 import { feedback } from '../../core/feedback.tsx';
 import { useAreaStore } from '../../stores/area.ts';
@@ -59,16 +60,20 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
   const [busyId, setBusyId] = useState<number | null>(null);
   const tableRef = useAccessibleTable(title);
 
-  const base = `/api/${config.resource}`;
+  const resource = config.api?.name ?? config.resource!;
+  const base = `/api/${resource}`;
   const query = listQuery(config.fixedQuery, applied, sort, page);
   const list = useQuery({
-    queryKey: ['list', config.resource, areaId, query],
-    queryFn: () => http.get<Page<T>>(base, { query }),
+    queryKey: ['list', resource, areaId, query],
+    queryFn: () =>
+      config.api
+        ? (call(config.api.list, { query }) as Promise<Page<T>>)
+        : http.get<Page<T>>(base, { query }),
     placeholderData: keepPreviousData,
   });
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['list', config.resource] }),
+      queryClient.invalidateQueries({ queryKey: ['list', resource] }),
       ...(config.invalidates ?? []).map((key) =>
         queryClient.invalidateQueries({ queryKey: ['options', key] }),
       ),
@@ -78,7 +83,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
     ]);
 
   const { save, remove } = useResourceWrites({
-    resource: config.resource,
+    ...(config.api ? { api: config.api } : { resource }),
     endpoints: config.endpoints,
     onChanged: () => void refresh(),
     onRemoved: () => setSelected([]),
@@ -86,7 +91,9 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
   const setStatus = useMutation({
     mutationFn: ({ id, disabled }: { id: number; disabled: boolean }) =>
       config.endpoints?.setStatus?.(id, disabled) ??
-      http.post(`${base}/SetStatus`, undefined, { query: { Id: id, Disabled: disabled } }),
+      (config.api?.setStatus
+        ? call(config.api.setStatus, { query: { Id: id, Disabled: disabled } } as never)
+        : http.post(`${base}/SetStatus`, undefined, { query: { Id: id, Disabled: disabled } })),
     onMutate: ({ id }) => setBusyId(id),
     onSettled: () => setBusyId(null),
     onSuccess: () => void refresh(),
@@ -95,7 +102,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
   async function startExport() {
     try {
       const job = await exportList(
-        config.resource,
+        resource,
         listQuery(config.fixedQuery, applied, sort, null),
         setExporting,
         title,
@@ -218,7 +225,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
       () => undefined,
     );
   return (
-    <Card className="list-page" data-testid={config.testId ?? `list-${config.resource}`}>
+    <Card className="list-page" data-testid={config.testId ?? `list-${resource}`}>
       {header}
       <FilterBar
         filters={filters}

@@ -4,7 +4,8 @@ import type { ColumnsType } from 'antd/es/table';
 import { SubnodeOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../core/http.ts';
+import type { AnyResourceApi, OperationSpec } from '@gatehouse/shared';
+import { call } from '../../core/api.ts';
 import { feedback } from '../../core/feedback.tsx';
 import { useAreaStore } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
@@ -24,10 +25,10 @@ export interface TreeRow extends Row {
 }
 
 export interface TreePageConfig<T extends TreeRow> {
-  /** The resource for create (POST), update (PUT), delete and export: /api/{resource}. */
-  resource: string;
-  /** The endpoint returning the whole tree. */
-  treeUrl: string;
+  /** The resource's operations: create, update, delete and export. */
+  api: AnyResourceApi;
+  /** The operation returning the whole tree. */
+  tree: OperationSpec;
   read: readonly string[];
   write: readonly string[];
   columns: ColumnDef<T>[];
@@ -72,15 +73,16 @@ export function TreePage<T extends TreeRow>({
   const [exporting, setExporting] = useState(false);
   const tableRef = useAccessibleTable(title);
 
+  const resource = config.api.name;
   const tree = useQuery({
-    queryKey: ['tree', config.resource, areaId],
-    queryFn: () => http.get<T[]>(config.treeUrl),
+    queryKey: ['tree', resource, areaId],
+    queryFn: () => call(config.tree) as unknown as Promise<T[]>,
   });
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['tree', config.resource] });
+    void queryClient.invalidateQueries({ queryKey: ['tree', resource] });
     void queryClient.invalidateQueries({ queryKey: ['options'] });
   };
-  const { save, remove } = useResourceWrites({ resource: config.resource, onChanged: refresh });
+  const { save, remove } = useResourceWrites({ api: config.api, onChanged: refresh });
 
   const columns: ColumnsType<TableRow<T>> = config.columns.map((c) => ({
     key: c.key,
@@ -117,7 +119,7 @@ export function TreePage<T extends TreeRow>({
   async function startExport() {
     setExporting(true);
     try {
-      const job = await exportList(config.resource, {}, () => undefined, title);
+      const job = await exportList(resource, {}, () => undefined, title);
       if (job.Status === 'done')
         feedback.success(
           <ExportDoneMessage job={job} text={t('list.exportDone', { rows: job.RowCount })} />,
@@ -131,7 +133,7 @@ export function TreePage<T extends TreeRow>({
   }
 
   return (
-    <Card className="list-page" data-testid={config.testId ?? `tree-${config.resource}`}>
+    <Card className="list-page" data-testid={config.testId ?? `tree-${resource}`}>
       {header}
       <div className="list-page-toolbar">
         <Space>{canWrite && <CreateButton onClick={() => setEditing({ item: null })} />}</Space>

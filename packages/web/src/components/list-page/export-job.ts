@@ -1,6 +1,6 @@
 import type { ExportJobItem } from '@gatehouse/shared';
 import { http } from '../../core/http.ts';
-import { downloadFile } from './download.ts';
+import { downloadFile } from '../../core/download.ts';
 
 /** A job of the export log (GET /api/ExportJob/{Id}). */
 export type ExportJob = ExportJobItem;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ParseKeys } from 'i18next';
-import type { EnumDef, Validator } from '@gatehouse/shared';
+import type { AnyResourceApi, EnumDef, Validator } from '@gatehouse/shared';
 import type { FormInstance } from 'antd';
 
 /** A catalogue key, checked against the Chinese catalogues (shared and web). */
@@ -190,8 +190,10 @@ export interface BatchAction<T extends Row> {
 }
 
 export interface ListPageConfig<T extends Row> {
-  /** The API resource: /api/{resource}. */
-  resource: string;
+  /** The resource's operations (the contract's `resourceApi`): list, export and the standard writes. */
+  api?: AnyResourceApi;
+  /** Legacy: the resource's name, for screens not yet on the contract (/api/{resource}). */
+  resource?: string;
   /** Codes that may list and export; codes that may write (create, edit, delete, status). */
   read: readonly string[];
   write: readonly string[];

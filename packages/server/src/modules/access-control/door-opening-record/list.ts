@@ -1,5 +1,12 @@
 import type { doorOpeningRecordItem } from '@gatehouse/shared';
-import { canonicalCardNumber, cardNumberItem, displayToCard, isoInstant, zodRule } from '@gatehouse/shared';
+import {
+  canonicalCardNumber,
+  cardNumberItem,
+  displayToCard,
+  isoInstant,
+  zodRule,
+  type HubEventInput,
+} from '@gatehouse/shared';
 import { sql, type SelectQueryBuilder, type Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
@@ -8,7 +15,7 @@ import { assertDaySpan } from '../../../platform/resource.ts';
 import { endAfterStart, id, paging, queryBool, type Page } from '../../../platform/schemas.ts';
 import type { Trx } from '../common.ts';
 import type { DoorOpeningRecordTable } from '../tables.ts';
-import { DAY_MS } from './service.ts';
+import { DAY_MS, type StoredControllerRecord } from './service.ts';
 
 /**
  * The swipe-record list, newest first, built to stay fast on millions of rows.
@@ -68,6 +75,36 @@ function toItem(row: Selectable<DoorOpeningRecordTable>): SwipeItem {
     RecordIndex: row.RecordIndex === null ? null : Number(row.RecordIndex),
   };
 }
+
+/**
+ * The live event of a record a controller reported: the list's own item, so an open list can show it as
+ * it is without asking again (alarms are their own event type: the dashboard counts them).
+ */
+export function swipeEvent(r: StoredControllerRecord): HubEventInput {
+  const item: SwipeItem = {
+    Id: r.Id,
+    At: isoInstant(r.At),
+    CardNumber: r.CardNumber,
+    CardValue: displayToCard(r.CardNumber),
+    CardUserId: r.CardUserId,
+    HolderName: r.HolderName,
+    DeviceId: r.DeviceId,
+    DeviceName: r.DeviceName,
+    ChannelId: r.ChannelId,
+    ChannelName: r.ChannelName,
+    DoorNumber: r.DoorNumber,
+    Direction: r.Direction,
+    Result: r.Result,
+    Reason: r.Reason,
+    EventType: r.EventType,
+    EventReason: r.EventReason,
+    RecordIndex: r.RecordIndex,
+  };
+  return { Type: r.EventType === ALARM_RECORD ? 'DoorAlarm' : 'Swipe', ...item };
+}
+
+/** Record type 3 of a controller's ring: an alarm (docs/devices.md, "Record"). */
+const ALARM_RECORD = 3;
 
 /** Holder ids the holder filters select, or null when there is no holder filter. */
 async function holderIds(db: Trx, areaId: number, q: SwipeQuery): Promise<number[] | null> {

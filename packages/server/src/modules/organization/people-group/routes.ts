@@ -1,38 +1,23 @@
-import { PEOPLE_GROUP_ADMIN, peopleGroupItem } from '@gatehouse/shared';
-import { z } from 'zod';
-import { filter } from '../../../platform/filters.ts';
-import { defineResource, rowMapper } from '../../../platform/resource.ts';
+import { PeopleGroupApi, PeopleTypeApi } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { match } from '../../../platform/filters.ts';
+import { implementResource, rowMapper } from '../../../platform/resource.ts';
 
-type Item = z.infer<typeof peopleGroupItem>;
-
-const fields = {
-  Name: z.string().trim().min(1).max(50),
-  Remark: z.string().trim().max(200).nullable().optional(),
-  Sort: z.number().int().min(0).max(9999).optional(),
-};
-
-function namedList(name: 'PeopleGroup' | 'PeopleType', titleKey: string) {
-  return defineResource({
-    name,
+/** People groups and people types: the same named list, each its own table and resource. */
+function namedList(api: typeof PeopleGroupApi | typeof PeopleTypeApi, titleKey: string) {
+  const name = api.name;
+  return implementResource(api, {
     table: name,
-    tag: 'Organization',
-    area: true,
-    read: PEOPLE_GROUP_ADMIN,
-    write: PEOPLE_GROUP_ADMIN,
-    item: peopleGroupItem,
     query: (db) => db.selectFrom(name).select(['Id', 'Name', 'Remark', 'Sort', 'CreatedAt', 'UpdatedAt']),
-    toItem: rowMapper<Item>({}),
-    filters: { Name: filter.like(`${name}.Name`) },
+    toItem: rowMapper({}),
+    where: { Name: match.like(`${name}.Name`) },
     sorts: { Sort: `${name}.Sort`, Name: `${name}.Name`, CreatedAt: `${name}.CreatedAt`, Id: `${name}.Id` },
     timestamps: true,
     unique: [{ fields: ['Name'], key: 'error.nameTaken' }],
     create: {
-      body: z.strictObject(fields),
       values: (input) => ({ Name: input.Name, Remark: input.Remark ?? null, Sort: input.Sort ?? 0 }),
     },
     update: {
-      body: z.strictObject({ Id: z.number().int().min(1), ...fields }),
       values: (input) => ({
         Name: input.Name,
         ...(input.Remark !== undefined ? { Remark: input.Remark } : {}),
@@ -52,5 +37,5 @@ function namedList(name: 'PeopleGroup' | 'PeopleType', titleKey: string) {
   });
 }
 
-export const peopleGroupRoutes = namedList('PeopleGroup', 'admin.title.peopleGroup');
-export const peopleTypeRoutes = namedList('PeopleType', 'admin.title.peopleType');
+export const peopleGroupRoutes = namedList(PeopleGroupApi, 'admin.title.peopleGroup');
+export const peopleTypeRoutes = namedList(PeopleTypeApi, 'admin.title.peopleType');

@@ -1,3 +1,5 @@
+import type { HubEvent, HubEventInput } from '@gatehouse/shared';
+
 /** Something that can receive a text frame: a WebSocket, or a test double. */
 export interface HubClient {
   send(data: string): void;
@@ -12,12 +14,6 @@ export interface HubOwner {
 interface Member {
   areaId: number;
   owner: HubOwner | undefined;
-}
-
-export interface HubEvent {
-  type: string;
-  at: string;
-  [key: string]: unknown;
 }
 
 /**
@@ -42,7 +38,8 @@ export class AreaHub {
     set.add(client);
     this.members.set(client, { areaId, owner });
     this.timer ??= setInterval(() => this.heartbeat(), this.heartbeatMs).unref();
-    client.send(JSON.stringify({ type: 'welcome', at: new Date(this.now()).toISOString(), AreaId: areaId }));
+    const welcome: HubEvent = { Type: 'Welcome', At: new Date(this.now()).toISOString(), AreaId: areaId };
+    client.send(JSON.stringify(welcome));
     return () => {
       set.delete(client);
       this.members.delete(client);
@@ -55,8 +52,9 @@ export class AreaHub {
     return [...this.members].map(([client, m]) => ({ client, ...m }));
   }
 
-  publish(areaId: number, event: Omit<HubEvent, 'at'>): void {
-    const text = JSON.stringify({ ...event, at: new Date(this.now()).toISOString() });
+  /** Sends an event (the contract's union, stamped with the server's time) to every browser of the area. */
+  publish(areaId: number, event: HubEventInput): void {
+    const text = JSON.stringify({ ...event, At: new Date(this.now()).toISOString() });
     for (const client of this.clients.get(areaId) ?? []) client.send(text);
   }
 
@@ -68,7 +66,7 @@ export class AreaHub {
 
   private heartbeat(): void {
     this.beforeHeartbeat?.();
-    for (const areaId of this.clients.keys()) this.publish(areaId, { type: 'heartbeat' });
+    for (const areaId of this.clients.keys()) this.publish(areaId, { Type: 'Heartbeat' });
   }
 
   close(): void {

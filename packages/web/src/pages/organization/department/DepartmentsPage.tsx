@@ -1,12 +1,12 @@
-import { DEPARTMENT_READ, DEPARTMENT_WRITE, type DepartmentNode } from '@gatehouse/shared';
+import { DEPARTMENT_READ, DEPARTMENT_WRITE, DepartmentApi, type DepartmentNode } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
 import { TreePage, type TreePageConfig } from '../../../components/list-page/TreePage.tsx';
 import { departmentOptions } from '../../options.ts';
 
 /** The area's department tree with member counts: add, rename, move (change the parent), delete when empty. */
 const config: TreePageConfig<DepartmentNode> = {
-  resource: 'Department',
-  treeUrl: '/api/Department/Tree',
+  api: DepartmentApi,
+  tree: DepartmentApi.tree,
   read: DEPARTMENT_READ,
   write: DEPARTMENT_WRITE,
   parentField: 'ParentId',

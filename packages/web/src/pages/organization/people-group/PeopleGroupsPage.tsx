@@ -1,17 +1,17 @@
 import type { PeopleGroupItem } from '@gatehouse/shared';
-import { PEOPLE_GROUP_ADMIN } from '@gatehouse/shared';
+import { PEOPLE_GROUP_ADMIN, PeopleGroupApi, PeopleTypeApi } from '@gatehouse/shared';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 
 type NamedRow = PeopleGroupItem;
 
-function namedList(resource: 'PeopleGroup' | 'PeopleType'): ListPageConfig<NamedRow> {
+function namedList(api: typeof PeopleGroupApi | typeof PeopleTypeApi): ListPageConfig<NamedRow> {
   return {
-    resource,
+    api,
     read: PEOPLE_GROUP_ADMIN,
     write: PEOPLE_GROUP_ADMIN,
-    testId: `list-${resource}`,
+    testId: `list-${api.name}`,
     actions: { create: true, edit: true, remove: true, batchRemove: true, export: true },
     filters: [{ name: 'Name', label: 'admin.field.Name', kind: 'text' }],
     defaultSort: { field: 'Sort', order: 'asc' },
@@ -31,8 +31,8 @@ function namedList(resource: 'PeopleGroup' | 'PeopleType'): ListPageConfig<Named
   };
 }
 
-const groups = namedList('PeopleGroup');
-const types = namedList('PeopleType');
+const groups = namedList(PeopleGroupApi);
+const types = namedList(PeopleTypeApi);
 
 /**
  * The two menu entries of one path (spec section 2): "people groups", and "people types" with

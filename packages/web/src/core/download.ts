@@ -1,7 +1,7 @@
-import { getToken } from '../../stores/session.ts';
-import { useAreaStore } from '../../stores/area.ts';
-import { useAppStore } from '../../stores/app.ts';
-import { RequestError } from '../../core/request.ts';
+import { getToken } from '../stores/session.ts';
+import { useAreaStore } from '../stores/area.ts';
+import { useAppStore } from '../stores/app.ts';
+import { RequestError } from './request.ts';
 
 /** The file name of a Content-Disposition header (RFC 5987 form first). */
 export function dispositionFileName(header: string | null, fallback: string): string {

@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { operation, resourceApi } from '../operation.ts';
+import { DEPARTMENT_READ, DEPARTMENT_WRITE } from '../permissions.ts';
+import { filterSchema, id } from '../wire.ts';
+
+const TAG = 'Organization';
 
 /** A department as its list and detail return it. */
 export const departmentItem = z.object({
@@ -43,13 +48,34 @@ export const departmentNode: z.ZodType<DepartmentNode> = z
   })
   .meta({ id: 'DepartmentNode' });
 
-// People groups and people types: named lists per area, managed by PeopleGroup/Admin.
-export const peopleGroupItem = z.object({
-  Id: z.number(),
-  Name: z.string(),
-  Remark: z.string().nullable(),
-  Sort: z.number(),
-  CreatedAt: z.string(),
-  UpdatedAt: z.string(),
-});
-export type PeopleGroupItem = z.output<typeof peopleGroupItem>;
+const fields = {
+  Name: z.string().trim().min(1).max(50),
+  ParentId: id.nullable().optional(),
+  Sort: z.number().int().min(0).max(9999).optional(),
+};
+
+/** Departments of an area: a tree (with member counts) and the list, form and export over it. */
+export const DepartmentApi = {
+  tree: operation({
+    method: 'GET',
+    path: '/api/Department/Tree',
+    summary: "The area's departments as a tree with member counts",
+    tag: TAG,
+    access: DEPARTMENT_READ,
+    area: true,
+    reply: z.array(departmentNode),
+  }),
+  ...resourceApi({
+    name: 'Department',
+    tag: TAG,
+    area: true,
+    read: DEPARTMENT_READ,
+    write: DEPARTMENT_WRITE,
+    item: departmentItem,
+    filters: { Name: filterSchema.text(), ParentId: filterSchema.id() },
+    sorts: ['Sort', 'Name', 'CreatedAt'],
+    create: z.strictObject(fields),
+    update: z.strictObject({ Id: id, ...fields }),
+    remove: true,
+  }),
+};

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { doorOpeningRecordItem } from './access-control.ts';
+
+/**
+ * The live-event hub (`/api/hub`, docs/api.md): every event an area's browsers receive, declared once, in
+ * the API's casing. The server publishes `HubEventInput`s (the hub stamps `At`), the web subscribes by
+ * `Type` and receives the matching member of `HubEvent`.
+ */
+export const hubEventSchemas = {
+  /** First message of a connection: which area it follows. */
+  Welcome: z.object({ AreaId: z.number() }),
+  /** Every HUB_HEARTBEAT: a quiet area is not a dead connection. */
+  Heartbeat: z.object({}) as unknown as z.ZodType<object>,
+
+  // ---- door controllers (gateways/wg) -------------------------------------------------------------------
+  /** A swipe or door event a controller reported, as the swipe list shows it. */
+  Swipe: doorOpeningRecordItem,
+  /** An alarm record (forced open, held open, fire…), as the swipe list shows it. */
+  DoorAlarm: doorOpeningRecordItem,
+  /** Records the controller overwrote before they could be collected. */
+  RecordsLost: z.object({ DeviceId: z.number(), Lost: z.number() }),
+  /** A controller answered again, or stopped answering. */
+  DeviceStatus: z.object({
+    DeviceId: z.number(),
+    /** null: not known yet (never asked since the gateway started). */
+    Online: z.boolean().nullable(),
+    LastSeenAt: z.string().nullable(),
+    Firmware: z.string().nullable(),
+  }),
+  /** Progress of a card sync pass; `Phase: 'done'` ends it with its outcome. */
+  SyncProgress: z.object({
+    DeviceId: z.number(),
+    Phase: z.string(),
+    Done: z.number().optional(),
+    Total: z.number().optional(),
+    Ok: z.boolean().optional(),
+    Error: z.string().nullable().optional(),
+    Issued: z.number().optional(),
+    Deleted: z.number().optional(),
+  }),
+
+  // ---- chargers (gateways/ocpp) -------------------------------------------------------------------------
+  /** A charging host's charge point connected or went away (its sockets are then unknown, `State`). */
+  HostOnline: z.object({ HostId: z.number(), Online: z.boolean(), State: z.number().optional() }),
+  /** A socket's state changed. */
+  SocketState: z.object({
+    HostId: z.number(),
+    SocketId: z.number(),
+    PortNumber: z.number(),
+    State: z.number(),
+    PreviousState: z.number(),
+  }),
+  /** A port entered a fault state: an alert for the operator. */
+  PortFault: z.object({
+    HostId: z.number(),
+    Serial: z.string(),
+    SocketId: z.number(),
+    PortNumber: z.number(),
+    State: z.number(),
+    ErrorCode: z.string(),
+    VendorErrorCode: z.string().nullable(),
+  }),
+  SessionStarted: z.object({
+    HostId: z.number(),
+    SocketId: z.number(),
+    PortNumber: z.number(),
+    RecordId: z.number(),
+  }),
+  /** A running session's meter reading and live estimate. */
+  SessionMeter: z.object({
+    HostId: z.number(),
+    SocketId: z.number(),
+    PortNumber: z.number(),
+    RecordId: z.number(),
+    EnergyWh: z.number(),
+    PowerW: z.number().nullable(),
+    EstimatedCents: z.number().nullable(),
+  }),
+  SessionEnded: z.object({
+    HostId: z.number(),
+    SocketId: z.number(),
+    PortNumber: z.number(),
+    RecordId: z.number(),
+    OrderId: z.number().nullable(),
+    AmountCents: z.number().nullable(),
+    EnergyWh: z.number(),
+    StopReason: z.number(),
+    /** The charger's own stop corrected a session Gatehouse had closed without it. */
+    Corrected: z.boolean(),
+  }),
+};
+
+export type HubEventType = keyof typeof hubEventSchemas;
+
+/** What the server publishes: the hub adds `At`. */
+export type HubEventInput = {
+  [K in HubEventType]: { Type: K } & z.output<(typeof hubEventSchemas)[K]>;
+}[HubEventType];
+
+/** What a browser receives. */
+export type HubEvent = HubEventInput & { At: string };
+
+/** The member of the union with this type. */
+export type HubEventOf<K extends HubEventType> = Extract<HubEvent, { Type: K }>;
+
+/** The hub's WebSocket path (a browser first asks AreaInfo's GetHubUrl for a one-time ticket). */
+export const HUB_PATH = '/api/hub';
+
+/** The interactive API reference and its OpenAPI document. */
+export const API_DOCS_PATH = '/api/docs';

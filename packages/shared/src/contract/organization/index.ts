@@ -1,0 +1,2 @@
+export * from './department.ts';
+export * from './people-group.ts';

@@ -1,0 +1,37 @@
+import { pathOf, type InputOf, type OperationSpec, type ReplyOf } from '@gatehouse/shared';
+import { http } from './http.ts';
+import { downloadFile } from './download.ts';
+import type { Query, RequestOptions } from './request.ts';
+
+/** How a call reports its failures (see RequestOptions); the rest comes from the operation. */
+export type CallOptions = Pick<RequestOptions, 'silent' | 'quiet' | 'timeoutMs'>;
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "nothing required"
+type Args<S extends OperationSpec> =
+  {} extends InputOf<S>
+    ? [input?: InputOf<S>, options?: CallOptions]
+    : [input: InputOf<S>, options?: CallOptions];
+
+/**
+ * The web app's only way to the API: an operation of the contract (packages/shared/src/contract) and its
+ * typed input; the URL, the method and the reply's type come from the operation, so no page names a URL or
+ * picks a reply type by hand.
+ */
+export function call<S extends OperationSpec>(op: S, ...[input, options]: Args<S>): Promise<ReplyOf<S>> {
+  const parts = (input ?? {}) as { params?: Record<string, unknown>; query?: unknown; body?: unknown };
+  return http.request<ReplyOf<S>>(op.method, pathOf(op, parts.params), {
+    ...options,
+    ...(parts.query !== undefined ? { query: parts.query as Query } : {}),
+    ...(parts.body !== undefined ? { body: parts.body } : {}),
+  });
+}
+
+/** Downloads an operation's file reply (an .xlsx) with the session's headers, named as the server says. */
+export function download<S extends OperationSpec & { file: true }>(
+  op: S,
+  input: InputOf<S>,
+  fallbackName: string,
+): Promise<void> {
+  const parts = input as { params?: Record<string, unknown> };
+  return downloadFile(pathOf(op, parts.params), fallbackName);
+}
