@@ -1,5 +1,7 @@
-// One virtual WG controller: card list, record ring, doors, clock, listener. Pure state machine: the network
-// side lives in simulator.ts.
+// One virtual WG controller: card list, record ring, doors, clock, listener, and the access rules of rules.ts
+// (time profiles, task list, interlock, anti-passback, keypads, passcodes). Pure state machine: the network side
+// lives in simulator.ts.
+import { AccessRules, type RulesSnapshot } from './rules.ts';
 import {
   F,
   MAGIC,
@@ -18,7 +20,7 @@ export interface CardEntry {
   card: number;
   from: SimDate | null;
   to: SimDate | null;
-  /** per door: 0 no access, 1 access, 2..254 time profile (treated as access here) */
+  /** per door: 0 no access, 1 access, 2..254 the time profile that grants it (255: no access) */
   doors: [number, number, number, number];
   pin: number;
 }
@@ -32,6 +34,14 @@ export interface SimRecord {
   card: number;
   time: SimDateTime;
   reason: number;
+}
+
+/** How a swipe happens, besides card and door. */
+export interface SwipeOptions {
+  /** PIN keyed in after the card, for a reader whose keypad is on */
+  pin?: number;
+  /** the controller's clock is set to this local time first (as 0x30 would), so a test can swipe "at 03:00" */
+  at?: SimDateTime;
 }
 
 export interface ControllerOptions {
@@ -58,6 +68,9 @@ const RT_SWIPE = 1;
 const RT_DOOR = 2;
 const RT_ALARM = 3;
 const RT_OVERWRITTEN = 0xff;
+/** Door mode and delay after restore default parameters (uhppote-simulator entities/door.go NewDoor and its
+ * restore_default_parameters.go: controlled, 5 s). */
+const FACTORY_DOOR = { mode: 3, delay: 5 };
 
 export class VirtualController {
   readonly serial: number;
@@ -73,6 +86,8 @@ export class VirtualController {
   lastIndex = 0;
   readIndex = 0;
   readonly doorMode: { mode: number; delay: number }[];
+  /** time profiles, task list, interlock, anti-passback, keypads, passcodes, first card */
+  readonly rules: AccessRules;
   readonly doorOpen = [false, false, false, false];
   readonly buttons = [false, false, false, false];
   relays = 0;
@@ -98,6 +113,7 @@ export class VirtualController {
     this.clockOffsetMs = (options.driftSeconds ?? 0) * 1000;
     this.ring = new Array(this.recordCapacity);
     this.doorMode = Array.from({ length: 4 }, () => ({ mode: 3, delay: 3 }));
+    this.rules = new AccessRules(this.doors);
   }
 
   // ---- clock -------------------------------------------------------------------------------------------------
@@ -183,31 +199,122 @@ export class VirtualController {
       throw new RangeError(`controller ${this.serial} has doors 1..${this.doors}, not ${door}`);
   }
 
-  swipe(card: number, door: number, direction = 1): SimRecord {
+  /** The door's mode now: a task's override, else the 0x80 setting (1 open, 2 closed, 3 controlled). */
+  effectiveMode(door: number): number {
+    return this.rules.doors[door - 1]!.mode ?? this.doorMode[door - 1]!.mode;
+  }
+
+  /** The stored rules, plus each door's configured and effective mode, for the control API and tests. */
+  rulesSnapshot(): RulesSnapshot & { doors: { mode: number; delay: number; effectiveMode: number }[] } {
+    const doors = this.doorMode
+      .slice(0, this.doors)
+      .map((d, i) => ({ ...d, effectiveMode: this.effectiveMode(i + 1) }));
+    return { ...this.rules.snapshot(), doors };
+  }
+
+  /** Relay energised, or held open by the door mode. */
+  isUnlocked(door: number): boolean {
+    return (this.relays & (1 << (door - 1))) !== 0 || this.effectiveMode(door) === 1;
+  }
+
+  /** Runs the task list up to the controller's clock (the simulator calls it every second, and every action does). */
+  tick(): void {
+    this.rules.runTasks(this.now(), (door) => this.pulseRelay(door));
+  }
+
+  private before(options: SwipeOptions): void {
+    if (options.at) this.setClock(options.at);
+    this.tick();
+  }
+
+  /**
+   * A card at a reader. The checks run in uhppote-simulator's order (actions.go Swipe: card and door value,
+   * time profile, normally closed), then interlock and anti-passback as uhppoted-breakout's UT0311 emulation
+   * orders them, then the PIN.
+   */
+  swipe(card: number, door: number, direction = 1, options: SwipeOptions = {}): SimRecord {
     this.checkDoor(door);
-    const entry = this.getCard(card);
-    const mode = this.doorMode[door - 1]!.mode;
-    const today = this.now();
-    let reason = 1;
-    if (mode === 2)
-      reason = 11; // door set normally closed
-    else if (mode !== 1) {
-      if (!entry || entry.doors[door - 1] === 0)
-        reason = 6; // no privilege
-      else if ((entry.from && cmp(today, entry.from) < 0) || (entry.to && cmp(today, entry.to) > 0))
-        reason = 6;
-    }
+    this.before(options);
+    const reason = this.judge(card, door, direction, options.pin);
     const granted = reason === 1;
-    if (granted) this.pulseRelay(door);
+    if (granted) {
+      this.pulseRelay(door);
+      this.rules.passed(card, door);
+    }
     return this.addRecord({ type: RT_SWIPE, granted, door, direction, card, reason });
   }
 
-  pressButton(door: number): SimRecord | null {
+  private judge(card: number, door: number, direction: number, pin: number | undefined): number {
+    const entry = this.getCard(card);
+    const today = this.now();
+    if (!entry) return 6; // no privilege
+    if ((entry.from && cmp(today, entry.from) < 0) || (entry.to && cmp(today, entry.to) > 0)) return 6;
+    const value = entry.doors[door - 1]!;
+    if (value === 0 || value === 255) return 6;
+    if (value >= 2) {
+      // the door value is a time profile: 15 "invalid timezone" when it does not cover now
+      if (this.rules.doors[door - 1]!.profileDisabled) return 15;
+      if (!this.rules.profileAllows(value, today)) return 15;
+    }
+    if (this.effectiveMode(door) === 2) return 11; // door normally closed
+    const others = this.rules.interlockedWith(door);
+    if (others.some((d) => this.doorOpen[d - 1] || this.isUnlocked(d))) return 12; // interlock
+    if (!this.rules.passbackAllows(card, door)) return 8; // anti-passback
+    if (entry.pin !== 0 && this.rules.pinRequired(door, direction) && pin !== entry.pin) return 7; // wrong PIN
+    return 1;
+  }
+
+  /**
+   * The door's push button. A button disabled by a task (reason 30) or blocked by an interlocked door that is open
+   * or unlocked (reason 33) does not unlock; as on the device, button records exist only with special events on
+   * (uhppote-simulator door.go PressButton / actions.go ButtonPressed: refusals are type 3 records).
+   */
+  pressButton(door: number, options: Pick<SwipeOptions, 'at'> = {}): SimRecord | null {
     this.checkDoor(door);
+    this.before(options);
+    const blocked = this.rules.doors[door - 1]!.buttonDisabled
+      ? 30
+      : this.rules.interlockedWith(door).some((d) => this.doorOpen[d - 1] || this.isUnlocked(d))
+        ? 33
+        : 0;
+    if (blocked)
+      return this.specialEvents
+        ? this.addRecord({ type: RT_ALARM, granted: false, door, direction: 1, card: 0, reason: blocked })
+        : null;
     this.pulseRelay(door);
     return this.specialEvents
       ? this.addRecord({ type: RT_DOOR, granted: true, door, direction: 1, card: 0, reason: 20 })
       : null;
+  }
+
+  /**
+   * A passcode keyed in at the door's reader (its keypad must be on, 0xA4): one of the door's passcodes (0x8C)
+   * opens it and logs reason 25 "super password open door" (messages/events.go); anything else is ignored
+   * (the reason table has no refusal for a wrong passcode).
+   */
+  enterPasscode(door: number, code: number, options: Pick<SwipeOptions, 'at'> = {}): SimRecord | null {
+    this.checkDoor(door);
+    this.before(options);
+    if (!this.rules.keypads[door - 1] || !this.rules.passcodeOpens(door, code)) return null;
+    this.pulseRelay(door);
+    return this.addRecord({ type: RT_DOOR, granted: true, door, direction: 1, card: 0, reason: 25 });
+  }
+
+  /**
+   * Restore default parameters (0xC8), as uhppote-simulator's restore_default_parameters.go does it: listener off,
+   * cards, records and read index cleared, doors controlled with 5 s, passcodes and anti-passback cleared, and
+   * here also the time profiles, task list, interlock, keypads and first-card rules. The network address stays
+   * (the simulator's socket is the controller's address), and no power-on record is written: neither uhppote-core
+   * nor uhppote-simulator describes one.
+   */
+  restoreDefaults(): void {
+    this.listener = { address: '0.0.0.0', port: 0, interval: 0 };
+    this.deleteAllCards();
+    this.ring.fill(undefined);
+    this.lastIndex = 0;
+    this.readIndex = 0;
+    for (const d of this.doorMode) Object.assign(d, FACTORY_DOOR);
+    this.rules.reset();
   }
 
   forceDoor(door: number): SimRecord {
@@ -273,6 +380,9 @@ export class VirtualController {
   private answer(req: Incoming): Uint8Array | null {
     const { fn, seq, data, bytes } = req;
     const out = new Out(fn, this.serial, seq);
+    this.tick();
+    const rule = this.rules.answer(fn, bytes, out, this.now());
+    if (rule) return rule;
     const u32 = (at: number) => data.getUint32(at, true);
     const result = (ok: boolean) => out.u8(8, ok ? 1 : 0).bytes;
     switch (fn) {
@@ -361,6 +471,10 @@ export class VirtualController {
         return result(true);
       case F.GET_EVENT_INDEX:
         return out.u32(8, this.readIndex).bytes;
+      case F.RESTORE_DEFAULTS:
+        if (u32(8) !== MAGIC) return result(false);
+        this.restoreDefaults();
+        return result(true);
       default:
         return null;
     }

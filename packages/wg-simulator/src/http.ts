@@ -2,8 +2,14 @@
 //   GET  /controllers                              every controller: address, cards, records, listener, clock
 //   GET  /controllers/:serial/cards                the card list (deleted slots as null)
 //   GET  /controllers/:serial/records?from=&limit= records from an index (default: the last 100)
-//   POST /swipe   { serial, card, door, direction? }
-//   POST /button  { serial, door }
+//   GET  /controllers/:serial/rules                time profiles, tasks (active and pending), interlock,
+//                                                  anti-passback, keypads, passcodes, first card, door modes
+//   POST /swipe   { serial, card, door, direction?, pin?, at? }   `at`: the controller's local time for the swipe,
+//                                                  "2024-06-02T03:00:00" (its clock is set to it first)
+//   POST /button  { serial, door, at? }
+//   POST /passcode { serial, door, code, at? }     a passcode keyed in at the door's reader
+//   POST /reset   { serial }                       restore default parameters (as 0xC8 with the magic word)
+//   POST /clock   { serial, time }                 set the controller's clock to a local time (as 0x30)
 //   POST /force   { serial, door }
 //   POST /door    { serial, door, open }            door sensor
 //   POST /offline { offline, serial? }
@@ -11,6 +17,7 @@
 //   POST /drift   { serial, seconds }
 import http from 'node:http';
 import { once } from 'node:events';
+import type { SimDateTime } from './protocol.ts';
 import type { WgSimulator } from './simulator.ts';
 
 class HttpError extends Error {
@@ -26,6 +33,27 @@ function num(body: Record<string, unknown>, key: string, fallback?: number): num
   const v = body[key] ?? fallback;
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new HttpError(400, `"${key}" must be a number`);
   return v;
+}
+
+/** A local date-time "2024-06-02T03:00:00" (or with a space); undefined when absent. */
+function localTime(body: Record<string, unknown>, key: string): SimDateTime | undefined {
+  const v = body[key];
+  if (v === undefined) return undefined;
+  const m =
+    typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(v) : null;
+  const [year, month, day, hour, minute, second] = (m ?? []).slice(1).map((x) => Number(x ?? 0));
+  const t = { year: year!, month: month!, day: day!, hour: hour!, minute: minute!, second: second! };
+  const d = new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second));
+  const real =
+    m !== null &&
+    d.getUTCFullYear() === t.year &&
+    d.getUTCMonth() === t.month - 1 &&
+    d.getUTCDate() === t.day &&
+    d.getUTCHours() === t.hour &&
+    d.getUTCMinutes() === t.minute &&
+    d.getUTCSeconds() === t.second;
+  if (!real) throw new HttpError(400, `"${key}" must be a local date-time like 2024-06-02T03:00:00`);
+  return t;
 }
 
 async function readBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
@@ -56,6 +84,7 @@ async function route(sim: WgSimulator, req: http.IncomingMessage): Promise<unkno
     if (parts.length === 3 && parts[0] === 'controllers') {
       const c = guard(() => sim.controller(Number(parts[1])));
       if (parts[2] === 'cards') return c.slots;
+      if (parts[2] === 'rules') return c.rulesSnapshot();
       if (parts[2] === 'records') {
         const limit = Math.min(Number(url.searchParams.get('limit') ?? 100), 10_000);
         const from = Number(url.searchParams.get('from') ?? Math.max(c.firstIndex, c.lastIndex - limit + 1));
@@ -70,12 +99,40 @@ async function route(sim: WgSimulator, req: http.IncomingMessage): Promise<unkno
   if (req.method !== 'POST') throw new HttpError(405, 'GET or POST');
   const body = await readBody(req);
   switch (url.pathname) {
-    case '/swipe':
+    case '/swipe': {
+      const options = {
+        at: localTime(body, 'at'),
+        pin: body.pin === undefined ? undefined : num(body, 'pin'),
+      };
       return guard(() =>
-        sim.swipe(num(body, 'serial'), num(body, 'card'), num(body, 'door'), num(body, 'direction', 1)),
+        sim.swipe(
+          num(body, 'serial'),
+          num(body, 'card'),
+          num(body, 'door'),
+          num(body, 'direction', 1),
+          options,
+        ),
       );
-    case '/button':
-      return guard(() => sim.pressButton(num(body, 'serial'), num(body, 'door')));
+    }
+    case '/button': {
+      const at = localTime(body, 'at');
+      return guard(() => sim.pressButton(num(body, 'serial'), num(body, 'door'), { at }));
+    }
+    case '/passcode': {
+      const at = localTime(body, 'at');
+      return guard(() =>
+        sim.enterPasscode(num(body, 'serial'), num(body, 'door'), num(body, 'code'), { at }),
+      );
+    }
+    case '/reset':
+      guard(() => sim.restoreDefaults(num(body, 'serial')));
+      return { ok: true };
+    case '/clock': {
+      const time = localTime(body, 'time');
+      if (!time) throw new HttpError(400, '"time" is required');
+      guard(() => sim.setClock(num(body, 'serial'), time));
+      return { ok: true };
+    }
     case '/force':
       return guard(() => sim.forceDoor(num(body, 'serial'), num(body, 'door')));
     case '/door':

@@ -14,6 +14,17 @@ export {
   type CardEntry,
   type ControllerOptions,
   type SimRecord,
+  type SwipeOptions,
 } from './controller.ts';
+export {
+  AccessRules,
+  type DoorTaskState,
+  type PinMode,
+  type RulesSnapshot,
+  type SimFirstCard,
+  type SimTask,
+  type SimTimeProfile,
+  type SimTimeSegment,
+} from './rules.ts';
 export { serveHttp } from './http.ts';
-export type { SimDate, SimDateTime } from './protocol.ts';
+export type { SimDate, SimDateTime, SimHHmm } from './protocol.ts';

@@ -28,6 +28,20 @@ export const F = {
   GET_EVENT: 0xb0,
   SET_EVENT_INDEX: 0xb2,
   GET_EVENT_INDEX: 0xb4,
+  // access rules
+  SET_ANTIPASSBACK: 0x84,
+  GET_ANTIPASSBACK: 0x86,
+  SET_TIME_PROFILE: 0x88,
+  CLEAR_TIME_PROFILES: 0x8a,
+  SET_PASSCODES: 0x8c,
+  GET_TIME_PROFILE: 0x98,
+  SET_INTERLOCK: 0xa2,
+  ACTIVATE_KEYPADS: 0xa4,
+  CLEAR_TASKS: 0xa6,
+  ADD_TASK: 0xa8,
+  SET_FIRST_CARD: 0xaa,
+  REFRESH_TASKS: 0xac,
+  RESTORE_DEFAULTS: 0xc8,
 } as const;
 
 export interface SimDateTime {
@@ -40,6 +54,12 @@ export interface SimDateTime {
 }
 
 export type SimDate = Pick<SimDateTime, 'year' | 'month' | 'day'>;
+
+/** A wall-clock minute (BCD `HHmm` on the wire): 00:00..23:59, or 24:00 for the end of a day. */
+export interface SimHHmm {
+  hour: number;
+  minute: number;
+}
 
 export interface Incoming {
   fn: number;
@@ -87,6 +107,14 @@ export class Out {
   }
   dateTime(at: number, t: SimDateTime | null): this {
     return t ? this.date(at, t).bcd(at + 4, pad(t.hour) + pad(t.minute) + pad(t.second)) : this;
+  }
+  hhmm(at: number, t: SimHHmm): this {
+    return this.bcd(at, pad(t.hour) + pad(t.minute));
+  }
+  /** 7 flags from `at`, Monday first (0x98 reply offsets 17..23). */
+  flags(at: number, list: readonly boolean[]): this {
+    list.forEach((v, i) => (this.bytes[at + i] = v ? 1 : 0));
+    return this;
   }
 }
 
@@ -136,4 +164,15 @@ export function ipv4(bytes: Uint8Array, at: number): string {
 
 export function putIpv4(out: Out, at: number, address: string): void {
   address.split('.').forEach((p, i) => out.u8(at + i, Number(p)));
+}
+
+/** BCD HHmm at `at`: undefined when it is not a time of day (00:00..23:59, or 24:00). */
+export function readHHmm(bytes: Uint8Array, at: number): SimHHmm | undefined {
+  const t = { hour: bcdValue(bytes, at, 1), minute: bcdValue(bytes, at + 1, 1) };
+  return (t.hour <= 23 && t.minute <= 59) || (t.hour === 24 && t.minute === 0) ? t : undefined;
+}
+
+/** `n` flags from `at` (any non-zero byte is set). */
+export function readFlags(bytes: Uint8Array, at: number, n: number): boolean[] {
+  return Array.from(bytes.subarray(at, at + n), (b) => b !== 0);
 }

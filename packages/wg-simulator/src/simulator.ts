@@ -2,7 +2,12 @@
 // answers for all of them (so a search with serial 0 gets one reply per controller, as on a LAN broadcast).
 import dgram from 'node:dgram';
 import { once } from 'node:events';
-import { VirtualController, type ControllerOptions, type SimRecord } from './controller.ts';
+import {
+  VirtualController,
+  type ControllerOptions,
+  type SimRecord,
+  type SwipeOptions,
+} from './controller.ts';
 import type { SimDateTime } from './protocol.ts';
 
 export interface SimulatorOptions {
@@ -22,6 +27,11 @@ export interface SimulatorOptions {
   dropRate?: number;
   /** random source for drops (tests inject a seeded one) */
   random?: () => number;
+  /**
+   * The instant the controllers' clocks start from (default: the real clock). Tests inject one to put every
+   * controller at a chosen time ("03:00 on a Sunday"); each controller still keeps its own drift on top of it.
+   */
+  now?: () => Date;
 }
 
 export interface SimulatorStats {
@@ -55,6 +65,7 @@ export class WgSimulator {
   private readonly random: () => number;
   private readonly host: string;
   private readonly timeZone: string;
+  private readonly clock: () => Date;
   private readonly ticker: NodeJS.Timeout;
   private readonly lastAutoSend = new Map<number, number>();
 
@@ -63,8 +74,13 @@ export class WgSimulator {
     this.dropRate = options.dropRate ?? 0;
     this.random = options.random ?? Math.random;
     this.timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-    // Auto-send (listener interval, 0x90 offset 14): pushes the status every `interval` seconds.
-    this.ticker = setInterval(() => this.autoSend(), 1000);
+    this.clock = options.now ?? (() => new Date());
+    // Every second: auto-send (listener interval, 0x90 offset 14) pushes the status every `interval` seconds, and
+    // each controller runs the tasks of its task list that came due.
+    this.ticker = setInterval(() => {
+      for (const c of this.controllers.values()) if (!c.offline) c.tick();
+      this.autoSend();
+    }, 1000);
     this.ticker.unref();
   }
 
@@ -76,7 +92,7 @@ export class WgSimulator {
         const opts: ControllerOptions = typeof c === 'number' ? { serial: c } : c;
         const controller = new VirtualController(
           { recordCapacity: options.recordCapacity, ...opts },
-          () => wallClock(sim.timeZone),
+          () => wallClock(sim.timeZone, sim.clock()),
           sim.host,
         );
         if (sim.controllers.has(controller.serial)) throw new Error(`duplicate serial ${controller.serial}`);
@@ -177,12 +193,33 @@ export class WgSimulator {
     return this.shared && { host: this.host, port: this.shared.address().port };
   }
 
-  swipe(serial: number, card: number, door: number, direction = 1): SimRecord {
-    return this.controller(serial).swipe(card, door, direction);
+  /** A card at a reader; `options.pin` keys in a PIN, `options.at` sets the controller's clock first. */
+  swipe(serial: number, card: number, door: number, direction = 1, options: SwipeOptions = {}): SimRecord {
+    return this.controller(serial).swipe(card, door, direction, options);
   }
 
-  pressButton(serial: number, door: number): SimRecord | null {
-    return this.controller(serial).pressButton(door);
+  pressButton(serial: number, door: number, options: Pick<SwipeOptions, 'at'> = {}): SimRecord | null {
+    return this.controller(serial).pressButton(door, options);
+  }
+
+  /** A passcode keyed in at a door's reader; null when it opened nothing. */
+  enterPasscode(
+    serial: number,
+    door: number,
+    code: number,
+    options: Pick<SwipeOptions, 'at'> = {},
+  ): SimRecord | null {
+    return this.controller(serial).enterPasscode(door, code, options);
+  }
+
+  /** What 0xC8 with the magic word does, without the network. */
+  restoreDefaults(serial: number): void {
+    this.controller(serial).restoreDefaults();
+  }
+
+  /** Sets a controller's clock to a local time, as 0x30 would. */
+  setClock(serial: number, time: SimDateTime): void {
+    this.controller(serial).setClock(time);
   }
 
   forceDoor(serial: number, door: number): SimRecord {
@@ -216,6 +253,10 @@ export class WgSimulator {
       listener: c.listener,
       clock: c.now(),
       doorModes: c.doorMode.slice(0, c.doors),
+      interlock: c.rules.interlock,
+      antiPassback: c.rules.antiPassback,
+      timeProfiles: c.rules.profiles.size,
+      tasks: c.rules.tasks.length,
     }));
   }
 
