@@ -5,8 +5,22 @@ import { once } from 'node:events';
 import { VirtualController, WgSimulator, wallClock } from '@gatehouse/wg-simulator';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeResponse, encodeRequest, type LocalDate } from '../src/gateways/wg/codec.ts';
-import { Reason, RecordType } from '../src/gateways/wg/constants.ts';
+import {
+  decodeResponse,
+  encodeRequest,
+  type LocalDate,
+  type TimeProfile,
+  type Weekdays,
+  type WgTask,
+} from '../src/gateways/wg/codec.ts';
+import {
+  AntiPassback,
+  FirstCardMode,
+  Interlock,
+  Reason,
+  RecordType,
+  TaskType,
+} from '../src/gateways/wg/constants.ts';
 import {
   WgDriver,
   WgError,
@@ -304,6 +318,205 @@ describe('WG driver against the simulator', () => {
   });
 });
 
+const EVERY_DAY: Weekdays = {
+  monday: true,
+  tuesday: true,
+  wednesday: true,
+  thursday: true,
+  friday: true,
+  saturday: true,
+  sunday: true,
+};
+const hm = (hour: number, minute: number) => ({ hour, minute });
+const NO_SEGMENT = { start: hm(0, 0), end: hm(0, 0) };
+/** Weekdays 08:00-12:00 and 13:00-18:00 in 2021, then profile 3 (Saturdays 09:00-12:00). */
+const OFFICE: TimeProfile = {
+  id: 2,
+  from: { year: 2021, month: 1, day: 1 },
+  to: { year: 2021, month: 12, day: 31 },
+  weekdays: { ...EVERY_DAY, saturday: false, sunday: false },
+  segments: [{ start: hm(8, 0), end: hm(12, 0) }, { start: hm(13, 0), end: hm(18, 0) }, NO_SEGMENT],
+  linked: 3,
+};
+const SATURDAY: TimeProfile = {
+  ...OFFICE,
+  id: 3,
+  weekdays: { ...OFFICE.weekdays, friday: false, saturday: true },
+  segments: [{ start: hm(9, 0), end: hm(12, 0) }, NO_SEGMENT, NO_SEGMENT],
+  linked: 0,
+};
+const at = (day: number, hour: number, minute = 0) => ({
+  year: 2021,
+  month: 6,
+  day,
+  hour,
+  minute,
+  second: 0,
+});
+
+describe('WG driver: access rules against the simulator', () => {
+  // Sunday 2021-06-06 03:00 UTC on every simulated controller's clock
+  const sunday3am = () => new Date('2021-06-06T03:00:00Z');
+
+  it('stores, reads and clears time profiles; a card with a profile passes only inside it', async () => {
+    const { driver, sim, d4 } = await setup({ now: sunday3am });
+    await driver.setTimeProfile(d4, OFFICE);
+    await driver.setTimeProfile(d4, SATURDAY);
+    expect(await driver.getTimeProfile(d4, 2)).toEqual(OFFICE);
+    expect(await driver.getTimeProfile(d4, 3)).toEqual(SATURDAY);
+    expect(await driver.getTimeProfile(d4, 9)).toBeNull();
+    await driver.putCard(d4, { card: 7001, from: null, to: null, doors: [2, 1, 0, 2], pin: 0 });
+    // the card record keeps the profile id: 0x5A reads door values back as written
+    expect((await driver.getCard(d4, 7001))?.doors).toEqual([2, 1, 0, 2]);
+    const swipe = (door: number, t: ReturnType<typeof at>) => sim.swipe(FOUR_DOOR, 7001, door, 1, { at: t });
+    expect(swipe(1, at(6, 3))).toMatchObject({ granted: false, reason: Reason.DeniedInvalidTimezone }); // Sunday 03:00
+    expect(swipe(2, at(6, 3))).toMatchObject({ granted: true, reason: Reason.Swipe }); // door value 1: always
+    expect(swipe(3, at(7, 9))).toMatchObject({ reason: Reason.DeniedNoPrivilege }); // door value 0
+    expect(swipe(1, at(7, 9))).toMatchObject({ granted: true }); // Monday 09:00
+    expect(swipe(4, at(7, 12, 30))).toMatchObject({ reason: Reason.DeniedInvalidTimezone }); // lunch
+    expect(swipe(4, at(12, 10))).toMatchObject({ granted: true }); // Saturday, through linked profile 3
+    // the refusal reaches the host as it would from a real controller
+    const { event } = await driver.getStatus(d4);
+    expect(await driver.getRecord(d4, event.index)).toMatchObject({
+      door: 4,
+      reason: Reason.Swipe,
+      granted: true,
+    });
+    await driver.clearTimeProfiles(d4);
+    expect(await driver.getTimeProfile(d4, 2)).toBeNull();
+    // what the controller would not store is refused before sending
+    expect(() => driver.setTimeProfile(d4, { ...OFFICE, id: 1 })).toThrow(RangeError);
+    expect(() => driver.setTimeProfile(d4, { ...OFFICE, linked: 2 })).toThrow(RangeError);
+    expect(() => driver.setTimeProfile(d4, { ...OFFICE, to: null })).toThrow(RangeError);
+    const backwards = { ...OFFICE, segments: [{ start: hm(9, 0), end: hm(8, 0) }, NO_SEGMENT, NO_SEGMENT] };
+    expect(() => driver.setTimeProfile(d4, backwards as TimeProfile)).toThrow(RangeError);
+  });
+
+  it('adds, refreshes and clears tasks; a refreshed task changes the door at its start time', async () => {
+    const { driver, sim, d4 } = await setup({ now: () => new Date('2021-06-07T07:00:00Z') }); // Monday 07:00
+    const closeAt = (hour: number): WgTask => ({
+      type: TaskType.DoorNormallyClosed,
+      door: 1,
+      from: { year: 2021, month: 1, day: 1 },
+      to: { year: 2021, month: 12, day: 31 },
+      weekdays: EVERY_DAY,
+      start: hm(hour, 0),
+      moreCards: 0,
+    });
+    await driver.putCard(d4, { card: 7002, from: null, to: null, doors: [1, 1, 1, 1], pin: 0 });
+    await driver.addTask(d4, closeAt(8));
+    await driver.addTask(d4, { ...closeAt(17), type: TaskType.DoorControlled });
+    expect(sim.swipe(FOUR_DOOR, 7002, 1, 1, { at: at(7, 9) }).granted).toBe(true); // not refreshed yet
+    sim.setClock(FOUR_DOOR, at(7, 7));
+    await driver.refreshTasks(d4);
+    expect(
+      sim
+        .controller(FOUR_DOOR)
+        .rulesSnapshot()
+        .tasks.map((t) => [t.type, t.start.hour]),
+    ).toEqual([
+      [TaskType.DoorNormallyClosed, 8],
+      [TaskType.DoorControlled, 17],
+    ]);
+    expect(sim.swipe(FOUR_DOOR, 7002, 1, 1, { at: at(7, 8) }).reason).toBe(Reason.DeniedDoorNormallyClosed);
+    expect(sim.swipe(FOUR_DOOR, 7002, 1, 1, { at: at(7, 17) }).reason).toBe(Reason.Swipe);
+    await driver.clearTasks(d4);
+    expect(sim.controller(FOUR_DOOR).rulesSnapshot().tasks).toEqual([]);
+    expect(() => driver.addTask(d4, { ...closeAt(8), type: 13 })).toThrow(RangeError);
+    expect(() => driver.addTask(d4, { ...closeAt(8), door: 5 })).toThrow(RangeError);
+    expect(() => driver.addTask(d4, { ...closeAt(8), from: null })).toThrow(RangeError);
+  });
+
+  it('sets interlock, anti-passback, keypads, passcodes and first card; restores defaults', async () => {
+    const { driver, sim, d4, d2 } = await setup({ now: sunday3am });
+    const c = sim.controller(FOUR_DOOR);
+    await driver.putCard(d4, { card: 7003, from: null, to: null, doors: [1, 1, 1, 1], pin: 4321 });
+    await driver.setInterlock(d4, Interlock.Doors12);
+    expect(c.rules.interlock).toBe(1);
+    c.setDoorSensor(2, true);
+    expect(sim.swipe(FOUR_DOOR, 7003, 1).reason).toBe(Reason.DeniedInterlock);
+    c.setDoorSensor(2, false);
+    await driver.setInterlock(d4, Interlock.None);
+    await driver.setAntiPassback(d4, AntiPassback.Readers12_34);
+    expect(await driver.getAntiPassback(d4)).toBe(AntiPassback.Readers12_34);
+    expect(sim.swipe(FOUR_DOOR, 7003, 1).reason).toBe(Reason.Swipe);
+    expect(sim.swipe(FOUR_DOOR, 7003, 1).reason).toBe(Reason.DeniedAntiPassback);
+    await driver.activateKeypads(d4, [false, true, false, false]);
+    expect(sim.swipe(FOUR_DOOR, 7003, 2).reason).toBe(Reason.DeniedWrongPassword);
+    expect(sim.swipe(FOUR_DOOR, 7003, 2, 1, { pin: 4321 }).reason).toBe(Reason.Swipe);
+    await driver.setDoorPasscodes(d4, 2, [112233]);
+    expect(c.rulesSnapshot().passcodes[1]).toEqual([112233, 0, 0, 0]);
+    expect(sim.enterPasscode(FOUR_DOOR, 2, 112233)).toMatchObject({ reason: Reason.SuperPasswordOpen });
+    expect(() => driver.setDoorPasscodes(d4, 2, [1_000_000])).toThrow(RangeError);
+    expect(() => driver.setDoorPasscodes(d4, 2, [1, 2, 3, 4, 5])).toThrow(RangeError);
+    expect(await code(driver.setDoorPasscodes(d2, 3, [1]))).toBe('refused'); // no door 3 on two doors
+    const firstCard = {
+      door: 1,
+      start: hm(8, 0),
+      startMode: FirstCardMode.NormallyOpen,
+      end: hm(18, 0),
+      endMode: FirstCardMode.Controlled,
+      weekdays: EVERY_DAY,
+    };
+    await driver.setFirstCard(d4, firstCard);
+    expect(c.rulesSnapshot().firstCards).toEqual([{ ...firstCard, weekdays: Array(7).fill(true) }]);
+    expect(() => driver.setInterlock(d4, 5)).toThrow(RangeError);
+    expect(() => driver.setAntiPassback(d4, 5)).toThrow(RangeError);
+    await driver.restoreDefaults(d4);
+    expect(await driver.getCardCount(d4)).toBe(0);
+    expect(await driver.getAntiPassback(d4)).toBe(AntiPassback.Disabled);
+    expect(await driver.getListener(d4)).toEqual({ address: '0.0.0.0', port: 0, interval: 0 });
+    expect(await driver.getDoorControl(d4, 1)).toEqual({ mode: 3, delay: 5 });
+    expect(c.rulesSnapshot()).toMatchObject({
+      interlock: 0,
+      keypads: [false, false, false, false],
+      firstCards: [],
+    });
+    expect((await driver.getStatus(d4)).event.index).toBe(0); // the record ring is empty too
+  });
+
+  it('every access-rule request survives 20% packet loss each way, retried', async () => {
+    const { driver, sim, d4 } = await setup(
+      { dropRate: 0.2, random: seeded(22), now: sunday3am },
+      { tries: 8, timeoutMs: 50 },
+    );
+    for (let i = 0; i < 5; i++) await driver.setTimeProfile(d4, { ...OFFICE, id: 10 + i, linked: 0 });
+    for (let i = 0; i < 5; i++) expect(await driver.getTimeProfile(d4, 10 + i)).toMatchObject({ id: 10 + i });
+    const task: WgTask = {
+      type: TaskType.EnablePushButton,
+      door: 2,
+      from: OFFICE.from,
+      to: OFFICE.to,
+      weekdays: EVERY_DAY,
+      start: hm(6, 0),
+      moreCards: 0,
+    };
+    await driver.clearTasks(d4);
+    await driver.addTask(d4, task);
+    await driver.refreshTasks(d4);
+    await driver.setInterlock(d4, Interlock.Doors1234);
+    await driver.setAntiPassback(d4, AntiPassback.Readers1_234);
+    expect(await driver.getAntiPassback(d4)).toBe(AntiPassback.Readers1_234);
+    await driver.activateKeypads(d4, [true, true, true, true]);
+    await driver.setDoorPasscodes(d4, 4, [1, 2, 3, 4]);
+    await driver.clearTimeProfiles(d4);
+    const c = sim.controller(FOUR_DOOR);
+    // addTask is the one request a lost reply can repeat: one or more copies, never none
+    expect(c.rules.tasks.length).toBeGreaterThanOrEqual(1);
+    expect(c.rules.tasks.every((t) => t.type === TaskType.EnablePushButton && t.door === 2)).toBe(true);
+    expect(c.rulesSnapshot()).toMatchObject({
+      profiles: [],
+      interlock: Interlock.Doors1234,
+      antiPassback: AntiPassback.Readers1_234,
+      keypads: [true, true, true, true],
+    });
+    expect(c.rulesSnapshot().passcodes[3]).toEqual([1, 2, 3, 4]);
+    await driver.restoreDefaults(d4);
+    expect(c.rulesSnapshot().interlock).toBe(0);
+    expect(sim.stats.droppedIn + sim.stats.droppedOut).toBeGreaterThan(3);
+  });
+});
+
 describe('Gatehouse codec against the simulator codec (no network)', () => {
   const date = fc
     .record({
@@ -340,6 +553,47 @@ describe('Gatehouse codec against the simulator codec (no network)', () => {
         },
       ),
       { numRuns: 500 },
+    );
+    c.close();
+  });
+
+  it('time profiles written with one codec read back identically through the other', () => {
+    const c = new VirtualController({ serial: FOUR_DOOR }, () => wallClock('UTC'), '127.0.0.1');
+    const hhmm = fc.oneof(
+      fc.record({ hour: fc.integer({ min: 0, max: 23 }), minute: fc.integer({ min: 0, max: 59 }) }),
+      fc.constant({ hour: 24, minute: 0 }),
+    );
+    const weekdays = fc.record({
+      monday: fc.boolean(),
+      tuesday: fc.boolean(),
+      wednesday: fc.boolean(),
+      thursday: fc.boolean(),
+      friday: fc.boolean(),
+      saturday: fc.boolean(),
+      sunday: fc.boolean(),
+    });
+    const segment = fc.record({ start: hhmm, end: hhmm });
+    fc.assert(
+      fc.property(
+        fc.record({
+          id: fc.integer({ min: 2, max: 254 }),
+          from: fc.option(date, { nil: null }),
+          to: fc.option(date, { nil: null }),
+          weekdays,
+          segments: fc.tuple(segment, segment, segment),
+          linked: u8,
+        }),
+        (profile) => {
+          const set = c.handle(encodeRequest({ kind: 'setTimeProfile', serial: FOUR_DOOR, ...profile }));
+          expect(decodeResponse(set!)).toMatchObject({ ok: true, value: { ok: true } });
+          const got = c.handle(encodeRequest({ kind: 'getTimeProfile', serial: FOUR_DOOR, id: profile.id }));
+          expect(decodeResponse(got!)).toEqual({
+            ok: true,
+            value: { kind: 'getTimeProfile', serial: FOUR_DOOR, sequence: 0, ...profile },
+          });
+        },
+      ),
+      { numRuns: 300 },
     );
     c.close();
   });

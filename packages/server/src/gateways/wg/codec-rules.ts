@@ -6,13 +6,23 @@
 
 import {
   f,
+  isHHmm,
+  type Doors4,
   type LocalDate,
   type LocalHHmm,
   type MessageSpec,
   type Segments3,
   type Weekdays,
 } from './codec-fields.ts';
-import { CardDoor } from './constants.ts';
+import {
+  AntiPassback,
+  CardDoor,
+  FirstCardMode,
+  Interlock,
+  MAX_PASSCODE,
+  TaskType,
+  TimeProfileId,
+} from './constants.ts';
 
 const ok = { ok: f(8, 'bool') };
 
@@ -197,4 +207,60 @@ export function doorValue(access: DoorAccess): number {
   )
     throw new RangeError(`time profile ${access.profile} is not in 2..254`);
   return access.profile;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a controller accepts. The driver checks before sending, so a caller's mistake is a RangeError at once and
+// not a "refused" after three tries.
+
+const minutes = (t: LocalHHmm) => t.hour * 60 + t.minute;
+const isId = (n: number) => Number.isInteger(n) && n >= TimeProfileId.First && n <= TimeProfileId.Last;
+const isUint = (n: number, max: number) => Number.isInteger(n) && n >= 0 && n <= max;
+
+/**
+ * A time profile a controller stores: id 2..254, linked 0 or another 2..254, both dates, and no segment ending
+ * before it starts (uhppote-core uhppote/set_time_profile.go refuses a missing date or such a segment).
+ */
+export function checkTimeProfile(p: TimeProfile): void {
+  if (!isId(p.id)) throw new RangeError(`time profile id ${p.id} is not in 2..254`);
+  if (p.linked !== 0 && (!isId(p.linked) || p.linked === p.id))
+    throw new RangeError(`time profile ${p.id}: linked profile ${p.linked} is not 0 or another id in 2..254`);
+  if (!p.from || !p.to) throw new RangeError(`time profile ${p.id} needs both dates`);
+  p.segments.forEach((s, i) => {
+    if (!isHHmm(s.start) || !isHHmm(s.end) || minutes(s.end) < minutes(s.start))
+      throw new RangeError(`time profile ${p.id}: segment ${i + 1} ends before it starts`);
+  });
+}
+
+/** A task a controller runs: a known type, door 1..4, both dates (uhppote-core uhppote/add_task.go insists). */
+export function checkTask(t: WgTask): void {
+  if (!Object.values(TaskType).includes(t.type as never))
+    throw new RangeError(`task type ${t.type} is not 0..12`);
+  if (!isUint(t.door, 4) || t.door === 0) throw new RangeError(`task door ${t.door} is not 1..4`);
+  if (!t.from || !t.to) throw new RangeError('a task needs both dates');
+}
+
+/** The interlock values of `Interlock` (0, 1, 2, 3, 4, 8); others are not modes. */
+export function checkInterlock(mode: number): void {
+  if (!Object.values(Interlock).includes(mode as never))
+    throw new RangeError(`interlock ${mode} is not 0-4 or 8`);
+}
+
+export function checkAntiPassback(mode: number): void {
+  if (!Object.values(AntiPassback).includes(mode as never))
+    throw new RangeError(`anti-passback ${mode} is not 0..4`);
+}
+
+/** Up to four passcodes 0..999999 (0 none), padded with 0 as uhppote-core's SetDoorPasscodes does. */
+export function passcodeList(codes: readonly number[]): Doors4<number> {
+  if (codes.length > 4 || !codes.every((c) => isUint(c, MAX_PASSCODE)))
+    throw new RangeError(`passcodes ${codes.join(', ')}: at most four, each 0..${MAX_PASSCODE}`);
+  return [codes[0] ?? 0, codes[1] ?? 0, codes[2] ?? 0, codes[3] ?? 0];
+}
+
+export function checkFirstCard(r: FirstCardRule): void {
+  const modes: number[] = Object.values(FirstCardMode);
+  if (!isUint(r.door, 4) || r.door === 0) throw new RangeError(`first card door ${r.door} is not 1..4`);
+  if (!modes.includes(r.startMode) || !modes.includes(r.endMode))
+    throw new RangeError(`first card modes ${r.startMode} / ${r.endMode} are not 1..4`);
 }
