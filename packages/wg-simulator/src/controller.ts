@@ -441,6 +441,9 @@ export class VirtualController {
         const mode = bytes[9]!;
         if (door < 1 || door > this.doors || mode < 1 || mode > 3) return out.bytes;
         this.doorMode[door - 1] = { mode, delay: bytes[10]! };
+        // The newer instruction wins over a mode a task forced earlier (uhppote-simulator keeps the task's
+        // override, so a door set by hand would stay as the task left it until the next task).
+        this.rules.doors[door - 1]!.mode = null;
         return out.u8(8, door).u8(9, mode).u8(10, bytes[10]!).bytes;
       }
       case F.GET_DOOR: {

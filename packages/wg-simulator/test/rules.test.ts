@@ -193,6 +193,11 @@ describe('task list (0xA8, 0xA6, 0xAC)', () => {
     expect(c.swipe(100, 1, 1, { at: at(2021, 6, 8, 8, 31) }).reason).toBe(11);
     expect(c.swipe(100, 1, 1, { at: at(2021, 6, 9, 8, 31) }).reason).toBe(1);
     expect(c.effectiveMode(1)).toBe(1);
+    // set_door_control_state_test.go layout (door 1 here, controlled, 3 s): the newer setting replaces the task's
+    expect([...send(c, [0x17, 0x80, 0x00, 0x00, ...S423, 0x01, 0x03, 0x03]).subarray(8, 11)]).toEqual([
+      1, 3, 3,
+    ]);
+    expect(c.effectiveMode(1)).toBe(3);
     // messages/clear_task_list_test.go: refused without the word; with it the list is empty, effects stay
     expect(send(c, [0x17, 0xa6, 0x00, 0x00, ...S423])[8]).toBe(0);
     expect(send(c, CLEAR_TASKS)[8]).toBe(1);
