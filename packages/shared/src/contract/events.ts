@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { doorOpeningRecordItem } from './access-control.ts';
+import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
 
 /**
  * The live-event hub (`/api/hub`, docs/api.md): every event an area's browsers receive, declared once, in

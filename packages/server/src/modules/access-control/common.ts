@@ -1,8 +1,15 @@
-import { isoInstant } from '@gatehouse/shared';
-import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import {
+  doorDirection,
+  doorNumber,
+  enumLabel,
+  isoInstant,
+  type AnyResourceApi,
+  type EnumDef,
+} from '@gatehouse/shared';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import type { ExportColumn } from '../../platform/exports/registry.ts';
 import { formatInstant } from '../../platform/exports/workbook.ts';
 import {
   actorDisplayName,
@@ -10,22 +17,11 @@ import {
   type ServiceContext,
   type UserContext,
 } from '../../platform/context.ts';
-import { id } from '../../platform/schemas.ts';
 import { customTimeZone } from '../../platform/area-zone.ts';
 
 export type Trx = Kysely<Database>;
 
-export const TAG = 'AccessControl';
-
 export { isoOrNull as iso } from '../../platform/instants.ts';
-
-export { optionalText } from '../../platform/schemas.ts';
-
-/** A batch of row ids in a body. */
-export const idList = (max = 500) => z.array(id).min(1).max(max);
-
-/** An instant in a body, bounded to the API's window (platform/schemas.ts). */
-export { bodyInstant } from '../../platform/schemas.ts';
 
 /** A pool call naming an area: the caller must operate it, as the area guard demands of area-scoped calls. */
 export function assertOwnArea(ctx: UserContext, areaId: number): void {
@@ -57,3 +53,48 @@ export async function areaFormatter(db: Trx, areaId: number): Promise<(ms: numbe
 export function count(row: { n: unknown } | undefined): number {
   return Number(row?.n ?? 0);
 }
+
+/** An export column showing an enumeration's value as its label in the reader's language. */
+export function enumColumn<Item extends Record<string, unknown>>(
+  key: keyof Item & string,
+  field: string,
+  def: EnumDef,
+  width?: number,
+): ExportColumn<Item> {
+  return {
+    key,
+    labelKey: `accessControl.field.${field}`,
+    label: (v, lang) => enumLabel(lang, def, v),
+    ...(width ? { width } : {}),
+  };
+}
+
+/** A channel's door number and direction, as the channel and authorisation exports show them. */
+export function doorColumns<Item extends { DoorNumber: number; Direction: number }>(): ExportColumn<Item>[] {
+  return [
+    enumColumn('DoorNumber', 'DoorNumber', doorNumber),
+    enumColumn('Direction', 'Direction', doorDirection),
+  ];
+}
+
+/**
+ * A resource whose create, update or enable/disable are operations of their own (they record what changed)
+ * under the standard names, so that list screens find them: the part `implementResource` implements, the
+ * standard operations its declaration offers.
+ */
+export function standardOperations<A extends AnyResourceApi>(api: A): A {
+  const d = api.def;
+  return {
+    ...api,
+    create: d.create ? api.create : undefined,
+    update: d.update ? api.update : undefined,
+    setStatus: d.status ? api.setStatus : undefined,
+  };
+}
+
+/** Rows whose column is set (a card given, a device assigned) or not: a flag filter on a nullable reference. */
+export const isSet =
+  (column: string) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any list's query
+  (eb: ExpressionBuilder<any, any>, set: boolean) =>
+    eb(column, set ? 'is not' : 'is', null);

@@ -1,7 +1,6 @@
 import type { ServerModule } from '../../platform/module.ts';
 import { accessControlChannelRoutes } from './access-control-channel/routes.ts';
 import { accessControlDashboardRoutes } from './access-control-dashboard/routes.ts';
-import { controllerDeviceRoutes, doorControlRoutes } from './access-control-device/controller-routes.ts';
 import { accessControlDeviceRoutes } from './access-control-device/routes.ts';
 import { cardRegistrationRoutes } from './card-registration/routes.ts';
 import { cardUserLinkChannelRoutes } from './card-user-link-channel/routes.ts';
@@ -24,8 +23,6 @@ export const accessControlModule: ServerModule = {
     ...cardRegistrationRoutes,
     ...accessControlDeviceRoutes,
     ...accessControlChannelRoutes,
-    ...controllerDeviceRoutes,
-    ...doorControlRoutes,
     ...cardRoutes,
     ...cardUserRoutes,
     ...cardUserLinkChannelRoutes,

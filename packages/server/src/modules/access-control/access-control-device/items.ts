@@ -1,13 +1,17 @@
-import type { accessControlDeviceItem } from '@gatehouse/shared';
-import { doorCount } from '@gatehouse/shared';
+import {
+  accessControlProtocol,
+  accessControlType,
+  doorCount,
+  type AccessControlDeviceItem,
+} from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
+import type { ExportColumn } from '../../../platform/exports/registry.ts';
 import { rowMapper } from '../../../platform/resource.ts';
+import { enumColumn } from '../common.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query type */
 
-export type DeviceItem = z.infer<typeof accessControlDeviceItem>;
-
+/** A controller with its area, its state as the gateway last stored it, its ring cursor and channel count. */
 export function deviceQuery(db: Kysely<any>) {
   return db
     .selectFrom('AccessControlDevice')
@@ -52,13 +56,13 @@ export function deviceQuery(db: Kysely<any>) {
     ]);
 }
 
-const mapDevice = rowMapper<DeviceItem>({
+const mapDevice = rowMapper<AccessControlDeviceItem>({
   instants: ['AssignedAt', 'CreatedAt', 'UpdatedAt', 'LastSeenAt', 'DriftCheckedAt', 'SyncFinishedAt'],
 });
 
 const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-export function toDeviceItem(row: Record<string, any>): DeviceItem {
+export function toDeviceItem(row: Record<string, any>): AccessControlDeviceItem {
   const item = mapDevice(row);
   return {
     ...item,
@@ -79,9 +83,16 @@ export function toDeviceItem(row: Record<string, any>): DeviceItem {
   };
 }
 
-export const deviceSorts = {
+/** The sort columns of both device lists (management and the registration pool). */
+export const deviceSortColumns = {
   Name: 'AccessControlDevice.Name',
   Id: 'AccessControlDevice.Id',
   SerialNumber: 'AccessControlDevice.SerialNumber',
   CreatedAt: 'AccessControlDevice.CreatedAt',
 };
+
+/** Protocol and model, as both device exports show them. */
+export const deviceModelColumns: ExportColumn<AccessControlDeviceItem>[] = [
+  enumColumn('Protocol', 'Protocol', accessControlProtocol),
+  enumColumn('Type', 'Type', accessControlType),
+];

@@ -1,219 +1,32 @@
-import {
-  cardType,
-  expandCardRange,
-  parseCardNumber,
-  parseCardNumberList,
-  type RuleResult,
-  SUPER_ADMIN,
-  cardItem,
-} from '@gatehouse/shared';
-import { z } from 'zod';
-import { audit } from '../../../platform/audit.ts';
-import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
-import { filter } from '../../../platform/filters.ts';
-import type { defineResource } from '../../../platform/resource.ts';
+import { CardRegistrationApi } from '@gatehouse/shared';
 import type { UserContext } from '../../../platform/context.ts';
-import { inPoolOrOwnAreas, poolRoutes } from '../pool.ts';
-import { enumNumber, id, queryBool } from '../../../platform/schemas.ts';
-import { TAG, assertOwnArea, optionalText, type Trx } from '../common.ts';
+import { match } from '../../../platform/filters.ts';
+import { implementResource } from '../../../platform/resource.ts';
+import { route } from '../../../platform/route.ts';
+import { cardExportColumns, cardSorts, cardWhere, toCardItem } from '../card/items.ts';
+import { isSet } from '../common.ts';
 import {
-  cardExportColumns,
-  cardFilters,
-  cardQuery,
-  cardSorts,
-  toCardItem,
-  type CardItem,
-} from '../card/items.ts';
+  assertPoolCardRemovable,
+  assignCards,
+  poolCardQuery,
+  registerCardsReply,
+  unassignCards,
+} from './service.ts';
 
-/**
- * Card registration (SuperAdmin): card stock enters a pool by one number, a list or a range, and is
- * assigned to one of the caller's areas. Numbers are stored in their printed 10-digit form.
- */
-export const CARD_MODES = ['Single', 'List', 'Range'] as const;
+const api = CardRegistrationApi;
 
-export interface RegisterCardsInput {
-  Mode: (typeof CARD_MODES)[number];
-  CardNumber?: string | undefined;
-  CardNumbers?: string | undefined;
-  StartNumber?: string | undefined;
-  EndNumber?: string | undefined;
-  CardType: number;
-  AreaId?: number | undefined;
-  Remark?: string | null | undefined;
-}
-
-function numbersOf(input: RegisterCardsInput): string[] {
-  const check = (field: string, result: RuleResult<string[]>) => {
-    if (!result.ok) throw fieldError(field, result.error.key, result.error.params);
-    return result.value;
-  };
-  switch (input.Mode) {
-    case 'Single': {
-      const one = parseCardNumber(input.CardNumber ?? '');
-      return check('CardNumber', one.ok ? { ok: true, value: [one.value] } : one);
-    }
-    case 'List':
-      return check('CardNumbers', parseCardNumberList(input.CardNumbers ?? ''));
-    case 'Range': {
-      const start = parseCardNumber(input.StartNumber ?? '');
-      if (!start.ok) throw fieldError('StartNumber', start.error.key);
-      const end = parseCardNumber(input.EndNumber ?? '');
-      if (!end.ok) throw fieldError('EndNumber', end.error.key);
-      return check('EndNumber', expandCardRange(input.StartNumber, input.EndNumber));
-    }
-  }
-}
-
-/** Registers cards (all or none; a number already registered refuses the whole batch). */
-export async function registerCards(ctx: UserContext, input: RegisterCardsInput): Promise<number[]> {
-  const numbers = numbersOf(input);
-  if (input.AreaId !== undefined) assertOwnArea(ctx, input.AreaId);
-  const now = ctx.clock.now();
-  return ctx.db.kysely.transaction().execute(async (trx) => {
-    const taken: string[] = [];
-    for (let i = 0; i < numbers.length; i += 500) {
-      const rows = await trx
-        .selectFrom('Card')
-        .select('CardNumber')
-        .where('CardNumber', 'in', numbers.slice(i, i + 500))
-        .execute();
-      taken.push(...rows.map((r) => r.CardNumber));
-    }
-    if (taken.length) {
-      taken.sort();
-      throw new AppError(409, 'accessControl.error.cardRegistered', {
-        card: taken.slice(0, 5).join(', ') + (taken.length > 5 ? ' …' : ''),
-        count: taken.length,
-      });
-    }
-    const values = numbers.map((CardNumber) => ({
-      AreaId: input.AreaId ?? null,
-      CardNumber,
-      CardType: input.CardType,
-      CardUserId: null,
-      Remark: input.Remark ?? null,
-      CreatedAt: now,
-      UpdatedAt: now,
-    }));
-    for (let i = 0; i < values.length; i += 200)
-      await trx
-        .insertInto('Card')
-        .values(values.slice(i, i + 200))
-        .execute();
-    const ids: number[] = [];
-    for (let i = 0; i < numbers.length; i += 500) {
-      const rows = await trx
-        .selectFrom('Card')
-        .select('Id')
-        .where('CardNumber', 'in', numbers.slice(i, i + 500))
-        .execute();
-      ids.push(...rows.map((r) => r.Id));
-    }
-    ids.sort((a, b) => a - b);
-    await audit(
-      ctx,
-      {
-        action: 'register',
-        entity: 'Card',
-        entityId: ids.length === 1 ? ids[0] : null,
-        after: { ...input, Count: ids.length, First: numbers[0], Last: numbers[numbers.length - 1] },
-      },
-      trx,
-    );
-    return ids;
-  });
-}
-
-async function poolCard(ctx: UserContext, trx: Trx, cardId: number) {
-  const card = await trx.selectFrom('Card').selectAll().where('Id', '=', cardId).executeTakeFirst();
-  if (!card || (card.AreaId !== null && !ctx.user.areaIds.has(card.AreaId))) throw notFound();
-  return card;
-}
-
-export async function assignCards(ctx: UserContext, ids: number[], areaId: number): Promise<void> {
-  assertOwnArea(ctx, areaId);
-  const now = ctx.clock.now();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    for (const cardId of new Set(ids)) {
-      const card = await poolCard(ctx, trx, cardId);
-      if (card.AreaId !== null)
-        throw new AppError(409, 'accessControl.error.cardAssigned', { card: card.CardNumber });
-      await trx
-        .updateTable('Card')
-        .set({ AreaId: areaId, UpdatedAt: now })
-        .where('Id', '=', cardId)
-        .execute();
-    }
-    await audit(ctx, { action: 'assign', entity: 'Card', after: { Ids: ids, AreaId: areaId } }, trx);
-  });
-}
-
-/** Cards return to the pool; refused for a card still given to a holder. */
-export async function unassignCards(ctx: UserContext, ids: number[]): Promise<void> {
-  const now = ctx.clock.now();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    for (const cardId of new Set(ids)) {
-      const card = await poolCard(ctx, trx, cardId);
-      if (card.CardUserId !== null)
-        throw new AppError(409, 'accessControl.error.cardHeld', { card: card.CardNumber });
-      await trx.updateTable('Card').set({ AreaId: null, UpdatedAt: now }).where('Id', '=', cardId).execute();
-    }
-    await audit(ctx, { action: 'unassign', entity: 'Card', after: { Ids: ids } }, trx);
-  });
-}
-
-const registrationDef = {
-  name: 'CardRegistration',
-  table: 'Card',
-  tag: TAG,
-  area: false,
-  read: SUPER_ADMIN,
-  write: SUPER_ADMIN,
-  item: cardItem,
-  query: (db, ctx) => cardQuery(db).where(inPoolOrOwnAreas(ctx, 'Card.AreaId')),
-  toItem: toCardItem,
-  filters: {
-    ...cardFilters,
-    AreaId: filter.id('Card.AreaId'),
-    Assigned: {
-      schema: queryBool,
-      where: (eb, assigned: boolean) => eb('Card.AreaId', assigned ? 'is not' : 'is', null),
-    },
-  },
-  sorts: cardSorts,
-  remove: {
-    async check(_ctx, row) {
-      if (row.AreaId !== null)
-        throw new AppError(409, 'accessControl.error.cardAssigned', { card: row.CardNumber as string });
-    },
-  },
-  export: { titleKey: 'accessControl.title.cardRegistration', columns: cardExportColumns },
-} satisfies Parameters<typeof defineResource<CardItem, z.ZodType, z.ZodType, false, UserContext>>[0];
-
-export const cardRegistrationRoutes = poolRoutes({
-  resource: registrationDef,
-  register: {
-    summary:
-      'Register cards: Mode Single (CardNumber), List (CardNumbers, comma-separated) or Range (StartNumber..EndNumber); all or none',
-    body: z.strictObject({
-      Mode: z.enum(CARD_MODES),
-      CardNumber: z.string().trim().max(10).optional(),
-      CardNumbers: z.string().trim().max(12_000).optional(),
-      StartNumber: z.string().trim().max(10).optional(),
-      EndNumber: z.string().trim().max(10).optional(),
-      CardType: enumNumber(cardType),
-      AreaId: id.optional(),
-      Remark: optionalText(200),
-    }),
-    response: z.object({ Count: z.number(), Ids: z.array(z.number()) }),
-    async run(ctx, body) {
-      const ids = await registerCards(ctx, body);
-      return { Count: ids.length, Ids: ids };
-    },
-  },
-  assign: { summary: "Assign pool cards to one of the caller's areas", max: 1000, run: assignCards },
-  unassign: {
-    summary: 'Return cards to the pool (refused for a card given to a holder)',
-    run: unassignCards,
-  },
-});
+/** Card registration (SuperAdmin): the card pool, registering, assigning to an area and taking back. */
+export const cardRegistrationRoutes = [
+  ...implementResource<typeof api, UserContext>(api, {
+    table: 'Card',
+    query: poolCardQuery,
+    toItem: toCardItem,
+    where: { ...cardWhere, AreaId: match.equals<number>('Card.AreaId'), Assigned: isSet('Card.AreaId') },
+    sorts: cardSorts,
+    remove: { check: async (_ctx, row) => assertPoolCardRemovable(row) },
+    export: { titleKey: 'accessControl.title.cardRegistration', columns: cardExportColumns },
+  }),
+  route(api.register, ({ body }, ctx) => registerCardsReply(ctx, body)),
+  route(api.assign, ({ body }, ctx) => assignCards(ctx, body.Ids, body.AreaId)),
+  route(api.unassign, ({ body }, ctx) => unassignCards(ctx, body.Ids)),
+];

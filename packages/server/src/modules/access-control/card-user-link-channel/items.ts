@@ -1,18 +1,15 @@
-import type { cardUserLinkChannelItem } from '@gatehouse/shared';
-import { doorDirection, doorNumber, enumLabel, isoInstant, issueStatus } from '@gatehouse/shared';
+import { isoInstant, issueStatus, type CardUserLinkChannelItem } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
-import { contains, filter } from '../../../platform/filters.ts';
+import { match } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import type { AreaContext } from '../../../platform/context.ts';
-import { id } from '../../../platform/schemas.ts';
-import { inDepartmentTree } from '../card-user/items.ts';
+import { holderHasCardLike, holderKeyword, inDepartmentTree } from '../card-user/items.ts';
+import { doorColumns, enumColumn } from '../common.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
 
-export type AuthorizationItem = z.infer<typeof cardUserLinkChannelItem>;
-
+/** An authorisation with its holder (and department), channel and device. */
 export function authorizationQuery(db: Kysely<any>) {
   return db
     .selectFrom('CardUserLinkChannel')
@@ -46,18 +43,18 @@ export function authorizationQuery(db: Kysely<any>) {
     ]);
 }
 
-const iso = isoInstant;
 const mapFlags = rowMapper<Record<string, any>>({ flags: ['HolderDisabled', 'Revoked'] });
 
-export function toAuthorizationItem(row: Record<string, any>): AuthorizationItem {
+/** The effective validity: the authorisation's own range within the holder's, or the holder's. */
+export function toAuthorizationItem(row: Record<string, any>): CardUserLinkChannelItem {
   const { OwnValidFrom, OwnValidTo, HolderValidFrom, HolderValidTo, ...rest } = mapFlags(row);
   const holderFrom = Number(HolderValidFrom);
   const holderTo = Number(HolderValidTo);
   return {
-    ...(rest as AuthorizationItem),
+    ...(rest as CardUserLinkChannelItem),
     CardNumbers: [],
-    ValidFrom: iso(OwnValidFrom === null ? holderFrom : Math.max(Number(OwnValidFrom), holderFrom)),
-    ValidTo: iso(OwnValidTo === null ? holderTo : Math.min(Number(OwnValidTo), holderTo)),
+    ValidFrom: isoInstant(OwnValidFrom === null ? holderFrom : Math.max(Number(OwnValidFrom), holderFrom)),
+    ValidTo: isoInstant(OwnValidTo === null ? holderTo : Math.min(Number(OwnValidTo), holderTo)),
     CustomValidity: OwnValidFrom !== null || OwnValidTo !== null,
   };
 }
@@ -65,8 +62,8 @@ export function toAuthorizationItem(row: Record<string, any>): AuthorizationItem
 /** The holders' current card numbers, for a page of authorisations. */
 export async function enrichAuthorizations(
   ctx: AreaContext,
-  items: AuthorizationItem[],
-): Promise<AuthorizationItem[]> {
+  items: CardUserLinkChannelItem[],
+): Promise<CardUserLinkChannelItem[]> {
   const cards = await ctx.db.kysely
     .selectFrom('Card')
     .select(['CardUserId', 'CardNumber'])
@@ -79,34 +76,21 @@ export async function enrichAuthorizations(
   }));
 }
 
-const holderHasCard = (eb: any, text: string) =>
-  eb.exists(
-    eb
-      .selectFrom('Card')
-      .select('Card.Id')
-      .whereRef('Card.CardUserId', '=', 'CardUserLinkChannel.CardUserId')
-      .where((e: any) => contains(e, 'Card.CardNumber', text)),
-  );
+const HOLDER = 'CardUserLinkChannel.CardUserId';
 
-export const authorizationFilters = {
-  CardUserId: filter.id('CardUserLinkChannel.CardUserId'),
+/** The condition of each filter of the authorisation list. */
+export const authorizationWhere = {
+  CardUserId: match.equals<number>('CardUserLinkChannel.CardUserId'),
   /** Holder name or phone, or a card number. */
-  Keyword: {
-    schema: z.string().trim().min(1).max(100),
-    where: (eb: any, v: string) =>
-      eb.or([contains(eb, 'CardUser.Name', v), contains(eb, 'CardUser.Phone', v), holderHasCard(eb, v)]),
-  },
-  CardNumber: { schema: z.string().trim().min(1).max(10), where: holderHasCard },
-  DeviceId: filter.id('CardUserLinkChannel.DeviceId'),
-  ChannelId: filter.id('CardUserLinkChannel.ChannelId'),
-  IssueStatus: filter.oneOf('CardUserLinkChannel.IssueStatus', issueStatus),
+  Keyword: (eb: any, v: string) => holderKeyword(eb, v, HOLDER),
+  CardNumber: (eb: any, v: string) => holderHasCardLike(eb, v, HOLDER),
+  DeviceId: match.equals<number>('CardUserLinkChannel.DeviceId'),
+  ChannelId: match.equals<number>('CardUserLinkChannel.ChannelId'),
+  IssueStatus: match.equals<number>('CardUserLinkChannel.IssueStatus'),
   /** Includes sub-departments. */
-  DepartmentId: {
-    schema: id,
-    where: (eb: any, v: number) => inDepartmentTree('CardUser.DepartmentId', v)(eb),
-  },
-  PeopleGroupId: filter.id('CardUser.PeopleGroupId'),
-  Revoked: filter.flag('CardUserLinkChannel.Revoked'),
+  DepartmentId: (eb: any, v: number) => inDepartmentTree('CardUser.DepartmentId', v)(eb),
+  PeopleGroupId: match.equals<number>('CardUser.PeopleGroupId'),
+  Revoked: match.flag('CardUserLinkChannel.Revoked'),
 };
 
 export const authorizationSorts = {
@@ -117,7 +101,7 @@ export const authorizationSorts = {
   IssueStatus: 'CardUserLinkChannel.IssueStatus',
 };
 
-export const authorizationExportColumns: ExportColumn<AuthorizationItem>[] = [
+export const authorizationExportColumns: ExportColumn<CardUserLinkChannelItem>[] = [
   { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
   { key: 'DepartmentName', labelKey: 'accessControl.field.Department', width: 18 },
   {
@@ -128,22 +112,9 @@ export const authorizationExportColumns: ExportColumn<AuthorizationItem>[] = [
   },
   { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
   { key: 'ChannelName', labelKey: 'accessControl.field.ChannelName', width: 18 },
-  {
-    key: 'DoorNumber',
-    labelKey: 'accessControl.field.DoorNumber',
-    label: (v, lang) => enumLabel(lang, doorNumber, v),
-  },
-  {
-    key: 'Direction',
-    labelKey: 'accessControl.field.Direction',
-    label: (v, lang) => enumLabel(lang, doorDirection, v),
-  },
+  ...doorColumns<CardUserLinkChannelItem>(),
   { key: 'ValidFrom', labelKey: 'accessControl.field.ValidFrom', kind: 'instant' },
   { key: 'ValidTo', labelKey: 'accessControl.field.ValidTo', kind: 'instant' },
-  {
-    key: 'IssueStatus',
-    labelKey: 'accessControl.field.IssueStatus',
-    label: (v, lang) => enumLabel(lang, issueStatus, v),
-  },
+  enumColumn('IssueStatus', 'IssueStatus', issueStatus),
   { key: 'UpdatedAt', labelKey: 'accessControl.field.UpdatedAt', kind: 'instant' },
 ];

@@ -1,10 +1,22 @@
-import { enumValues, issueStatus, protocolNeedsSync, type DeviceStatusCount } from '@gatehouse/shared';
-import { sql } from 'kysely';
+import {
+  enumValues,
+  issueStatus,
+  protocolNeedsSync,
+  type BatchGrantInput,
+  type BatchGrantResult,
+  type DeviceStatusCount,
+  type GrantResult,
+  type RevokeResult,
+} from '@gatehouse/shared';
+import type { Insertable } from 'kysely';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { iso, type Trx } from '../common.ts';
 import { controllerStateAsKnown, gatewayRunning } from '../access-control-device/controllers.ts';
+import { areaChannels } from '../access-control-channel/service.ts';
+import { inDepartmentTree } from '../card-user/items.ts';
+import type { CardUserLinkChannelTable } from '../tables.ts';
 import { PENDING_SYNC, changedStatus, grantedStatus, removedStatusSql } from './lifecycle.ts';
 
 /**
@@ -16,13 +28,15 @@ export interface Validity {
   ValidTo: number | null;
 }
 
-export interface GrantResult {
-  /** New authorisations, or revoked ones granted again: pending issue (or no issue needed). */
-  Granted: number;
-  /** Existing ones whose validity changed: pending update. */
-  Updated: number;
-  /** Existing ones already as asked. */
-  Unchanged: number;
+/** The validity of the grant, when it has one of its own; the holder's otherwise. */
+export function validityOf(input: { ValidFrom?: number | null; ValidTo?: number | null }): Validity {
+  return { ValidFrom: input.ValidFrom ?? null, ValidTo: input.ValidTo ?? null };
+}
+
+/** Whether a stored authorisation already has this validity of its own (columns may come back as text). */
+function sameValidity(row: { ValidFrom: unknown; ValidTo: unknown }, validity: Validity): boolean {
+  const stored = (v: unknown) => (v === null ? null : Number(v));
+  return stored(row.ValidFrom) === validity.ValidFrom && stored(row.ValidTo) === validity.ValidTo;
 }
 
 interface ChannelRow {
@@ -33,13 +47,7 @@ interface ChannelRow {
 
 async function channelsOf(trx: Trx, areaId: number, channelIds: number[]): Promise<ChannelRow[]> {
   const unique = [...new Set(channelIds)];
-  const rows = await trx
-    .selectFrom('AccessControlChannel')
-    .innerJoin('AccessControlDevice', 'AccessControlDevice.Id', 'AccessControlChannel.DeviceId')
-    .select(['AccessControlChannel.Id', 'AccessControlChannel.DeviceId', 'AccessControlDevice.Protocol'])
-    .where('AccessControlChannel.Id', 'in', unique)
-    .where('AccessControlChannel.AreaId', '=', areaId)
-    .execute();
+  const rows = await areaChannels(trx, areaId).where('AccessControlChannel.Id', 'in', unique).execute();
   if (rows.length !== unique.length) throw fieldError('ChannelIds', 'accessControl.error.channelMissing');
   return rows;
 }
@@ -55,18 +63,7 @@ async function grant(
   const now = ctx.clock.now();
   const result: GrantResult = { Granted: 0, Updated: 0, Unchanged: 0 };
   const channelIds = channels.map((c) => c.Id);
-  const inserts: {
-    AreaId: number;
-    CardUserId: number;
-    ChannelId: number;
-    DeviceId: number;
-    ValidFrom: number | null;
-    ValidTo: number | null;
-    IssueStatus: number;
-    SentToDevice: number;
-    CreatedAt: number;
-    UpdatedAt: number;
-  }[] = [];
+  const inserts: Insertable<CardUserLinkChannelTable>[] = [];
   for (let i = 0; i < holderIds.length; i += 500) {
     const batch = holderIds.slice(i, i + 500);
     const existing = await trx
@@ -99,10 +96,7 @@ async function grant(
             .where('Id', '=', row.Id)
             .execute();
           result.Granted++;
-        } else if (
-          (row.ValidFrom === null ? null : Number(row.ValidFrom)) !== validity.ValidFrom ||
-          (row.ValidTo === null ? null : Number(row.ValidTo)) !== validity.ValidTo
-        ) {
+        } else if (!sameValidity(row, validity)) {
           await trx
             .updateTable('CardUserLinkChannel')
             .set({ ...validity, IssueStatus: changedStatus(row.IssueStatus), UpdatedAt: now })
@@ -171,23 +165,6 @@ export async function grantToHolder(
   });
 }
 
-export interface BatchGrantInput {
-  DepartmentId?: number | undefined;
-  IncludeSubDepartments?: boolean | undefined;
-  PeopleGroupId?: number | undefined;
-  ChannelIds: number[];
-  ValidFrom: number | null;
-  ValidTo: number | null;
-}
-
-export interface BatchGrantResult extends GrantResult {
-  /** Holders of the department or group. */
-  Holders: number;
-  /** Left out: disabled, or without a card. */
-  SkippedDisabled: number;
-  SkippedNoCard: number;
-}
-
 /**
  * A department (with its sub-departments unless IncludeSubDepartments is false) or a people group onto
  * chosen channels, in one transaction. Disabled holders and holders without a card are left out and counted.
@@ -210,9 +187,7 @@ export async function batchGrant(ctx: AreaContext, input: BatchGrantInput): Prom
       holders =
         input.IncludeSubDepartments === false
           ? holders.where('DepartmentId', '=', departmentId)
-          : holders.where(
-              sql<boolean>`"DepartmentId" in (with recursive "Sub"("Id") as (select cast(${departmentId} as integer) union all select "Department"."Id" from "Department" join "Sub" on "Department"."ParentId" = "Sub"."Id") select "Id" from "Sub")`,
-            );
+          : holders.where(inDepartmentTree('DepartmentId', departmentId));
     } else {
       const group = await trx
         .selectFrom('PeopleGroup')
@@ -228,10 +203,7 @@ export async function batchGrant(ctx: AreaContext, input: BatchGrantInput): Prom
     const enabled = rows.filter((r) => !r.Disabled).map((r) => r.Id);
     const cards = await cardCounts(trx, enabled);
     const eligible = enabled.filter((holderId) => cards.get(holderId));
-    const result = await grant(ctx, trx, eligible, channels, {
-      ValidFrom: input.ValidFrom,
-      ValidTo: input.ValidTo,
-    });
+    const result = await grant(ctx, trx, eligible, channels, validityOf(input));
     const out: BatchGrantResult = {
       Holders: rows.length,
       SkippedDisabled: rows.length - enabled.length,
@@ -240,7 +212,11 @@ export async function batchGrant(ctx: AreaContext, input: BatchGrantInput): Prom
     };
     await audit(
       ctx,
-      { action: 'batchGrant', entity: 'CardUserLinkChannel', after: { ...input, ...out } },
+      {
+        action: 'batchGrant',
+        entity: 'CardUserLinkChannel',
+        after: { ...input, ...validityOf(input), ...out },
+      },
       trx,
     );
     return out;
@@ -265,10 +241,7 @@ export async function changeValidity(ctx: AreaContext, authId: number, validity:
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const row = await findAuthorization(ctx, trx, authId);
     if (row.Revoked) throw new AppError(409, 'accessControl.error.authorizationRevoked');
-    const same =
-      (row.ValidFrom === null ? null : Number(row.ValidFrom)) === validity.ValidFrom &&
-      (row.ValidTo === null ? null : Number(row.ValidTo)) === validity.ValidTo;
-    if (same) return;
+    if (sameValidity(row, validity)) return;
     await trx
       .updateTable('CardUserLinkChannel')
       .set({ ...validity, IssueStatus: changedStatus(row.IssueStatus), UpdatedAt: ctx.clock.now() })
@@ -287,7 +260,7 @@ export async function changeValidity(ctx: AreaContext, authId: number, validity:
  * succeeded at once when the controller never got it. On a device whose protocol needs no sync there is
  * nothing to wait for, so the row is removed.
  */
-export async function revoke(ctx: AreaContext, ids: number[]): Promise<{ Revoked: number; Removed: number }> {
+export async function revoke(ctx: AreaContext, ids: number[]): Promise<RevokeResult> {
   const now = ctx.clock.now();
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const out = { Revoked: 0, Removed: 0 };

@@ -1,6 +1,7 @@
-import { HOLDER_FIELDS, type HolderField } from '@gatehouse/shared';
+import { HOLDER_FIELDS, type HolderField, type HolderFieldChange } from '@gatehouse/shared';
 import type { AreaContext } from '../../../platform/context.ts';
 import { areaFormatter, operator, type Trx } from '../common.ts';
+import { holderQuery } from './items.ts';
 
 /** changeType values. */
 export const CHANGE = { add: 0, modify: 1, disable: 2, enable: 3, extend: 4 } as const;
@@ -8,32 +9,12 @@ export const CHANGE = { add: 0, modify: 1, disable: 2, enable: 3, extend: 4 } as
 /** A holder as a change record shows it: names for references, printed card numbers, local date-times. */
 export type HolderSnapshot = Record<HolderField, string | null>;
 
-export interface FieldChange {
-  Field: HolderField;
-  Before: string | null;
-  After: string | null;
-}
+export type FieldChange = HolderFieldChange;
 
 /** The holder's current state in display form; Nation stays an id (translated when read). */
 export async function holderSnapshot(trx: Trx, holderId: number): Promise<HolderSnapshot> {
-  const row = await trx
-    .selectFrom('CardUser')
-    .leftJoin('Department', 'Department.Id', 'CardUser.DepartmentId')
-    .leftJoin('PeopleGroup', 'PeopleGroup.Id', 'CardUser.PeopleGroupId')
-    .leftJoin('PeopleType', 'PeopleType.Id', 'CardUser.PeopleTypeId')
-    .select([
-      'CardUser.AreaId',
-      'CardUser.Name',
-      'CardUser.Phone',
-      'CardUser.CitizenId',
-      'CardUser.Nation',
-      'Department.Name as Department',
-      'PeopleGroup.Name as PeopleGroup',
-      'PeopleType.Name as PeopleType',
-      'CardUser.ValidFrom',
-      'CardUser.ValidTo',
-      'CardUser.Remark',
-    ])
+  const row = await holderQuery(trx)
+    .select('CardUser.AreaId')
     .where('CardUser.Id', '=', holderId)
     .executeTakeFirstOrThrow();
   const cards = await trx
@@ -48,9 +29,9 @@ export async function holderSnapshot(trx: Trx, holderId: number): Promise<Holder
     Phone: row.Phone,
     CitizenId: row.CitizenId,
     Nation: String(row.Nation),
-    Department: row.Department,
-    PeopleGroup: row.PeopleGroup,
-    PeopleType: row.PeopleType,
+    Department: row.DepartmentName,
+    PeopleGroup: row.PeopleGroupName,
+    PeopleType: row.PeopleTypeName,
     Cards: cards.length ? cards.map((c) => c.CardNumber).join(',') : null,
     ValidFrom: format(Number(row.ValidFrom)),
     ValidTo: format(Number(row.ValidTo)),

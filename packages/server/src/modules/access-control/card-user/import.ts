@@ -17,8 +17,8 @@ import { FileReply } from '../../../platform/route.ts';
 import { fieldErrors } from '../../../platform/validation.ts';
 import { customTimeZone } from '../../../platform/area-zone.ts';
 import type { Trx } from '../common.ts';
-import { createHolderBody } from './schemas.ts';
-import { insertHolder, type HolderInput } from './service.ts';
+import { createHolderBody, type HolderInput } from '@gatehouse/shared';
+import { insertHolder } from './service.ts';
 
 /**
  * Holder import from the .xlsx template: the first sheet, one holder per row from row 2, columns in the

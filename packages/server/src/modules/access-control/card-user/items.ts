@@ -1,16 +1,14 @@
-import type { cardUserItem } from '@gatehouse/shared';
-import { displayToCard, disabledFlag, enumLabel, nation } from '@gatehouse/shared';
+import { displayToCard, disabledFlag, nation, type CardUserItem } from '@gatehouse/shared';
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import { z } from 'zod';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
-import { contains, filter } from '../../../platform/filters.ts';
+import { contains, match } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import type { AreaContext } from '../../../platform/context.ts';
-import { id } from '../../../platform/schemas.ts';
+import { enumColumn } from '../common.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
 
-export type HolderItem = z.infer<typeof cardUserItem>;
+export type HolderItem = CardUserItem;
 
 export function holderQuery(db: Kysely<any>) {
   return db
@@ -39,8 +37,10 @@ export function holderQuery(db: Kysely<any>) {
     ]);
 }
 
+const mapHolder = rowMapper<HolderItem>({ instants: ['ValidFrom', 'ValidTo', 'CreatedAt', 'UpdatedAt'] });
+
 export const toHolderItem = (row: Record<string, any>): HolderItem => ({
-  ...rowMapper<HolderItem>({ instants: ['ValidFrom', 'ValidTo', 'CreatedAt', 'UpdatedAt'] })(row),
+  ...mapHolder(row),
   Expired: false,
   Cards: [],
   CardNumbers: [],
@@ -92,46 +92,45 @@ export function inDepartmentTree(column: string, departmentId: number) {
     sql<SqlBool>`${eb.ref(column)} in (with recursive "Sub"("Id") as (select cast(${departmentId} as integer) union all select "Department"."Id" from "Department" join "Sub" on "Department"."ParentId" = "Sub"."Id") select "Id" from "Sub")`;
 }
 
-/** Holders holding a card whose printed number contains the text. */
-function hasCardLike(eb: any, text: string) {
+/** Holders (by the column holding their id) with a card whose printed number contains the text. */
+export function holderHasCardLike(eb: any, text: string, holderId: string) {
   return eb.exists(
     eb
       .selectFrom('Card')
       .select('Card.Id')
-      .whereRef('Card.CardUserId', '=', 'CardUser.Id')
+      .whereRef('Card.CardUserId', '=', holderId)
       .where((e: any) => contains(e, 'Card.CardNumber', text)),
   );
 }
 
-export const holderFilters = {
+/** A holder's name or phone, or one of its card numbers, contains the text (CardUser joined). */
+export function holderKeyword(eb: any, text: string, holderId: string) {
+  return eb.or([
+    contains(eb, 'CardUser.Name', text),
+    contains(eb, 'CardUser.Phone', text),
+    holderHasCardLike(eb, text, holderId),
+  ]);
+}
+
+/** The condition of each filter of the holder list. */
+export const holderWhere = {
   /** Name, phone, citizen id or card number. */
-  Keyword: {
-    schema: z.string().trim().min(1).max(100),
-    where: (eb: any, v: string) =>
-      eb.or([
-        contains(eb, 'CardUser.Name', v),
-        contains(eb, 'CardUser.Phone', v),
-        contains(eb, 'CardUser.CitizenId', v),
-        hasCardLike(eb, v),
-      ]),
-  },
-  Name: filter.like('CardUser.Name'),
-  Phone: filter.like('CardUser.Phone'),
-  CitizenId: filter.like('CardUser.CitizenId'),
-  CardNumber: { schema: z.string().trim().min(1).max(10), where: hasCardLike },
-  Nation: filter.oneOf('CardUser.Nation', nation),
+  Keyword: (eb: any, v: string) =>
+    eb.or([holderKeyword(eb, v, 'CardUser.Id'), contains(eb, 'CardUser.CitizenId', v)]),
+  Name: match.like('CardUser.Name'),
+  Phone: match.like('CardUser.Phone'),
+  CitizenId: match.like('CardUser.CitizenId'),
+  CardNumber: (eb: any, v: string) => holderHasCardLike(eb, v, 'CardUser.Id'),
+  Nation: match.equals<number>('CardUser.Nation'),
   /** Includes the department's sub-departments. */
-  DepartmentId: {
-    schema: id,
-    where: (eb: any, v: number) => inDepartmentTree('CardUser.DepartmentId', v)(eb),
-  },
-  PeopleGroupId: filter.id('CardUser.PeopleGroupId'),
-  PeopleTypeId: filter.id('CardUser.PeopleTypeId'),
-  Disabled: filter.flag('CardUser.Disabled'),
+  DepartmentId: (eb: any, v: number) => inDepartmentTree('CardUser.DepartmentId', v)(eb),
+  PeopleGroupId: match.equals<number>('CardUser.PeopleGroupId'),
+  PeopleTypeId: match.equals<number>('CardUser.PeopleTypeId'),
+  Disabled: match.flag('CardUser.Disabled'),
   /** Validity ends at or after this instant. */
-  ValidToFrom: filter.from('CardUser.ValidTo'),
+  ValidToFrom: match.from('CardUser.ValidTo'),
   /** Validity ends at or before this instant (ValidToTo = now: the expired). */
-  ValidToTo: filter.to('CardUser.ValidTo'),
+  ValidToTo: match.to('CardUser.ValidTo'),
 };
 
 export const holderSorts = {
@@ -146,7 +145,7 @@ export const holderExportColumns: ExportColumn<HolderItem>[] = [
   { key: 'Name', labelKey: 'accessControl.field.HolderName' },
   { key: 'Phone', labelKey: 'accessControl.field.Phone', width: 14 },
   { key: 'CitizenId', labelKey: 'accessControl.field.CitizenId', width: 22 },
-  { key: 'Nation', labelKey: 'accessControl.field.Nation', label: (v, lang) => enumLabel(lang, nation, v) },
+  enumColumn('Nation', 'Nation', nation),
   { key: 'DepartmentName', labelKey: 'accessControl.field.Department', width: 18 },
   { key: 'PeopleGroupName', labelKey: 'accessControl.field.PeopleGroup' },
   { key: 'PeopleTypeName', labelKey: 'accessControl.field.PeopleType' },
@@ -158,11 +157,7 @@ export const holderExportColumns: ExportColumn<HolderItem>[] = [
   },
   { key: 'ValidFrom', labelKey: 'accessControl.field.ValidFrom', kind: 'instant' },
   { key: 'ValidTo', labelKey: 'accessControl.field.ValidTo', kind: 'instant' },
-  {
-    key: 'Disabled',
-    labelKey: 'accessControl.field.Status',
-    label: (v, lang) => enumLabel(lang, disabledFlag, v),
-  },
+  enumColumn('Disabled', 'Status', disabledFlag),
   { key: 'Remark', labelKey: 'accessControl.field.Remark', width: 24 },
   { key: 'CreatedAt', labelKey: 'accessControl.field.CreatedAt', kind: 'instant' },
 ];

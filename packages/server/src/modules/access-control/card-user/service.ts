@@ -1,8 +1,11 @@
+import type { CardUserItem, HolderInput } from '@gatehouse/shared';
 import { audit } from '../../../platform/audit.ts';
+import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { markHoldersChanged, restoreHolder, withdrawHolder } from '../card-user-link-channel/lifecycle.ts';
 import type { Trx } from '../common.ts';
+import { enrichHolders, holderQuery, toHolderItem } from './items.ts';
 import {
   CHANGE,
   diffSnapshots,
@@ -16,21 +19,28 @@ import {
  * Card-holder writes. Each runs in one transaction with its change record (and renewal record for an
  * extension), its audit entry, and the issue-status consequences for the holder's authorisations.
  */
-export interface HolderInput {
-  Name: string;
-  Phone?: string | null | undefined;
-  CitizenId?: string | null | undefined;
-  Nation?: number | undefined;
-  DepartmentId?: number | null | undefined;
-  PeopleGroupId?: number | null | undefined;
-  PeopleTypeId?: number | null | undefined;
-  /** The holder's cards (free cards of the area); absent on update: unchanged. */
-  CardIds?: number[] | undefined;
-  ValidFrom: number;
-  ValidTo: number;
-  Remark?: string | null | undefined;
+
+/** One holder of the area as the list shows it (what a create or an edit answers). */
+export async function holderById(ctx: AreaContext, holderId: number): Promise<CardUserItem> {
+  const row = await holderQuery(ctx.db.kysely)
+    .where('CardUser.Id', '=', holderId)
+    .where('CardUser.AreaId', '=', ctx.areaId)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  const [item] = await enrichHolders(ctx, [toHolderItem(row)]);
+  return item!;
 }
 
+/**
+ * A holder may be deleted while nothing depends on it (no card, authorisation or swipe). Its change and
+ * renewal records describe only this holder: they go with it, in the same transaction (the delete's audit
+ * entry keeps the holder as it was).
+ */
+export async function removeHolderRecords(ctx: AreaContext, trx: Trx, holderId: number): Promise<void> {
+  await assertNoDependents('CardUser', trx, holderId, ctx.lang);
+  await trx.deleteFrom('ChangeRecord').where('CardUserId', '=', holderId).execute();
+  await trx.deleteFrom('RenewalRecord').where('CardUserId', '=', holderId).execute();
+}
 async function inArea(
   trx: Trx,
   table: 'Department' | 'PeopleGroup' | 'PeopleType',

@@ -1,16 +1,13 @@
-import type { cardItem } from '@gatehouse/shared';
-import { cardType, displayToCard, enumLabel } from '@gatehouse/shared';
+import { cardType, displayToCard, type CardItem } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
-import { filter } from '../../../platform/filters.ts';
+import { match } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
-import { id, queryBool } from '../../../platform/schemas.ts';
+import { enumColumn, isSet } from '../common.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query type */
 
-export type CardItem = z.infer<typeof cardItem>;
-
+/** A card with its area and holder, as both card lists show it. */
 export function cardQuery(db: Kysely<any>) {
   return db
     .selectFrom('Card')
@@ -37,16 +34,14 @@ export function toCardItem(row: Record<string, any>): CardItem {
   return { ...item, CardValue: displayToCard(item.CardNumber) };
 }
 
-/** Card number search: digits typed anywhere in the printed number. */
-export const cardFilters = {
-  Keyword: filter.like('Card.CardNumber'),
-  CardType: filter.oneOf('Card.CardType', cardType),
+/** The condition of each filter of both card lists. */
+export const cardWhere = {
+  /** Digits typed anywhere in the printed number. */
+  Keyword: match.like('Card.CardNumber'),
+  CardType: match.equals<number>('Card.CardType'),
   /** Given to a holder or free. */
-  Held: {
-    schema: queryBool,
-    where: (eb: any, held: boolean) => eb('Card.CardUserId', held ? 'is not' : 'is', null),
-  },
-  CardUserId: { schema: id, where: (eb: any, v: number) => eb('Card.CardUserId', '=', v) },
+  Held: isSet('Card.CardUserId'),
+  CardUserId: match.equals<number>('Card.CardUserId'),
 };
 
 export const cardSorts = {
@@ -58,11 +53,7 @@ export const cardSorts = {
 export const cardExportColumns: ExportColumn<CardItem>[] = [
   { key: 'CardNumber', labelKey: 'accessControl.field.CardNumber', width: 14 },
   { key: 'CardValue', labelKey: 'accessControl.field.CardValue', kind: 'number', width: 14 },
-  {
-    key: 'CardType',
-    labelKey: 'accessControl.field.CardType',
-    label: (v, lang) => enumLabel(lang, cardType, v),
-  },
+  enumColumn('CardType', 'CardType', cardType),
   { key: 'AreaName', labelKey: 'accessControl.field.Area', width: 20 },
   { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
   { key: 'Remark', labelKey: 'accessControl.field.Remark', width: 24 },

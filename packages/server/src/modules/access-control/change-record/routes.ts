@@ -1,52 +1,31 @@
 import {
+  ChangeRecordApi,
+  RenewalRecordApi,
   changeType,
-  enumLabel,
-  nation,
   translate,
-  ACCESS_CONTROL_ANY,
-  changeRecordItem,
-  renewalRecordItem,
+  type HolderFieldChange,
 } from '@gatehouse/shared';
-import type { z } from 'zod';
-import { filter } from '../../../platform/filters.ts';
-import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import { TAG } from '../common.ts';
-import { type FieldChange } from '../card-user/change-log.ts';
+import { match } from '../../../platform/filters.ts';
+import { implementResource } from '../../../platform/resource.ts';
+import { enumColumn } from '../common.ts';
+import {
+  changeRecordQuery,
+  renewalRecordQuery,
+  toChangeItem,
+  toRenewalItem,
+  withNationLabels,
+} from './service.ts';
 
-type ChangeItem = z.infer<typeof changeRecordItem>;
-
-type RenewalItem = z.infer<typeof renewalRecordItem>;
-
-export const changeRecordRoutes = defineResource({
-  name: 'ChangeRecord',
+/** Change records of card holders: read-only, newest first, exported with a time range. */
+export const changeRecordRoutes = implementResource(ChangeRecordApi, {
   table: 'ChangeRecord',
-  tag: TAG,
-  area: true,
-  read: ACCESS_CONTROL_ANY,
-  write: ACCESS_CONTROL_ANY,
-  item: changeRecordItem,
-  query: (db) =>
-    db
-      .selectFrom('ChangeRecord')
-      .select(['Id', 'CardUserId', 'HolderName', 'ChangeType', 'Detail', 'OperatorName', 'At']),
-  toItem: ({ Detail, ...row }) => ({
-    ...rowMapper<ChangeItem>({ instants: ['At'] })(row),
-    Changes: Detail ? (JSON.parse(Detail as string) as FieldChange[]) : [],
-  }),
-  /** Nations are kept as ids and shown in the reader's language. */
-  async enrich(ctx, items) {
-    const label = (v: string | null) => (v === null ? null : enumLabel(ctx.lang, nation, Number(v)));
-    return items.map((i) => ({
-      ...i,
-      Changes: i.Changes.map((c) =>
-        c.Field === 'Nation' ? { ...c, Before: label(c.Before), After: label(c.After) } : c,
-      ),
-    }));
-  },
-  filters: {
-    ChangeType: filter.oneOf('ChangeRecord.ChangeType', changeType),
-    CardUserId: filter.id('ChangeRecord.CardUserId'),
-    Keyword: filter.keyword(['ChangeRecord.HolderName', 'ChangeRecord.OperatorName']),
+  query: changeRecordQuery,
+  toItem: toChangeItem,
+  enrich: withNationLabels,
+  where: {
+    ChangeType: match.equals('ChangeRecord.ChangeType'),
+    CardUserId: match.equals('ChangeRecord.CardUserId'),
+    Keyword: match.keyword(['ChangeRecord.HolderName', 'ChangeRecord.OperatorName']),
   },
   sorts: { At: 'ChangeRecord.At' },
   defaultOrder: 'desc',
@@ -56,16 +35,12 @@ export const changeRecordRoutes = defineResource({
     columns: [
       { key: 'At', labelKey: 'accessControl.field.At', kind: 'instant' },
       { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
-      {
-        key: 'ChangeType',
-        labelKey: 'accessControl.field.ChangeType',
-        label: (v, lang) => enumLabel(lang, changeType, v),
-      },
+      enumColumn('ChangeType', 'ChangeType', changeType),
       {
         key: 'Changes',
         labelKey: 'accessControl.field.Detail',
         width: 60,
-        label: (v: FieldChange[], lang) =>
+        label: (v: HolderFieldChange[], lang) =>
           v
             .map(
               (c) =>
@@ -78,22 +53,14 @@ export const changeRecordRoutes = defineResource({
   },
 });
 
-export const renewalRecordRoutes = defineResource({
-  name: 'RenewalRecord',
+/** Renewal records: every extension of a holder's validity, read-only, newest first. */
+export const renewalRecordRoutes = implementResource(RenewalRecordApi, {
   table: 'RenewalRecord',
-  tag: TAG,
-  area: true,
-  read: ACCESS_CONTROL_ANY,
-  write: ACCESS_CONTROL_ANY,
-  item: renewalRecordItem,
-  query: (db) =>
-    db
-      .selectFrom('RenewalRecord')
-      .select(['Id', 'CardUserId', 'HolderName', 'OldValidTo', 'NewValidTo', 'Remark', 'OperatorName', 'At']),
-  toItem: rowMapper<RenewalItem>({ instants: ['OldValidTo', 'NewValidTo', 'At'] }),
-  filters: {
-    CardUserId: filter.id('RenewalRecord.CardUserId'),
-    Keyword: filter.keyword([
+  query: renewalRecordQuery,
+  toItem: toRenewalItem,
+  where: {
+    CardUserId: match.equals('RenewalRecord.CardUserId'),
+    Keyword: match.keyword([
       'RenewalRecord.HolderName',
       'RenewalRecord.OperatorName',
       'RenewalRecord.Remark',

@@ -1,269 +1,55 @@
-import {
-  PROTOCOL_WG,
-  accessControlProtocol,
-  accessControlType,
-  commaDigits,
-  enumLabel,
-  parseSerialNumbers,
-  wgTypeFromSerial,
-  zodRule,
-  SUPER_ADMIN,
-  accessControlDeviceItem,
-} from '@gatehouse/shared';
-import { z } from 'zod';
-import { audit } from '../../../platform/audit.ts';
-import { assertNoDependents } from '../../../platform/dependents.ts';
-import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
-import { filter } from '../../../platform/filters.ts';
-import type { defineResource } from '../../../platform/resource.ts';
+import { DeviceRegistrationApi } from '@gatehouse/shared';
 import type { UserContext } from '../../../platform/context.ts';
-import { inPoolOrOwnAreas, poolRoutes } from '../pool.ts';
-import { enumNumber, id, queryBool } from '../../../platform/schemas.ts';
-import { openAuthorizations } from '../card-user-link-channel/lifecycle.ts';
-import { createDefaultChannels } from '../access-control-channel/defaults.ts';
-import { TAG, assertOwnArea, optionalText, type Trx } from '../common.ts';
-import { deviceQuery, toDeviceItem, type DeviceItem } from '../access-control-device/items.ts';
+import { match } from '../../../platform/filters.ts';
+import { implementResource } from '../../../platform/resource.ts';
+import { route } from '../../../platform/route.ts';
+import { deviceModelColumns, toDeviceItem } from '../access-control-device/items.ts';
+import { isSet } from '../common.ts';
+import {
+  assertPoolDeviceRemovable,
+  assignDevices,
+  poolDeviceQuery,
+  registerDevicesReply,
+  unassignDevices,
+} from './service.ts';
 
-/**
- * Device registration (SuperAdmin): controllers enter a pool by serial number and are assigned to one of
- * the caller's areas. The pool screen shows unassigned devices and those of the caller's own areas.
- */
-async function poolDevice(ctx: UserContext, trx: Trx, deviceId: number) {
-  const device = await trx
-    .selectFrom('AccessControlDevice')
-    .selectAll()
-    .where('Id', '=', deviceId)
-    .executeTakeFirst();
-  if (!device || (device.AreaId !== null && !ctx.user.areaIds.has(device.AreaId))) throw notFound();
-  return device;
-}
+const api = DeviceRegistrationApi;
 
-export interface RegisterDevicesInput {
-  SerialNumbers: string;
-  Protocol: number;
-  Type?: number | undefined;
-  AreaId?: number | undefined;
-  Remark?: string | null | undefined;
-}
-
-/** Registers one or many controllers (all or none); with AreaId they join that area at once. */
-export async function registerDevices(ctx: UserContext, input: RegisterDevicesInput): Promise<number[]> {
-  const parsed = parseSerialNumbers(input.SerialNumbers);
-  if (!parsed.ok) throw fieldError('SerialNumbers', parsed.error.key, parsed.error.params);
-  const devices = parsed.value.map((serial) => {
-    if (input.Protocol !== PROTOCOL_WG) return { serial, type: input.Type ?? 0 };
-    const type = wgTypeFromSerial(serial);
-    if (type === null) throw fieldError('SerialNumbers', 'accessControl.error.wgSerialType', { serial });
-    return { serial, type };
-  });
-  if (input.AreaId !== undefined) assertOwnArea(ctx, input.AreaId);
-  const now = ctx.clock.now();
-  return ctx.db.kysely.transaction().execute(async (trx) => {
-    const taken = await trx
-      .selectFrom('AccessControlDevice')
-      .select('SerialNumber')
-      .where(
-        'SerialNumber',
-        'in',
-        devices.map((d) => d.serial),
-      )
-      .orderBy('SerialNumber')
-      .execute();
-    if (taken.length)
-      throw new AppError(409, 'accessControl.error.serialTaken', {
-        serial: taken.map((t) => t.SerialNumber).join(', '),
-      });
-    const ids: number[] = [];
-    for (const d of devices) {
-      const row = await trx
-        .insertInto('AccessControlDevice')
-        .values({
-          AreaId: input.AreaId ?? null,
-          SerialNumber: d.serial,
-          Name: d.serial,
-          Protocol: input.Protocol,
-          Type: d.type,
-          Ip: null,
-          Port: null,
-          Location: null,
-          Remark: input.Remark ?? null,
-          AssignedAt: input.AreaId === undefined ? null : now,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .returning('Id')
-        .executeTakeFirstOrThrow();
-      ids.push(row.Id);
-      if (input.AreaId !== undefined)
-        await createDefaultChannels(trx, { Id: row.Id, Type: d.type }, input.AreaId, ctx.lang, now);
-    }
-    await audit(
-      ctx,
-      {
-        action: 'register',
-        entity: 'AccessControlDevice',
-        entityId: ids.join(','),
-        after: { ...input, Ids: ids },
-      },
-      trx,
-    );
-    return ids;
-  });
-}
-
-/** Pool devices join one of the caller's areas, each with its default channels. */
-export async function assignDevices(ctx: UserContext, ids: number[], areaId: number): Promise<void> {
-  assertOwnArea(ctx, areaId);
-  const now = ctx.clock.now();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    for (const deviceId of new Set(ids)) {
-      const device = await poolDevice(ctx, trx, deviceId);
-      if (device.AreaId !== null)
-        throw new AppError(409, 'accessControl.error.deviceAssigned', { serial: device.SerialNumber });
-      await trx
-        .updateTable('AccessControlDevice')
-        .set({ AreaId: areaId, AssignedAt: now, UpdatedAt: now })
-        .where('Id', '=', deviceId)
-        .execute();
-      await createDefaultChannels(trx, device, areaId, ctx.lang, now);
-      await audit(
-        ctx,
-        {
-          action: 'assign',
-          entity: 'AccessControlDevice',
-          entityId: deviceId,
-          before: device,
-          after: { AreaId: areaId },
-        },
-        trx,
-      );
-    }
-  });
-}
-
-/**
- * Devices return to the pool. Refused while any authorisation on them is not confirmed deleted; their
- * channels (the doors of that area) leave with them, while swipe records and fault reports keep their copies.
- */
-export async function unassignDevices(ctx: UserContext, ids: number[]): Promise<void> {
-  const now = ctx.clock.now();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    for (const deviceId of new Set(ids)) {
-      const device = await poolDevice(ctx, trx, deviceId);
-      if (device.AreaId === null) continue;
-      const open = await openAuthorizations(trx, { deviceId });
-      if (open > 0)
-        throw new AppError(409, 'accessControl.error.deviceHasAuthorizations', {
-          serial: device.SerialNumber,
-          count: open,
-        });
-      await trx.deleteFrom('AccessControlChannel').where('DeviceId', '=', deviceId).execute();
-      await trx
-        .updateTable('AccessControlDevice')
-        .set({ AreaId: null, AssignedAt: null, UpdatedAt: now })
-        .where('Id', '=', deviceId)
-        .execute();
-      await audit(
-        ctx,
-        {
-          action: 'unassign',
-          entity: 'AccessControlDevice',
-          entityId: deviceId,
-          before: device,
-          after: { AreaId: null },
-        },
-        trx,
-      );
-    }
-  });
-}
-
-const registrationDef = {
-  name: 'DeviceRegistration',
-  table: 'AccessControlDevice',
-  tag: TAG,
-  area: false,
-  read: SUPER_ADMIN,
-  write: SUPER_ADMIN,
-  item: accessControlDeviceItem,
-  query: (db, ctx) => deviceQuery(db).where(inPoolOrOwnAreas(ctx, 'AccessControlDevice.AreaId')),
-  toItem: toDeviceItem,
-  filters: {
-    Keyword: filter.keyword(['AccessControlDevice.SerialNumber', 'AccessControlDevice.Name']),
-    Protocol: filter.oneOf('AccessControlDevice.Protocol', accessControlProtocol),
-    Type: filter.oneOf('AccessControlDevice.Type', accessControlType),
-    AreaId: filter.id('AccessControlDevice.AreaId'),
-    Assigned: {
-      schema: queryBool,
-      where: (eb, assigned: boolean) => eb('AccessControlDevice.AreaId', assigned ? 'is not' : 'is', null),
+/** Device registration (SuperAdmin): the device pool, registering, assigning to an area and taking back. */
+export const deviceRegistrationRoutes = [
+  ...implementResource<typeof api, UserContext>(api, {
+    table: 'AccessControlDevice',
+    query: poolDeviceQuery,
+    toItem: toDeviceItem,
+    where: {
+      Keyword: match.keyword(['AccessControlDevice.SerialNumber', 'AccessControlDevice.Name']),
+      Protocol: match.equals('AccessControlDevice.Protocol'),
+      Type: match.equals('AccessControlDevice.Type'),
+      AreaId: match.equals('AccessControlDevice.AreaId'),
+      Assigned: isSet('AccessControlDevice.AreaId'),
     },
-  },
-  sorts: {
-    CreatedAt: 'AccessControlDevice.CreatedAt',
-    SerialNumber: 'AccessControlDevice.SerialNumber',
-    Name: 'AccessControlDevice.Name',
-    Id: 'AccessControlDevice.Id',
-  },
-  defaultOrder: 'desc',
-  remove: {
-    async check(ctx, row, trx) {
-      if (row.AreaId !== null)
-        throw new AppError(409, 'accessControl.error.deviceAssigned', { serial: row.SerialNumber as string });
-      await assertNoDependents('AccessControlDevice', trx, row.Id as number, ctx.lang);
+    sorts: {
+      CreatedAt: 'AccessControlDevice.CreatedAt',
+      SerialNumber: 'AccessControlDevice.SerialNumber',
+      Name: 'AccessControlDevice.Name',
+      Id: 'AccessControlDevice.Id',
     },
-  },
-  export: {
-    titleKey: 'accessControl.title.deviceRegistration',
-    columns: [
-      { key: 'SerialNumber', labelKey: 'accessControl.field.SerialNumber', width: 16 },
-      {
-        key: 'Protocol',
-        labelKey: 'accessControl.field.Protocol',
-        label: (v, lang) => enumLabel(lang, accessControlProtocol, v),
-      },
-      {
-        key: 'Type',
-        labelKey: 'accessControl.field.Type',
-        label: (v, lang) => enumLabel(lang, accessControlType, v),
-      },
-      { key: 'AreaName', labelKey: 'accessControl.field.Area', width: 20 },
-      { key: 'Name', labelKey: 'accessControl.field.DeviceName', width: 20 },
-      { key: 'ChannelCount', labelKey: 'accessControl.field.ChannelCount', kind: 'number' },
-      { key: 'AssignedAt', labelKey: 'accessControl.field.AssignedAt', kind: 'instant' },
-      { key: 'CreatedAt', labelKey: 'accessControl.field.CreatedAt', kind: 'instant' },
-    ],
-  },
-} satisfies Parameters<typeof defineResource<DeviceItem, z.ZodType, z.ZodType, false, UserContext>>[0];
-
-export const deviceRegistrationRoutes = poolRoutes({
-  resource: registrationDef,
-  register: {
-    summary:
-      'Register controllers by serial number (comma-separated; all or none). WG: the type follows the first digit (1, 2, 4); Other: Type as given',
-    body: z.strictObject({
-      SerialNumbers: z.string().trim().max(2300).superRefine(zodRule(commaDigits)),
-      Protocol: enumNumber(accessControlProtocol),
-      Type: enumNumber(accessControlType).optional(),
-      AreaId: id.optional(),
-      Remark: optionalText(200),
-    }),
-    response: z.array(accessControlDeviceItem),
-    async run(ctx, body) {
-      const ids = await registerDevices(ctx, body);
-      const rows = await deviceQuery(ctx.db.kysely)
-        .where('AccessControlDevice.Id', 'in', ids)
-        .orderBy('AccessControlDevice.Id')
-        .execute();
-      return rows.map(toDeviceItem);
+    defaultOrder: 'desc',
+    remove: { check: assertPoolDeviceRemovable },
+    export: {
+      titleKey: 'accessControl.title.deviceRegistration',
+      columns: [
+        { key: 'SerialNumber', labelKey: 'accessControl.field.SerialNumber', width: 16 },
+        ...deviceModelColumns,
+        { key: 'AreaName', labelKey: 'accessControl.field.Area', width: 20 },
+        { key: 'Name', labelKey: 'accessControl.field.DeviceName', width: 20 },
+        { key: 'ChannelCount', labelKey: 'accessControl.field.ChannelCount', kind: 'number' },
+        { key: 'AssignedAt', labelKey: 'accessControl.field.AssignedAt', kind: 'instant' },
+        { key: 'CreatedAt', labelKey: 'accessControl.field.CreatedAt', kind: 'instant' },
+      ],
     },
-  },
-  assign: {
-    summary: "Assign pool devices to one of the caller's areas (default channels are created per door)",
-    max: 200,
-    run: assignDevices,
-  },
-  unassign: {
-    summary: 'Return devices to the pool (refused while authorisations on them are not confirmed deleted)',
-    run: unassignDevices,
-  },
-});
+  }),
+  route(api.register, ({ body }, ctx) => registerDevicesReply(ctx, body)),
+  route(api.assign, ({ body }, ctx) => assignDevices(ctx, body.Ids, body.AreaId)),
+  route(api.unassign, ({ body }, ctx) => unassignDevices(ctx, body.Ids)),
+];

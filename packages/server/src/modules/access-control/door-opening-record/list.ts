@@ -1,19 +1,24 @@
-import type { doorOpeningRecordItem } from '@gatehouse/shared';
 import {
+  ACCESS_CONTROL_ANY,
+  DoorOpeningRecordApi,
   canonicalCardNumber,
-  cardNumberItem,
   displayToCard,
+  doorDirection,
+  doorRecordReason,
+  doorRecordResult,
   isoInstant,
-  zodRule,
+  type DoorOpeningRecordItem,
   type HubEventInput,
+  type Page,
+  type SwipeQuery,
 } from '@gatehouse/shared';
 import { sql, type SelectQueryBuilder, type Selectable } from 'kysely';
-import { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
-import { contains, instant } from '../../../platform/filters.ts';
+import { scopedArea } from '../../../platform/context.ts';
+import type { Exportable, ExportColumn } from '../../../platform/exports/registry.ts';
+import { contains } from '../../../platform/filters.ts';
 import { assertDaySpan } from '../../../platform/resource.ts';
-import { endAfterStart, id, paging, queryBool, type Page } from '../../../platform/schemas.ts';
-import type { Trx } from '../common.ts';
+import { enumColumn, type Trx } from '../common.ts';
 import type { DoorOpeningRecordTable } from '../tables.ts';
 import { DAY_MS, type StoredControllerRecord } from './service.ts';
 
@@ -30,31 +35,18 @@ import { DAY_MS, type StoredControllerRecord } from './service.ts';
  * day counts from the newest day gives the day the page starts in, and the OFFSET is taken within that day
  * only. Totals are exact and no request reads more than about one day of index entries.
  */
-const filters = {
-  Result: queryBool.optional(),
-  DeviceId: id.optional(),
-  CardUserId: id.optional(),
-  /** Holders whose current name contains the text. */
-  HolderName: z.string().trim().min(1).max(50).optional(),
-  /** A whole card number (leading zeros optional). */
-  CardNumber: z.string().trim().superRefine(zodRule(cardNumberItem)).optional(),
-  StartTime: instant.optional(),
-  EndTime: instant.optional(),
-};
+export type { SwipeQuery };
 
-const timeOrder = endAfterStart('StartTime', 'EndTime');
-
-export const swipeQuerySchema = z.object({ ...paging, ...filters }).superRefine(timeOrder);
-export const swipeExportQuerySchema = z.object(filters).superRefine(timeOrder);
-export type SwipeQuery = z.infer<typeof swipeExportQuerySchema>;
-
-export type SwipeItem = z.infer<typeof doorOpeningRecordItem>;
+export type SwipeItem = DoorOpeningRecordItem;
 
 type Records = SelectQueryBuilder<Database, 'DoorOpeningRecord', object>;
 
 const TIME_RANGE = { timeRange: { column: 'At' } };
 
-function toItem(row: Selectable<DoorOpeningRecordTable>): SwipeItem {
+const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** A stored record as the list shows it (the drivers return bigint columns as text or bigint). */
+function toItem(row: Omit<Selectable<DoorOpeningRecordTable>, 'AreaId'>): SwipeItem {
   return {
     Id: row.Id,
     At: isoInstant(Number(row.At)),
@@ -70,9 +62,9 @@ function toItem(row: Selectable<DoorOpeningRecordTable>): SwipeItem {
     Direction: row.Direction,
     Result: row.Result === 1,
     Reason: row.Reason,
-    EventType: row.EventType === null ? null : Number(row.EventType),
-    EventReason: row.EventReason === null ? null : Number(row.EventReason),
-    RecordIndex: row.RecordIndex === null ? null : Number(row.RecordIndex),
+    EventType: numberOrNull(row.EventType),
+    EventReason: numberOrNull(row.EventReason),
+    RecordIndex: numberOrNull(row.RecordIndex),
   };
 }
 
@@ -81,25 +73,7 @@ function toItem(row: Selectable<DoorOpeningRecordTable>): SwipeItem {
  * it is without asking again (alarms are their own event type: the dashboard counts them).
  */
 export function swipeEvent(r: StoredControllerRecord): HubEventInput {
-  const item: SwipeItem = {
-    Id: r.Id,
-    At: isoInstant(r.At),
-    CardNumber: r.CardNumber,
-    CardValue: displayToCard(r.CardNumber),
-    CardUserId: r.CardUserId,
-    HolderName: r.HolderName,
-    DeviceId: r.DeviceId,
-    DeviceName: r.DeviceName,
-    ChannelId: r.ChannelId,
-    ChannelName: r.ChannelName,
-    DoorNumber: r.DoorNumber,
-    Direction: r.Direction,
-    Result: r.Result,
-    Reason: r.Reason,
-    EventType: r.EventType,
-    EventReason: r.EventReason,
-    RecordIndex: r.RecordIndex,
-  };
+  const item = toItem({ ...r, Result: r.Result ? 1 : 0 });
   return { Type: r.EventType === ALARM_RECORD ? 'DoorAlarm' : 'Swipe', ...item };
 }
 
@@ -285,3 +259,33 @@ export async function listSwipes(
   }
   return { Items: [], Total };
 }
+
+/** What a page of the list is asked for: its query, with the page turned into an offset. */
+export function swipePage(db: Trx, areaId: number, q: SwipeQuery & { PageIndex: number; PageSize: number }) {
+  return listSwipes(db, areaId, q, (q.PageIndex - 1) * q.PageSize, q.PageSize);
+}
+
+const columns: ExportColumn<SwipeItem>[] = [
+  { key: 'At', labelKey: 'accessControl.field.At', kind: 'instant' },
+  { key: 'CardNumber', labelKey: 'accessControl.field.CardNumber', width: 14 },
+  { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
+  { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
+  { key: 'ChannelName', labelKey: 'accessControl.field.ChannelName', width: 18 },
+  enumColumn('Direction', 'Direction', doorDirection),
+  enumColumn('Result', 'Result', doorRecordResult),
+  enumColumn('Reason', 'Reason', doorRecordReason, 20),
+];
+
+/** The swipe list's export: its own service, not a declared resource's. */
+export const swipeExport: Exportable = {
+  name: DoorOpeningRecordApi.name,
+  read: ACCESS_CONTROL_ANY,
+  titleKey: 'accessControl.title.doorOpeningRecords',
+  columns: columns as ExportColumn[],
+  query: DoorOpeningRecordApi.filterQuery,
+  requiresRange: ['StartTime', 'EndTime'],
+  checkQuery: (q) => assertDaySpan(q, TIME_RANGE),
+  count: async (ctx, q) => (await listSwipes(ctx.db.kysely, scopedArea(ctx), q as SwipeQuery, 0, 1)).Total,
+  rows: async (ctx, q, limit) =>
+    (await listSwipes(ctx.db.kysely, scopedArea(ctx), q as SwipeQuery, 0, limit)).Items,
+};

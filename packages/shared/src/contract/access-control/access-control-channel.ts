@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { cardReaderType, doorNumber } from '../../enums/access-control.ts';
+import { doorDirection } from '../../enums/doors.ts';
+import { operation, resourceApi } from '../operation.ts';
+import { ACCESS_CONTROL_ADMIN, ACCESS_CONTROL_ANY } from '../permissions.ts';
+import { enumNumber, filterSchema, id, optionalText } from '../wire.ts';
+import { ACCESS_CONTROL_TAG } from './common.ts';
+
+/**
+ * Channel management (AccessControl/Admin): the readers on the doors of the area's controllers. The door
+ * number must exist on the device's model (0 = unspecified); a door and direction belong to one channel.
+ */
+export const accessControlChannelItem = z.object({
+  Id: z.number(),
+  DeviceId: z.number(),
+  DeviceName: z.string(),
+  SerialNumber: z.string(),
+  DeviceType: z.number(),
+  DoorNumber: z.number(),
+  Name: z.string(),
+  Direction: z.number(),
+  ReaderType: z.number(),
+  Remark: z.string().nullable(),
+  /** Authorisations on this channel that are not confirmed deleted. */
+  AuthorizationCount: z.number(),
+  CreatedAt: z.string(),
+  UpdatedAt: z.string(),
+});
+export type AccessControlChannelItem = z.output<typeof accessControlChannelItem>;
+
+const fields = {
+  DoorNumber: enumNumber(doorNumber),
+  Name: z.string().trim().min(1).max(50),
+  Direction: enumNumber(doorDirection),
+  ReaderType: enumNumber(cardReaderType).optional(),
+  Remark: optionalText(200),
+};
+
+/** WG door control modes (0x80): 1 normally open, 2 normally closed, 3 controlled (closes after the delay). */
+export const DOOR_MODES = [1, 2, 3] as const;
+export type DoorMode = (typeof DOOR_MODES)[number];
+/** The controller keeps the open delay in one byte of seconds; 3 s is its factory setting. */
+export const DOOR_DELAY_MAX = 255;
+export const DOOR_DELAY_DEFAULT = 3;
+
+export const setDoorModeBody = z.strictObject({
+  Id: id,
+  Mode: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  Delay: z.number().int().min(0).max(DOOR_DELAY_MAX).optional(),
+});
+export type SetDoorModeInput = z.output<typeof setDoorModeBody>;
+
+const admin = { tag: ACCESS_CONTROL_TAG, access: ACCESS_CONTROL_ADMIN, area: true } as const;
+
+export const AccessControlChannelApi = {
+  ...resourceApi({
+    name: 'AccessControlChannel',
+    tag: ACCESS_CONTROL_TAG,
+    area: true,
+    read: ACCESS_CONTROL_ANY,
+    write: ACCESS_CONTROL_ADMIN,
+    item: accessControlChannelItem,
+    filters: {
+      DeviceId: filterSchema.id(),
+      Keyword: filterSchema.text(),
+      DoorNumber: filterSchema.oneOf(doorNumber),
+      Direction: filterSchema.oneOf(doorDirection),
+      ReaderType: filterSchema.oneOf(cardReaderType),
+    },
+    sorts: ['Device', 'Name', 'DoorNumber', 'CreatedAt'],
+    create: z.strictObject({ DeviceId: id, ...fields }),
+    update: z.strictObject({ Id: id, ...fields }),
+    remove: true,
+  }),
+  openDoor: operation({
+    ...admin,
+    method: 'POST',
+    path: '/api/AccessControlChannel/OpenDoor',
+    summary: "Open the channel's door now (the controller logs a remote-open record)",
+    body: z.strictObject({ Id: id }),
+    reply: z.object({ DoorNumber: z.number() }),
+  }),
+  setDoorMode: operation({
+    ...admin,
+    method: 'POST',
+    path: '/api/AccessControlChannel/SetDoorMode',
+    summary:
+      "Set the channel's door: 1 normally open, 2 normally closed, 3 controlled (Delay: seconds the lock opens)",
+    body: setDoorModeBody,
+    reply: z.object({ DoorNumber: z.number(), Mode: z.number(), Delay: z.number() }),
+  }),
+};
