@@ -20,7 +20,8 @@ describe('instance id', () => {
   it('is INSTANCE_ID when set, and refuses a bad one naming the variable', () => {
     expect(instanceId({ INSTANCE_ID: 'gate-2.eu:a_1' })).toBe('gate-2.eu:a_1');
     expect(() => instanceId({ INSTANCE_ID: 'two words' })).toThrow(/INSTANCE_ID must be/);
-    expect(() => instanceId({ INSTANCE_ID: 'x'.repeat(65) })).toThrow(/INSTANCE_ID/);
+    expect(instanceId({ INSTANCE_ID: 'x'.repeat(32) })).toBe('x'.repeat(32));
+    expect(() => instanceId({ INSTANCE_ID: 'x'.repeat(33) })).toThrow(/INSTANCE_ID/);
   });
 
   it('is otherwise hostname-pid-random, different for every call', () => {
@@ -31,9 +32,12 @@ describe('instance id', () => {
         os
           .hostname()
           .replace(/[^A-Za-z0-9.-]/g, '-')
-          .slice(0, 40),
+          .slice(0, 16),
       ),
     ).toBe(true);
+    expect(id.length).toBeLessThanOrEqual(32);
+    // Short enough to name the instance in a bus channel.
+    expect(`wg.cmd.${id}`.length).toBeLessThanOrEqual(48);
     expect(instanceId({ INSTANCE_ID: '' })).not.toBe(id);
   });
 });

@@ -274,7 +274,8 @@ describe.each(childDbKinds)('[%s] cluster singleton across processes', (kind) =>
       console.log(
         `[${kind}] singleton: holder SIGKILLed, standby ran after ${takeover} ms (term ${CHILD_TTL} ms, tick ${CHILD_TICK} ms)`,
       );
-      expect(takeover).toBeLessThanOrEqual(CHILD_TTL + CHILD_TICK + 250);
+      // At most a term after its last renewal, plus a tick of the standby (and slack for a loaded machine).
+      expect(takeover).toBeLessThanOrEqual(CHILD_TTL + CHILD_TICK + 750);
       // One holder at a time: every child row precedes every standby row.
       const all = await rows();
       const lastChild = Math.max(...all.filter((r) => r.holder === 'child').map((r) => r.at));
@@ -301,6 +302,8 @@ describe.each(childDbKinds)('[%s] cluster singleton across processes', (kind) =>
       const takenAt = await firstStandbyRun(stoppedAt - 50, CHILD_TICK + 2000);
       expect(takenAt).toBeDefined();
       console.log(`[${kind}] singleton: holder stopped, standby ran after ${takenAt! - stoppedAt} ms`);
+      // Under 1 s: without the release the standby could not have it before the lease ran out, at least a term
+      // after the last renewal, which was at most a tick before the stop.
       expect(takenAt! - stoppedAt).toBeLessThanOrEqual(CHILD_TICK + 250);
       const all = await rows();
       expect(all.filter((r) => r.holder === 'child' && r.at > takenAt!)).toEqual([]);

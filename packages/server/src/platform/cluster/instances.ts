@@ -21,20 +21,23 @@ export interface InstanceInfo {
   meta: InstanceMeta | null;
 }
 
-/** An instance id: letters, digits and `.` `_` `:` `-`, 1 to 64 characters (it lands in logs and leases). */
-const ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/**
+ * An instance id: letters, digits and `.` `_` `:` `-`, 1 to 32 characters. It lands in logs, lease rows and
+ * bus channel names (`wg.cmd.<id>` for commands addressed to the owner must fit the bus's 48 characters).
+ */
+const ID = /^[A-Za-z0-9._:-]{1,32}$/;
 
 /**
  * This process's instance id: `INSTANCE_ID` when set (validated: a bad value stops the start with a message
- * naming it), otherwise hostname-pid-random, unique even for two processes of one host that reuse a pid
- * after a restart.
+ * naming it), otherwise hostname-pid-random (the host name cut to 16 characters), unique even for two
+ * processes of one host that reuse a pid after a restart.
  */
 export function instanceId(env: Record<string, string | undefined> = process.env): string {
   const given = env.INSTANCE_ID;
   if (given !== undefined && given !== '') {
     if (!ID.test(given))
       throw new Error(
-        `INSTANCE_ID must be 1 to 64 letters, digits, ".", "_", ":" or "-" (got ${JSON.stringify(given)})`,
+        `INSTANCE_ID must be 1 to 32 letters, digits, ".", "_", ":" or "-" (got ${JSON.stringify(given)})`,
       );
     return given;
   }
@@ -42,7 +45,7 @@ export function instanceId(env: Record<string, string | undefined> = process.env
     os
       .hostname()
       .replace(/[^A-Za-z0-9.-]/g, '-')
-      .slice(0, 40) || 'host';
+      .slice(0, 16) || 'host';
   return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
