@@ -8,6 +8,24 @@ import { registerDepartmentMembers } from '../organization/index.ts';
  * device with history; a card holder with cards, authorisations or swipes.
  */
 export function registerAccessControlDependents(): void {
+  registerAreaAndDeviceDependents();
+  registerHolderDependents();
+  registerGroupDependents();
+}
+
+/** Swipe records, counted from the per-day counts rather than the millions of records. */
+const swipeCount = (column: 'AreaId' | 'DeviceId') =>
+  async function count(db: Parameters<Dependent['count']>[0], rowId: number) {
+    const row = await db
+      .selectFrom('DoorOpeningRecordDay')
+      .select(sql<number>`coalesce(sum("Count"), 0)`.as('n'))
+      .where(column, '=', rowId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+
+/** An area holding devices, cards, holders, swipes or fault reports; a pool device with history. */
+function registerAreaAndDeviceDependents(): void {
   for (const [table, labelKey] of [
     ['AccessControlDevice', 'accessControl.entity.Device'],
     ['Card', 'accessControl.entity.Card'],
@@ -16,17 +34,6 @@ export function registerAccessControlDependents(): void {
   ] as const) {
     registerDependent('AreaInfo', { labelKey, count: rowsWhere(table, 'AreaId') });
   }
-
-  /** Swipe records, counted from the per-day counts rather than the millions of records. */
-  const swipeCount = (column: 'AreaId' | 'DeviceId') =>
-    async function count(db: Parameters<Dependent['count']>[0], rowId: number) {
-      const row = await db
-        .selectFrom('DoorOpeningRecordDay')
-        .select(sql<number>`coalesce(sum("Count"), 0)`.as('n'))
-        .where(column, '=', rowId)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    };
 
   registerDependent('AreaInfo', {
     labelKey: 'accessControl.entity.DoorOpeningRecord',
@@ -40,7 +47,9 @@ export function registerAccessControlDependents(): void {
     labelKey: 'accessControl.entity.FailureDeclarationRecord',
     count: rowsWhere('FailureDeclarationRecord', 'DeviceId'),
   });
+}
 
+function registerHolderDependents(): void {
   /**
    * A card holder may be deleted while it holds no card, no authorisation and no swipe record; its own
    * change and renewal records go with it (the operation log keeps the deleted row).
@@ -72,7 +81,10 @@ export function registerAccessControlDependents(): void {
       return Number(row.n);
     },
   });
+}
 
+/** Departments, people groups and people types with card holders (and a department's member counts). */
+function registerGroupDependents(): void {
   registerDependent('PeopleGroup', {
     labelKey: 'accessControl.entity.CardUser',
     count: rowsWhere('CardUser', 'PeopleGroupId'),

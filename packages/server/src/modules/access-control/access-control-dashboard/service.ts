@@ -29,72 +29,18 @@ const ALARMS_LISTED = 5;
 
 const n = (v: unknown) => Number(v ?? 0);
 
-export async function accessControlSummary(ctx: AreaContext): Promise<AccessControlSummary> {
-  const k = ctx.db.kysely;
-  const areaId = ctx.areaId;
-  const now = ctx.clock.now();
-  const zone = await areaTimeZone(k, areaId);
-  const today = startOfLocalDay(now, zone);
-  const [controllers, swipes, waiting, alarms] = await Promise.all([
-    k
-      .selectFrom('AccessControlDevice as D')
-      .leftJoin('AccessControlDeviceState as S', 'S.DeviceId', 'D.Id')
-      .select(['S.Online', 'S.SyncState', 'S.SyncPhase'])
-      .where('D.AreaId', '=', areaId)
-      .where('D.Protocol', '=', PROTOCOL_WG)
-      .where('D.Disabled', '=', 0)
-      .execute(),
-    k
-      .selectFrom('DoorOpeningRecord')
-      .select((eb) => ['Result', eb.fn.countAll().as('n')])
-      .where('AreaId', '=', areaId)
-      .where('At', '>=', today)
-      .where('At', '<', addLocalDays(today, 1, zone))
-      // Card swipes only: door events (button, remote open, sensor) and alarms are not swipes.
-      .where((eb) => eb.or([eb('EventType', 'is', null), eb('EventType', '=', RECORD_SWIPE)]))
-      .groupBy('Result')
-      .execute(),
-    k
-      .selectFrom('CardUserLinkChannel')
-      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('SyncError').as('failing')])
-      .where('AreaId', '=', areaId)
-      .where('IssueStatus', 'in', PENDING_SYNC)
-      .executeTakeFirstOrThrow(),
-    k
-      .selectFrom('DoorOpeningRecord as A')
-      .select([
-        'A.Id',
-        'A.At',
-        'A.DeviceId',
-        'A.DeviceName',
-        'A.DoorNumber',
-        'A.ChannelName',
-        'A.EventReason',
-      ])
-      .where('A.AreaId', '=', areaId)
-      .where('A.At', '>=', now - ALARM_WINDOW_MS)
-      .where('A.EventType', '=', RECORD_ALARM)
-      // Cleared by the door reporting closed after it (the controller's own ring order).
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('DoorOpeningRecord as C')
-              .select('C.Id')
-              .whereRef('C.DeviceId', '=', 'A.DeviceId')
-              .whereRef('C.DoorNumber', '=', 'A.DoorNumber')
-              .whereRef('C.RecordIndex', '>', 'A.RecordIndex')
-              .where('C.EventType', '=', RECORD_DOOR)
-              .where('C.EventReason', '=', DOOR_CLOSED),
-          ),
-        ),
-      )
-      .orderBy('A.At', 'desc')
-      .orderBy('A.Id', 'desc')
-      .execute(),
-  ]);
-
+/** The area's enabled WG controllers by connection as the gateway last stored it, and how many sync now. */
+async function controllersByState(ctx: AreaContext): Promise<AccessControlSummary['Controllers']> {
+  const controllers = await ctx.db.kysely
+    .selectFrom('AccessControlDevice as D')
+    .leftJoin('AccessControlDeviceState as S', 'S.DeviceId', 'D.Id')
+    .select(['S.Online', 'S.SyncState', 'S.SyncPhase'])
+    .where('D.AreaId', '=', ctx.areaId)
+    .where('D.Protocol', '=', PROTOCOL_WG)
+    .where('D.Disabled', '=', 0)
+    .execute();
   const driven = gatewayRunning(ctx.db);
-  const byState = { Online: 0, Offline: 0, Unknown: 0, Syncing: 0 };
+  const byState = { Total: controllers.length, Online: 0, Offline: 0, Unknown: 0, Syncing: 0 };
   for (const c of controllers) {
     const state = controllerStateAsKnown(driven, {
       Online: c.Online === null ? null : n(c.Online) === 1,
@@ -106,8 +52,63 @@ export async function accessControlSummary(ctx: AreaContext): Promise<AccessCont
     else byState.Offline++;
     if (state.SyncState === 'running') byState.Syncing++;
   }
+  return byState;
+}
 
-  // One entry per door: its newest open alarm.
+/** Card swipes of the area's local day by result (door events and alarms are not swipes). */
+async function todaysSwipes(ctx: AreaContext, zone: string): Promise<AccessControlSummary['Today']> {
+  const today = startOfLocalDay(ctx.clock.now(), zone);
+  const swipes = await ctx.db.kysely
+    .selectFrom('DoorOpeningRecord')
+    .select((eb) => ['Result', eb.fn.countAll().as('n')])
+    .where('AreaId', '=', ctx.areaId)
+    .where('At', '>=', today)
+    .where('At', '<', addLocalDays(today, 1, zone))
+    .where((eb) => eb.or([eb('EventType', 'is', null), eb('EventType', '=', RECORD_SWIPE)]))
+    .groupBy('Result')
+    .execute();
+  return {
+    Granted: n(swipes.find((s) => n(s.Result) === 1)?.n),
+    Denied: n(swipes.find((s) => n(s.Result) === 0)?.n),
+  };
+}
+
+/** Authorisations waiting for the device sync, and those whose last attempt failed. */
+async function waitingAuthorizations(ctx: AreaContext): Promise<AccessControlSummary['Authorizations']> {
+  const waiting = await ctx.db.kysely
+    .selectFrom('CardUserLinkChannel')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('SyncError').as('failing')])
+    .where('AreaId', '=', ctx.areaId)
+    .where('IssueStatus', 'in', PENDING_SYNC)
+    .executeTakeFirstOrThrow();
+  return { Pending: n(waiting.n), Failing: n(waiting.failing) };
+}
+
+/** Doors in alarm: per door its newest alarm of the window that no door-closed event followed. */
+async function openAlarms(ctx: AreaContext): Promise<AccessControlSummary['Alarms']> {
+  const alarms = await ctx.db.kysely
+    .selectFrom('DoorOpeningRecord as A')
+    .select(['A.Id', 'A.At', 'A.DeviceId', 'A.DeviceName', 'A.DoorNumber', 'A.ChannelName', 'A.EventReason'])
+    .where('A.AreaId', '=', ctx.areaId)
+    .where('A.At', '>=', ctx.clock.now() - ALARM_WINDOW_MS)
+    .where('A.EventType', '=', RECORD_ALARM)
+    // Cleared by the door reporting closed after it (the controller's own ring order).
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('DoorOpeningRecord as C')
+            .select('C.Id')
+            .whereRef('C.DeviceId', '=', 'A.DeviceId')
+            .whereRef('C.DoorNumber', '=', 'A.DoorNumber')
+            .whereRef('C.RecordIndex', '>', 'A.RecordIndex')
+            .where('C.EventType', '=', RECORD_DOOR)
+            .where('C.EventReason', '=', DOOR_CLOSED),
+        ),
+      ),
+    )
+    .orderBy('A.At', 'desc')
+    .orderBy('A.Id', 'desc')
+    .execute();
   const doors = new Map<string, OpenDoorAlarm>();
   for (const a of alarms) {
     const key = `${a.DeviceId}:${a.DoorNumber}`;
@@ -122,15 +123,16 @@ export async function accessControlSummary(ctx: AreaContext): Promise<AccessCont
       EventReason: a.EventReason === null ? null : n(a.EventReason),
     });
   }
+  return { Open: doors.size, Items: [...doors.values()].slice(0, ALARMS_LISTED) };
+}
 
-  return {
-    TimeZone: zone,
-    Controllers: { Total: controllers.length, ...byState },
-    Today: {
-      Granted: n(swipes.find((s) => n(s.Result) === 1)?.n),
-      Denied: n(swipes.find((s) => n(s.Result) === 0)?.n),
-    },
-    Authorizations: { Pending: n(waiting.n), Failing: n(waiting.failing) },
-    Alarms: { Open: doors.size, Items: [...doors.values()].slice(0, ALARMS_LISTED) },
-  };
+export async function accessControlSummary(ctx: AreaContext): Promise<AccessControlSummary> {
+  const zone = await areaTimeZone(ctx.db.kysely, ctx.areaId);
+  const [Controllers, Today, Authorizations, Alarms] = await Promise.all([
+    controllersByState(ctx),
+    todaysSwipes(ctx, zone),
+    waitingAuthorizations(ctx),
+    openAlarms(ctx),
+  ]);
+  return { TimeZone: zone, Controllers, Today, Authorizations, Alarms };
 }

@@ -7,6 +7,9 @@ import {
   nation,
   translate,
   type Lang,
+  createHolderBody,
+  type HolderInput,
+  type ImportRowError,
 } from '@gatehouse/shared';
 import ExcelJS from 'exceljs';
 import { readFirstSheet } from '../../../platform/xlsx/read-sheet.ts';
@@ -17,7 +20,6 @@ import { FileReply } from '../../../platform/route.ts';
 import { fieldErrors } from '../../../platform/validation.ts';
 import { customTimeZone } from '../../../platform/area-zone.ts';
 import type { Trx } from '../common.ts';
-import { createHolderBody, type HolderInput } from '@gatehouse/shared';
 import { insertHolder } from './service.ts';
 
 /**
@@ -43,11 +45,7 @@ const COLUMNS = [
 ] as const;
 type Column = (typeof COLUMNS)[number]['field'];
 
-export interface RowError {
-  Row: number;
-  Field: string;
-  Message: string;
-}
+export type RowError = ImportRowError;
 
 interface AreaLookups {
   departments: Map<string, number[]>;
@@ -210,11 +208,18 @@ function headerMatches(cell: string | Date): boolean {
   return LANGUAGES.some((lang) => translate(lang as Lang, COLUMNS[0].labelKey) === text);
 }
 
-/** Reads, checks and imports a template (base64 .xlsx). Returns the number of holders added. */
-export async function importHolders(ctx: AreaContext, base64: string): Promise<{ Imported: number }> {
-  const areaId = ctx.areaId;
-  // Size-checked, then parsed in a worker thread: a compressed bomb or a huge sheet never reaches the
-  // parser or blocks the server (platform/xlsx).
+type Cells = Record<Column, string | Date>;
+
+interface RawRow {
+  row: number;
+  cells: Cells;
+}
+
+/**
+ * The filled rows of a template, each with its sheet row number. Size-checked, then parsed in a worker
+ * thread: a compressed bomb or a huge sheet never reaches the parser or blocks the server (platform/xlsx).
+ */
+async function templateRows(base64: string): Promise<RawRow[]> {
   const sheet = await readFirstSheet(Buffer.from(base64, 'base64'), {
     columns: COLUMNS.length,
     maxRows: IMPORT_MAX_ROWS,
@@ -228,160 +233,207 @@ export async function importHolders(ctx: AreaContext, base64: string): Promise<{
   const [header, ...body] = sheet.rows;
   if (!header || !headerMatches(header.cells[0] ?? ''))
     throw new AppError(400, 'accessControl.import.wrongTemplate');
-
-  const raw: { row: number; cells: Record<Column, string | Date> }[] = [];
+  const raw: RawRow[] = [];
   for (const { row, cells: values } of body) {
-    const cells = Object.fromEntries(COLUMNS.map((c, i) => [c.field, values[i] ?? ''])) as Record<
-      Column,
-      string | Date
-    >;
+    const cells = Object.fromEntries(COLUMNS.map((c, i) => [c.field, values[i] ?? ''])) as Cells;
     if (Object.values(cells).every((v) => v === '')) continue;
     raw.push({ row, cells });
   }
   if (raw.length === 0) throw new AppError(400, 'accessControl.import.empty');
   if (raw.length > IMPORT_MAX_ROWS)
     throw new AppError(400, 'accessControl.import.tooManyRows', { max: IMPORT_MAX_ROWS });
+  return raw;
+}
 
+/** The card numbers a cell lists (commas, full-width commas or spaces between them). */
+const cardNumbersOf = (cell: string | Date) =>
+  String(cell)
+    .split(/[,，\s]+/)
+    .filter(Boolean);
+
+/** What checking a file's rows needs: the area's values, what the file names as stored, what it repeats. */
+interface RowCheck {
+  lang: Lang;
+  area: AreaLookups;
+  /** Cards of the area the file names, by printed number. */
+  cards: Map<string, { Id: number; CardUserId: number | null }>;
+  /** Citizen ids of the area's holders. */
+  citizenIds: Set<string>;
+  /** Where the file named a card or citizen id first. */
+  seenCards: Map<string, number>;
+  seenCitizenIds: Map<string, number>;
+}
+
+/** The area's values, and its cards and citizen ids the file names, looked up once. */
+async function rowCheck(ctx: AreaContext, raw: RawRow[]): Promise<RowCheck> {
   const k = ctx.db.kysely;
-  const area = await lookups(k, areaId);
-  const label = (field: Column) => translate(ctx.lang, COLUMNS.find((c) => c.field === field)!.labelKey);
-  const errors: RowError[] = [];
-  const accepted: { row: number; input: HolderInput }[] = [];
-  const seenCitizenIds = new Map<string, number>();
-  const seenCards = new Map<string, number>();
-
-  // Cards and citizen ids named in the file, looked up once.
-  const allCards = new Set<string>();
+  const named = new Set<string>();
   for (const { cells } of raw)
-    for (const n of String(cells.Cards)
-      .split(/[,，\s]+/)
-      .filter(Boolean)) {
+    for (const n of cardNumbersOf(cells.Cards)) {
       const canonical = canonicalCardNumber(n);
-      if (canonical) allCards.add(canonical);
+      if (canonical) named.add(canonical);
     }
-  const cardRows = new Map<string, { Id: number; CardUserId: number | null }>();
-  const cardList = [...allCards];
-  for (let i = 0; i < cardList.length; i += 500) {
+  const cards: RowCheck['cards'] = new Map();
+  const list = [...named];
+  for (let i = 0; i < list.length; i += 500) {
     for (const c of await k
       .selectFrom('Card')
       .select(['Id', 'CardNumber', 'CardUserId'])
-      .where('AreaId', '=', areaId)
-      .where('CardNumber', 'in', cardList.slice(i, i + 500))
+      .where('AreaId', '=', ctx.areaId)
+      .where('CardNumber', 'in', list.slice(i, i + 500))
       .execute())
-      cardRows.set(c.CardNumber, c);
+      cards.set(c.CardNumber, c);
   }
-  const existingIds = new Set(
-    (
-      await k
-        .selectFrom('CardUser')
-        .select('CitizenId')
-        .where('AreaId', '=', areaId)
-        .where('CitizenId', 'is not', null)
-        .execute()
-    ).map((r) => r.CitizenId!),
-  );
+  const holders = await k
+    .selectFrom('CardUser')
+    .select('CitizenId')
+    .where('AreaId', '=', ctx.areaId)
+    .where('CitizenId', 'is not', null)
+    .execute();
+  return {
+    lang: ctx.lang,
+    area: await lookups(k, ctx.areaId),
+    cards,
+    citizenIds: new Set(holders.map((r) => r.CitizenId!)),
+    seenCards: new Map(),
+    seenCitizenIds: new Map(),
+  };
+}
 
-  for (const { row, cells } of raw) {
-    const rowErrors: RowError[] = [];
-    const fail = (field: Column, key: string, params?: Record<string, string | number>) =>
-      rowErrors.push({ Row: row, Field: label(field), Message: translate(ctx.lang, key, params) });
-    const text = (field: Column) => {
-      const v = cells[field];
-      return v instanceof Date ? '' : v;
-    };
+type Fail = (field: Column, key: string, params?: Record<string, string | number>) => void;
 
-    const nationId = nationOf(text('Nation'));
-    if (nationId === null) fail('Nation', 'validation.invalidOption');
-    const ref = (field: 'Department' | 'PeopleGroup' | 'PeopleType'): number | null => {
-      const name = text(field);
-      if (!name) return null;
-      if (field === 'Department') {
-        const ids = area.departments.get(name.replace(/\s*\/\s*/g, '/'));
-        if (!ids) fail(field, 'accessControl.import.unknownValue', { value: name });
-        else if (ids.length > 1) fail(field, 'accessControl.import.departmentAmbiguous', { value: name });
-        return ids?.length === 1 ? ids[0]! : null;
-      }
-      const found = (field === 'PeopleGroup' ? area.groups : area.types).get(name);
-      if (found === undefined) fail(field, 'accessControl.import.unknownValue', { value: name });
-      return found ?? null;
-    };
-    const DepartmentId = ref('Department');
-    const PeopleGroupId = ref('PeopleGroup');
-    const PeopleTypeId = ref('PeopleType');
-
-    const CardIds: number[] = [];
-    for (const n of text('Cards')
-      .split(/[,，\s]+/)
-      .filter(Boolean)) {
-      const canonical = canonicalCardNumber(n);
-      const card = canonical ? cardRows.get(canonical) : undefined;
-      if (!canonical) fail('Cards', 'validation.cardNumber');
-      else if (!card) fail('Cards', 'accessControl.error.cardMissingNumber', { card: canonical });
-      else if (card.CardUserId !== null) fail('Cards', 'accessControl.error.cardTaken', { card: canonical });
-      else if (seenCards.has(canonical))
-        fail('Cards', 'accessControl.import.repeatedInFile', {
-          value: canonical,
-          row: seenCards.get(canonical)!,
-        });
-      else {
-        seenCards.set(canonical, row);
-        CardIds.push(card.Id);
-      }
-    }
-
-    const dates: Record<'ValidFrom' | 'ValidTo', number | undefined> = {
-      ValidFrom: undefined,
-      ValidTo: undefined,
-    };
-    for (const field of ['ValidFrom', 'ValidTo'] as const) {
-      const v = cells[field];
-      if (v === '') continue;
-      const ms = parseDate(v, field === 'ValidTo', area.zone);
-      if (ms === null) fail(field, 'accessControl.import.badDate');
-      else dates[field] = ms;
-    }
-
-    const candidate = {
-      Name: text('Name'),
-      Phone: text('Phone') || null,
-      CitizenId: text('CitizenId') || null,
-      Nation: nationId ?? 0,
-      DepartmentId,
-      PeopleGroupId,
-      PeopleTypeId,
-      CardIds,
-      ValidFrom: dates.ValidFrom,
-      ValidTo: dates.ValidTo,
-      Remark: text('Remark') || null,
-    };
-    const parsed = createHolderBody.safeParse(candidate);
-    if (!parsed.success) {
-      const fieldOf = (f: string): Column =>
-        (COLUMNS.find((c) => c.field === f)?.field ?? (f === 'CardIds' ? 'Cards' : 'Name')) as Column;
-      for (const e of fieldErrors(parsed.error, candidate, ctx.lang)) {
-        // A date that failed to parse was reported already.
-        if (
-          (e.Field === 'ValidFrom' || e.Field === 'ValidTo') &&
-          cells[e.Field] !== '' &&
-          dates[e.Field] === undefined
-        )
-          continue;
-        rowErrors.push({ Row: row, Field: label(fieldOf(e.Field)), Message: e.Message });
-      }
-    } else {
-      const citizenId = parsed.data.CitizenId;
-      if (citizenId && existingIds.has(citizenId)) fail('CitizenId', 'accessControl.error.citizenIdTaken');
-      else if (citizenId && seenCitizenIds.has(citizenId))
-        fail('CitizenId', 'accessControl.import.repeatedInFile', {
-          value: citizenId,
-          row: seenCitizenIds.get(citizenId)!,
-        });
-      else if (citizenId) seenCitizenIds.set(citizenId, row);
-    }
-    if (rowErrors.length) errors.push(...rowErrors);
-    else if (parsed.success) accepted.push({ row, input: parsed.data });
+/** A department (by path or unique name), people group or type of the area, by the name in its cell. */
+function referenceOf(
+  area: AreaLookups,
+  field: 'Department' | 'PeopleGroup' | 'PeopleType',
+  name: string,
+  fail: Fail,
+): number | null {
+  if (!name) return null;
+  if (field === 'Department') {
+    const ids = area.departments.get(name.replace(/\s*\/\s*/g, '/'));
+    if (!ids) fail(field, 'accessControl.import.unknownValue', { value: name });
+    else if (ids.length > 1) fail(field, 'accessControl.import.departmentAmbiguous', { value: name });
+    return ids?.length === 1 ? ids[0]! : null;
   }
+  const found = (field === 'PeopleGroup' ? area.groups : area.types).get(name);
+  if (found === undefined) fail(field, 'accessControl.import.unknownValue', { value: name });
+  return found ?? null;
+}
 
+/** The free cards of the area a row lists, each named once in the whole file. */
+function cardsOf(check: RowCheck, row: number, cell: string, fail: Fail): number[] {
+  const ids: number[] = [];
+  for (const n of cardNumbersOf(cell)) {
+    const canonical = canonicalCardNumber(n);
+    const card = canonical ? check.cards.get(canonical) : undefined;
+    if (!canonical) fail('Cards', 'validation.cardNumber');
+    else if (!card) fail('Cards', 'accessControl.error.cardMissingNumber', { card: canonical });
+    else if (card.CardUserId !== null) fail('Cards', 'accessControl.error.cardTaken', { card: canonical });
+    else if (check.seenCards.has(canonical))
+      fail('Cards', 'accessControl.import.repeatedInFile', {
+        value: canonical,
+        row: check.seenCards.get(canonical)!,
+      });
+    else {
+      check.seenCards.set(canonical, row);
+      ids.push(card.Id);
+    }
+  }
+  return ids;
+}
+
+/** The validity's ends; a cell that is not a date is reported here (and left out of the holder's check). */
+function datesOf(cells: Cells, zone: string | undefined, fail: Fail) {
+  const dates: Record<'ValidFrom' | 'ValidTo', number | undefined> = {
+    ValidFrom: undefined,
+    ValidTo: undefined,
+  };
+  for (const field of ['ValidFrom', 'ValidTo'] as const) {
+    const v = cells[field];
+    if (v === '') continue;
+    const ms = parseDate(v, field === 'ValidTo', zone);
+    if (ms === null) fail(field, 'accessControl.import.badDate');
+    else dates[field] = ms;
+  }
+  return dates;
+}
+
+/** A citizen id is not the area's already, nor named twice in the file. */
+function checkCitizenId(check: RowCheck, row: number, citizenId: string | null | undefined, fail: Fail) {
+  if (!citizenId) return;
+  if (check.citizenIds.has(citizenId)) fail('CitizenId', 'accessControl.error.citizenIdTaken');
+  else if (check.seenCitizenIds.has(citizenId))
+    fail('CitizenId', 'accessControl.import.repeatedInFile', {
+      value: citizenId,
+      row: check.seenCitizenIds.get(citizenId)!,
+    });
+  else check.seenCitizenIds.set(citizenId, row);
+}
+
+/** One row against the form's rules and the area's values: the holder to add, or what is wrong with it. */
+function checkRow(check: RowCheck, { row, cells }: RawRow): { errors: RowError[]; input?: HolderInput } {
+  const errors: RowError[] = [];
+  const label = (field: Column) => translate(check.lang, COLUMNS.find((c) => c.field === field)!.labelKey);
+  const fail: Fail = (field, key, params) =>
+    errors.push({ Row: row, Field: label(field), Message: translate(check.lang, key, params) });
+  const text = (field: Column) => {
+    const v = cells[field];
+    return v instanceof Date ? '' : v;
+  };
+
+  // Checked in the template's column order, so a row's messages read left to right.
+  const nationId = nationOf(text('Nation'));
+  if (nationId === null) fail('Nation', 'validation.invalidOption');
+  const DepartmentId = referenceOf(check.area, 'Department', text('Department'), fail);
+  const PeopleGroupId = referenceOf(check.area, 'PeopleGroup', text('PeopleGroup'), fail);
+  const PeopleTypeId = referenceOf(check.area, 'PeopleType', text('PeopleType'), fail);
+  const CardIds = cardsOf(check, row, text('Cards'), fail);
+  const dates = datesOf(cells, check.area.zone, fail);
+  const candidate = {
+    Name: text('Name'),
+    Phone: text('Phone') || null,
+    CitizenId: text('CitizenId') || null,
+    Nation: nationId ?? 0,
+    DepartmentId,
+    PeopleGroupId,
+    PeopleTypeId,
+    CardIds,
+    ValidFrom: dates.ValidFrom,
+    ValidTo: dates.ValidTo,
+    Remark: text('Remark') || null,
+  };
+  const parsed = createHolderBody.safeParse(candidate);
+  if (parsed.success) {
+    checkCitizenId(check, row, parsed.data.CitizenId, fail);
+    return errors.length ? { errors } : { errors, input: parsed.data };
+  }
+  const fieldOf = (f: string): Column =>
+    (COLUMNS.find((c) => c.field === f)?.field ?? (f === 'CardIds' ? 'Cards' : 'Name')) as Column;
+  for (const e of fieldErrors(parsed.error, candidate, check.lang)) {
+    // A date that failed to parse was reported already.
+    if (
+      (e.Field === 'ValidFrom' || e.Field === 'ValidTo') &&
+      cells[e.Field] !== '' &&
+      dates[e.Field] === undefined
+    )
+      continue;
+    errors.push({ Row: row, Field: label(fieldOf(e.Field)), Message: e.Message });
+  }
+  return { errors };
+}
+
+/** Reads, checks and imports a template (base64 .xlsx). Returns the number of holders added. */
+export async function importHolders(ctx: AreaContext, base64: string): Promise<{ Imported: number }> {
+  const raw = await templateRows(base64);
+  const check = await rowCheck(ctx, raw);
+  const errors: RowError[] = [];
+  const accepted: HolderInput[] = [];
+  for (const line of raw) {
+    const result = checkRow(check, line);
+    errors.push(...result.errors);
+    if (result.input) accepted.push(result.input);
+  }
   if (errors.length) {
     const rows = new Set(errors.map((e) => e.Row)).size;
     throw new AppError(
@@ -391,9 +443,8 @@ export async function importHolders(ctx: AreaContext, base64: string): Promise<{
       { RowErrors: errors },
     );
   }
-
-  await k.transaction().execute(async (trx) => {
-    for (const { input } of accepted) await insertHolder(ctx, trx, areaId, input);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    for (const input of accepted) await insertHolder(ctx, trx, ctx.areaId, input);
     await audit(ctx, { action: 'import', entity: 'CardUser', after: { Count: accepted.length } }, trx);
   });
   return { Imported: accepted.length };

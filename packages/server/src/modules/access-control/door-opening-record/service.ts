@@ -200,18 +200,22 @@ async function holderOf(
   return holder ?? undefined;
 }
 
-async function insertSwipe(
-  trx: Trx,
-  input: AnyInput,
-  batch: RecordBatch,
-): Promise<StoredControllerRecord | null> {
-  const fromRing = 'RecordIndex' in input;
+/** What a record must say before anything is looked up (the device gateway's input, not the operator's). */
+function checkSwipe(input: AnyInput, fromRing: boolean): void {
   if (!isEnumValue(doorNumber, input.DoorNumber)) throw fieldError('DoorNumber', 'validation.invalidOption');
   if (!isEnumValue(doorDirection, input.Direction)) throw fieldError('Direction', 'validation.invalidOption');
   if (input.Reason !== undefined && !isEnumValue(doorRecordReason, input.Reason))
     throw fieldError('Reason', 'validation.invalidOption');
   if (!fromRing && input.Reason === undefined) throw fieldError('Reason', 'validation.invalidOption');
   if (!Number.isSafeInteger(input.At) || input.At < 0) throw fieldError('At', 'validation.invalid');
+}
+
+/** The controller a record names (by id or serial), assigned to an area. */
+async function deviceOf(
+  trx: Trx,
+  batch: RecordBatch,
+  input: AnyInput,
+): Promise<DeviceRow & { AreaId: number }> {
   const key = input.DeviceId !== undefined ? `id:${input.DeviceId}` : `sn:${input.SerialNumber}`;
   const device = await once(batch.devices, key, async () => {
     let query = trx.selectFrom('AccessControlDevice').select(['Id', 'AreaId', 'Name', 'SerialNumber']);
@@ -225,13 +229,31 @@ async function insertSwipe(
   });
   if (device.AreaId === null)
     throw new AppError(409, 'accessControl.error.deviceUnassigned', { serial: device.SerialNumber });
+  return device as DeviceRow & { AreaId: number };
+}
+
+/** One more record of a UTC day, device and result, written when the batch ends (flushDays). */
+function countDay(batch: RecordBatch, areaId: number, at: number, deviceId: number, result: number): void {
+  const day = Math.floor(at / DAY_MS);
+  const key = `${areaId}:${day}:${deviceId}:${result}`;
+  const counted = batch.days.get(key);
+  if (counted) counted.Count += 1;
+  else batch.days.set(key, { AreaId: areaId, Day: day, DeviceId: deviceId, Result: result, Count: 1 });
+}
+
+async function insertSwipe(
+  trx: Trx,
+  input: AnyInput,
+  batch: RecordBatch,
+): Promise<StoredControllerRecord | null> {
+  const fromRing = 'RecordIndex' in input;
+  checkSwipe(input, fromRing);
+  const device = await deviceOf(trx, batch, input);
   const areaId = device.AreaId;
   const cardNumber = cardNumberOf(input);
-
   const channels = await channelsOf(trx, batch, device.Id, input.DoorNumber);
   const channel = channels.find((c) => c.Direction === input.Direction) ?? channels[0];
   const holder = await holderOf(trx, batch, areaId, cardNumber);
-
   const result = input.Result ? 1 : 0;
   const reason =
     input.Reason ??
@@ -244,14 +266,8 @@ async function insertSwipe(
       holder,
       channel?.Id,
     ));
-  const ring = fromRing
-    ? {
-        RecordIndex: input.RecordIndex,
-        EventType: input.EventType,
-        EventReason: input.EventReason,
-      }
-    : {};
-  const insert = trx.insertInto('DoorOpeningRecord').values({
+  // Names are copied: the record reads the same after the holder, the device or the channel change.
+  const record = {
     AreaId: areaId,
     At: input.At,
     CardNumber: cardNumber,
@@ -263,43 +279,28 @@ async function insertSwipe(
     ChannelName: channel?.Name ?? null,
     DoorNumber: input.DoorNumber,
     Direction: input.Direction,
-    Result: result,
     Reason: reason,
-    ...ring,
-  });
+  };
+  const ring = fromRing
+    ? { RecordIndex: input.RecordIndex, EventType: input.EventType, EventReason: input.EventReason }
+    : undefined;
+  const insert = trx.insertInto('DoorOpeningRecord').values({ ...record, Result: result, ...ring });
   // A ring record is stored once: the unique (DeviceId, RecordIndex) turns a second sighting into nothing.
   const row = await (
-    fromRing ? insert.onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing()) : insert
+    ring ? insert.onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing()) : insert
   )
     .returning('Id')
     .executeTakeFirst();
   if (!row) {
-    if (!fromRing) throw new Error('insert returned no row');
+    if (!ring) throw new Error('insert returned no row');
     return null;
   }
-  const day = Math.floor(input.At / DAY_MS);
-  const dayKey = `${areaId}:${day}:${device.Id}:${result}`;
-  const counted = batch.days.get(dayKey);
-  if (counted) counted.Count += 1;
-  else batch.days.set(dayKey, { AreaId: areaId, Day: day, DeviceId: device.Id, Result: result, Count: 1 });
+  countDay(batch, areaId, input.At, device.Id, result);
   return {
     Id: row.Id,
-    AreaId: areaId,
-    DeviceId: device.Id,
-    DeviceName: device.Name,
-    ChannelId: channel?.Id ?? null,
-    ChannelName: channel?.Name ?? null,
-    CardNumber: cardNumber,
-    CardUserId: holder?.Id ?? null,
-    HolderName: holder?.Name ?? null,
-    DoorNumber: input.DoorNumber,
-    Direction: input.Direction,
-    At: input.At,
+    ...record,
     Result: input.Result,
-    Reason: reason,
-    RecordIndex: fromRing ? input.RecordIndex : 0,
-    EventType: fromRing ? input.EventType : 1,
-    EventReason: fromRing ? input.EventReason : 0,
+    ...(ring ?? { RecordIndex: 0, EventType: 1, EventReason: 0 }),
   };
 }
 
