@@ -10,11 +10,15 @@ vi.mock('react-i18next', () => ({
       options ? `${key}${JSON.stringify(options)}` : key,
   }),
 }));
+// The typed client, by the operation's method: reads and writes are counted apart.
 const get = vi.fn();
 const post = vi.fn();
-vi.mock('../src/core/http.ts', () => ({ http: { get, post } }));
+vi.mock('../src/core/api.ts', () => ({
+  call: (op: { method: string; path: string }, input?: unknown) =>
+    op.method === 'GET' ? get(op.path) : post(op.path, input),
+}));
 vi.mock('../src/core/feedback.tsx', () => ({ feedback: { success: vi.fn() } }));
-type Handler = (message: { type: string; at: string; [key: string]: unknown }) => void;
+type Handler = (message: { Type: string; At: string; [key: string]: unknown }) => void;
 let hubHandler: Handler | undefined;
 let hubTypes: readonly string[] = [];
 vi.mock('../src/core/hub.ts', () => ({
@@ -110,7 +114,8 @@ describe('the authorisation screen sync panel', () => {
     useSessionStore.setState({ roles: ['AccessControl/Admin'] } as never);
     renderPanel();
     await screen.findByTestId('sync-2');
-    expect(hubTypes).toEqual(['syncProgress', 'deviceStatus']);
+    expect(hubTypes).toEqual(['SyncProgress', 'DeviceStatus']);
+    expect(get).toHaveBeenCalledWith('/api/CardUserLinkChannel/DeviceStatusCounts');
     expect(cell('sync-2').querySelector('[data-sync="failed"]')).not.toBeNull();
     expect(cell('sync-2').querySelector('[data-sync-error="offline"]')?.textContent).toBe(
       'acUi.device.syncError.offline',
@@ -123,16 +128,18 @@ describe('the authorisation screen sync panel', () => {
     expect(screen.getByText('acUi.device.noSyncNeeded')).toBeTruthy();
 
     fireEvent.click(cell('sync-now-2'));
-    await waitFor(() => expect(post).toHaveBeenCalledWith('/api/AccessControlDevice/SyncNow', { Id: 2 }));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith('/api/AccessControlDevice/SyncNow', { body: { Id: 2 } }),
+    );
   });
 
-  it('follows the hub: progress in place without asking the server, a finished pass reloads', async () => {
+  it('follows the hub: progress and connection in place without asking the server, a finished pass reloads', async () => {
     useSessionStore.setState({ roles: ['AccessControl/Admin'] } as never);
     renderPanel();
     await screen.findByTestId('sync-2');
     expect(get).toHaveBeenCalledTimes(1);
 
-    act(() => hubHandler!({ type: 'syncProgress', at: '', DeviceId: 2, Phase: 'write', Done: 3, Total: 10 }));
+    act(() => hubHandler!({ Type: 'SyncProgress', At: '', DeviceId: 2, Phase: 'write', Done: 3, Total: 10 }));
     // React Query tells its observers on the next tick.
     const running = await waitFor(() => {
       const found = cell('sync-2').querySelector('[data-sync="running"]');
@@ -146,10 +153,30 @@ describe('the authorisation screen sync panel', () => {
     expect(cell('sync-1').querySelector('[data-sync="done"]')).not.toBeNull();
     expect(get).toHaveBeenCalledTimes(1);
 
-    act(() => hubHandler!({ type: 'syncProgress', at: '', DeviceId: 2, Phase: 'done', Ok: true }));
+    // A controller going away is shown on its row as it is reported.
+    act(() =>
+      hubHandler!({
+        Type: 'DeviceStatus',
+        At: '',
+        DeviceId: 1,
+        Online: false,
+        LastSeenAt: '2026-11-01T08:10:00.000Z',
+        Firmware: null,
+      }),
+    );
+    await waitFor(() =>
+      expect(
+        screen
+          .getByTestId('sync-1')
+          .closest('tr')
+          ?.querySelector('[data-online]')
+          ?.getAttribute('data-online'),
+      ).toBe('offline'),
+    );
+    expect(get).toHaveBeenCalledTimes(1);
+
+    act(() => hubHandler!({ Type: 'SyncProgress', At: '', DeviceId: 2, Phase: 'done', Ok: true }));
     await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
-    act(() => hubHandler!({ type: 'deviceStatus', at: '', DeviceId: 1, Online: false }));
-    await waitFor(() => expect(get).toHaveBeenCalledTimes(3));
   });
 
   it('keeps "sync now" from the User code, which the server would refuse', async () => {

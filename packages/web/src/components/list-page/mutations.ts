@@ -4,11 +4,11 @@ import type { AnyResourceApi } from '@gatehouse/shared';
 import { call } from '../../core/api.ts';
 import { http } from '../../core/http.ts';
 import { feedback } from '../../core/feedback.tsx';
-import type { ListPageConfig, Row } from './types.ts';
+import type { ListApi, ListPageConfig, Row } from './types.ts';
 
 interface WriteOptions {
-  /** The resource's operations (the contract's `resourceApi`). */
-  api?: AnyResourceApi;
+  /** The resource's operations (the contract's `resourceApi`, or a list alone). */
+  api?: ListApi;
   /** Legacy: the resource's name, for screens not yet on the contract. */
   resource?: string;
   /** Calls that replace the standard ones (areas). */

@@ -189,9 +189,16 @@ export interface BatchAction<T extends Row> {
   run(rows: T[]): Promise<unknown>;
 }
 
+/**
+ * What a list page calls: a resource's operations (the contract's `resourceApi`), or a list with a service
+ * of its own (a record list) that offers none of the standard writes.
+ */
+export type ListApi = Pick<AnyResourceApi, 'name' | 'list'> &
+  Partial<Pick<AnyResourceApi, 'create' | 'update' | 'remove' | 'batchRemove' | 'setStatus'>>;
+
 export interface ListPageConfig<T extends Row> {
-  /** The resource's operations (the contract's `resourceApi`): list, export and the standard writes. */
-  api?: AnyResourceApi;
+  /** The resource's operations: list, export and the standard writes it offers. */
+  api?: ListApi;
   /** Legacy: the resource's name, for screens not yet on the contract (/api/{resource}). */
   resource?: string;
   /** Codes that may list and export; codes that may write (create, edit, delete, status). */

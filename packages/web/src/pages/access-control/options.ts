@@ -1,16 +1,18 @@
-import type {
-  ChannelOption,
-  DeviceChannelsOption,
-  FailureHandlerItem,
-  AccessControlDeviceOption,
-  CardUserOption,
+import {
+  AccessControlOptionsApi,
+  FailureDeclarationRecordApi,
+  type AccessControlDeviceOption,
+  type CardUserOption,
+  type ChannelOption,
+  type DeviceChannelsOption,
+  type EnumDef,
 } from '@gatehouse/shared';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../core/http.ts';
-import type { OptionSource } from '../../components/list-page/index.ts';
+import { call } from '../../core/api.ts';
+import type { FieldDef, FilterDef, OptionSource, TKey } from '../../components/list-page/index.ts';
 import { useAreaStore } from '../../stores/area.ts';
 
-/** Choices of the access-control screens, from /api/Options/* and the fault handlers of the area. */
+/** Choices of the access-control screens: the area's controllers, channels, holders and fault handlers. */
 export type DeviceChoice = AccessControlDeviceOption;
 
 export type ChannelChoice = ChannelOption;
@@ -19,15 +21,13 @@ export type DeviceChannels = DeviceChannelsOption;
 
 export type HolderChoice = CardUserOption;
 
-type Handler = FailureHandlerItem;
-
 /** Option keys: writes on the device and channel screens reload these choices. */
 export const DEVICE_OPTIONS_KEY = 'ac.devices';
 export const DEVICE_MODELS_KEY = 'ac.deviceModels';
 export const CHANNEL_OPTIONS_KEY = 'ac.channels';
 
-const loadDevices = () => http.get<DeviceChoice[]>('/api/Options/AccessControlDevices');
-const loadChannels = () => http.get<DeviceChannels[]>('/api/Options/AccessControlChannels');
+const loadDevices = () => call(AccessControlOptionsApi.devices);
+const loadChannels = () => call(AccessControlOptionsApi.channels);
 
 /** The area's controllers as a select's options: name and serial number. */
 export const deviceOptions: OptionSource = {
@@ -37,21 +37,47 @@ export const deviceOptions: OptionSource = {
     (await loadDevices()).map((d) => ({ value: d.Id, label: `${d.Name} (${d.SerialNumber})` })),
 };
 
+/** A filter on one value of an enumeration (a status, a type, a door…). */
+export function enumFilter(name: string, label: TKey, def: EnumDef, width?: number): FilterDef {
+  return { name, label, kind: 'select', options: { kind: 'enum', def }, ...(width ? { width } : {}) };
+}
+
+/** The device filter of the access-control lists. */
+export const deviceFilter: FilterDef = {
+  name: 'DeviceId',
+  label: 'accessControl.field.DeviceName',
+  kind: 'select',
+  options: deviceOptions,
+  width: 220,
+};
+
+/** A device of the area, chosen in a form. */
+export const deviceField: FieldDef = {
+  name: 'DeviceId',
+  label: 'accessControl.field.DeviceName',
+  kind: 'select',
+  required: true,
+  options: deviceOptions,
+};
+
 /** The area's enabled operator staff, who handle fault reports: name and what they do. */
 export const handlerOptions: OptionSource = {
   kind: 'remote',
   key: 'ac.handlers',
   load: async () =>
-    (await http.get<Handler[]>('/api/FailureDeclarationRecord/Handlers')).map((h) => ({
+    (await call(FailureDeclarationRecordApi.handlers)).map((h) => ({
       value: h.Id,
       label: h.Remark ? `${h.Name}（${h.Remark}）` : h.Name,
     })),
 };
 
+/** The query key of the area's controllers with their model (the channel form limits door numbers by it). */
+export const deviceModelsKey = (areaId: number | null) => ['options', DEVICE_MODELS_KEY, areaId];
+
 /** The controllers with their model (the channel form limits door numbers by it). */
 export function useDevices() {
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
-  return useQuery({ queryKey: ['options', DEVICE_MODELS_KEY, areaId], queryFn: loadDevices });
+  return useQuery({ queryKey: deviceModelsKey(areaId), queryFn: loadDevices });
 }
 
 /** The channels of the area grouped by controller (granting, fault reports). */
@@ -65,8 +91,7 @@ export function useHolderSearch(keyword: string) {
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
   return useQuery({
     queryKey: ['ac-holder-search', areaId, keyword],
-    queryFn: () =>
-      http.get<HolderChoice[]>('/api/Options/CardUsers', { query: keyword ? { Keyword: keyword } : {} }),
+    queryFn: () => call(AccessControlOptionsApi.cardUsers, { query: keyword ? { Keyword: keyword } : {} }),
     staleTime: 10_000,
   });
 }

@@ -1,23 +1,24 @@
-import type { AccessControlChannelItem } from '@gatehouse/shared';
+import {
+  AccessControlChannelApi,
+  DOOR_DELAY_DEFAULT,
+  DOOR_DELAY_MAX,
+  DOOR_MODES,
+  type AccessControlChannelItem,
+  type DoorMode,
+} from '@gatehouse/shared';
 import { useState } from 'react';
 import { Alert, Form, InputNumber, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PageModal } from '../../../components/PageModal.tsx';
-import { http } from '../../../core/http.ts';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 
-/** WG door control modes (0x80): 1 normally open, 2 normally closed, 3 controlled (closes after the delay). */
-const MODES = [1, 2, 3] as const;
-type DoorMode = (typeof MODES)[number];
 const MODE_LABELS = {
   1: 'acUi.channel.mode.open',
   2: 'acUi.channel.mode.closed',
   3: 'acUi.channel.mode.controlled',
 } as const;
 const MODE_CONTROLLED: DoorMode = 3;
-/** The controller keeps the delay in one byte of seconds; 3 s is its factory setting. */
-const DELAY_MAX = 255;
-const DELAY_DEFAULT = 3;
 
 interface Props {
   channel: AccessControlChannelItem | null;
@@ -31,17 +32,19 @@ interface Props {
 export function DoorModeDialog({ channel, onClose }: Props) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<DoorMode>(MODE_CONTROLLED);
-  const [delay, setDelay] = useState<number | null>(DELAY_DEFAULT);
+  const [delay, setDelay] = useState<number | null>(DOOR_DELAY_DEFAULT);
   const [busy, setBusy] = useState(false);
 
   async function submit() {
     if (!channel) return;
     setBusy(true);
     try {
-      await http.post('/api/AccessControlChannel/SetDoorMode', {
-        Id: channel.Id,
-        Mode: mode,
-        ...(mode === MODE_CONTROLLED && delay !== null ? { Delay: delay } : {}),
+      await call(AccessControlChannelApi.setDoorMode, {
+        body: {
+          Id: channel.Id,
+          Mode: mode,
+          ...(mode === MODE_CONTROLLED && delay !== null ? { Delay: delay } : {}),
+        },
       });
       feedback.success(t('acUi.channel.modeSet'));
       onClose();
@@ -66,7 +69,7 @@ export function DoorModeDialog({ channel, onClose }: Props) {
       <Form layout="vertical">
         <Form.Item label={t('acUi.channel.doorMode')}>
           <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as DoorMode)}>
-            {MODES.map((m) => (
+            {DOOR_MODES.map((m) => (
               <Radio key={m} value={m} data-door-mode={m}>
                 {t(MODE_LABELS[m])}
               </Radio>
@@ -75,7 +78,7 @@ export function DoorModeDialog({ channel, onClose }: Props) {
         </Form.Item>
         {mode === MODE_CONTROLLED ? (
           <Form.Item label={t('acUi.channel.delay')}>
-            <InputNumber min={1} max={DELAY_MAX} precision={0} value={delay} onChange={setDelay} />
+            <InputNumber min={1} max={DOOR_DELAY_MAX} precision={0} value={delay} onChange={setDelay} />
           </Form.Item>
         ) : null}
       </Form>

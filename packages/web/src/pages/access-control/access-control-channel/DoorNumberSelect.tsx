@@ -2,11 +2,10 @@ import { Form, Select, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { doorNumber, doorNumberAllowed } from '@gatehouse/shared';
 import type { FieldControlProps } from '../../../components/list-page/index.ts';
-import type { DeviceChoice } from '../options.ts';
+import { useDevices } from '../options.ts';
 
 interface Props extends FieldControlProps {
   form: FormInstance;
-  devices: readonly DeviceChoice[];
   value?: number;
   onChange?: (value: number | undefined) => void;
 }
@@ -15,17 +14,10 @@ interface Props extends FieldControlProps {
  * The door numbers the chosen device's model has (0, unspecified, always; then 1 to its door count), by the
  * shared rule the server applies. Without a device chosen there is nothing to pick yet.
  */
-export function DoorNumberSelect({
-  form,
-  devices,
-  value,
-  onChange,
-  id,
-  'aria-describedby': describedBy,
-}: Props) {
+export function DoorNumberSelect({ form, value, onChange, id, 'aria-describedby': describedBy }: Props) {
   const { t } = useTranslation();
   const deviceId = Form.useWatch('DeviceId', form) as number | undefined;
-  const device = devices.find((d) => d.Id === deviceId);
+  const device = useDevices().data?.find((d) => d.Id === deviceId);
   const options = device
     ? doorNumber.items
         .filter((item) => doorNumberAllowed(device.Type, item.value))

@@ -5,14 +5,17 @@ import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
+  AccessControlDashboardApi,
   doorEventReason,
   findEnumItem,
   ACCESS_CONTROL_ADMIN,
   type AccessControlSummary,
+  type HubEventOf,
+  type OpenDoorAlarm,
 } from '@gatehouse/shared';
 import { useCan } from '../../../components/list-page/index.ts';
-import { http } from '../../../core/http.ts';
-import { useHubEvents, type HubMessage } from '../../../core/hub.ts';
+import { call } from '../../../core/api.ts';
+import { useHubEvents } from '../../../core/hub.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 import './access-control-dashboard.css';
@@ -20,11 +23,11 @@ import './access-control-dashboard.css';
 const SUMMARY_KEY = 'ac.dashboard';
 
 /** Hub events that move a figure: swipes and door events, alarms, controllers coming and going, syncs. */
-const LIVE_EVENTS = ['swipe', 'doorAlarm', 'deviceStatus', 'syncProgress'] as const;
+const LIVE_EVENTS = ['Swipe', 'DoorAlarm', 'DeviceStatus', 'SyncProgress'] as const;
 
 /** A sync pass moves the figures when it starts (a controller syncing) and when it ends (statuses moved). */
-const movesFigures = (m: HubMessage) =>
-  m.type !== 'syncProgress' || m.Phase === 'done' || Number(m.Done ?? 0) === 0;
+const movesFigures = (m: HubEventOf<(typeof LIVE_EVENTS)[number]>) =>
+  m.Type !== 'SyncProgress' || m.Phase === 'done' || (m.Done ?? 0) === 0;
 
 function Figure({
   title,
@@ -55,6 +58,88 @@ function Figure({
   );
 }
 
+/** Controllers online, today's granted and denied swipes, authorisations waiting, doors in alarm. */
+function Figures({ summary: s }: { summary: AccessControlSummary }) {
+  const { t } = useTranslation();
+  return (
+    <div className="ac-figures">
+      <Figure
+        title={t('acUi.dashboard.controllersOnline')}
+        value={s.Controllers.Online}
+        suffix={`/ ${s.Controllers.Total}`}
+        testId="ac-figure-online"
+        note={
+          <Typography.Text type="secondary">
+            {t('acUi.dashboard.controllersDetail', {
+              offline: s.Controllers.Offline,
+              unknown: s.Controllers.Unknown,
+            })}
+            {s.Controllers.Syncing > 0 &&
+              ` · ${t('acUi.dashboard.syncing', { count: s.Controllers.Syncing })}`}
+          </Typography.Text>
+        }
+      />
+      <Figure title={t('acUi.dashboard.granted')} value={s.Today.Granted} testId="ac-figure-granted" />
+      <Figure title={t('acUi.dashboard.denied')} value={s.Today.Denied} testId="ac-figure-denied" />
+      <Figure
+        title={t('acUi.dashboard.waiting')}
+        value={s.Authorizations.Pending}
+        testId="ac-figure-waiting"
+        note={
+          s.Authorizations.Failing > 0 ? (
+            <Typography.Text type="danger">
+              {t('acUi.dashboard.failing', { count: s.Authorizations.Failing })}
+            </Typography.Text>
+          ) : undefined
+        }
+      />
+      <Figure
+        title={t('acUi.dashboard.alarms')}
+        value={s.Alarms.Open}
+        danger={s.Alarms.Open > 0}
+        testId="ac-figure-alarms"
+      />
+    </div>
+  );
+}
+
+/** The newest doors in alarm: when, which door, and why. */
+function Alarms({ items }: { items: OpenDoorAlarm[] }) {
+  const { t } = useTranslation();
+  return items.length === 0 ? (
+    <Empty
+      className="ac-alarms-empty"
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={t('acUi.dashboard.noAlarm')}
+    />
+  ) : (
+    <List
+      className="ac-alarms"
+      size="small"
+      dataSource={items}
+      data-testid="ac-alarms"
+      renderItem={(alarm) => {
+        const reason = findEnumItem(doorEventReason, alarm.EventReason);
+        return (
+          <List.Item data-alarm-device={alarm.DeviceId} data-alarm-door={alarm.DoorNumber}>
+            <Space size="small" wrap>
+              <AlertOutlined className="ac-alarm-icon" />
+              <Typography.Text type="secondary">{formatSiteTime(alarm.At)}</Typography.Text>
+              <span>
+                {t('acUi.dashboard.alarmDoor', {
+                  device: alarm.DeviceName,
+                  door: alarm.ChannelName ?? t(`enum.doorNumber.${alarm.DoorNumber}` as never),
+                })}
+              </span>
+              <Tag color="red">{reason ? t(reason.key as never) : String(alarm.EventReason ?? '-')}</Tag>
+            </Space>
+          </List.Item>
+        );
+      }}
+    />
+  );
+}
+
 /**
  * Access control on the dashboard, for the current area: controllers online, today's granted and denied
  * swipes, authorisations waiting for the device sync and doors in alarm (docs/access-control.md,
@@ -67,7 +152,7 @@ export default function AccessControlPanel() {
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
   const summary = useQuery({
     queryKey: [SUMMARY_KEY, areaId],
-    queryFn: () => http.get<AccessControlSummary>('/api/AccessControlDashboard'),
+    queryFn: () => call(AccessControlDashboardApi.summary),
     // Nothing announces midnight or an alarm passing its 24 hours: look again now and then.
     refetchInterval: 60_000,
   });
@@ -97,78 +182,8 @@ export default function AccessControlPanel() {
         <Skeleton active paragraph={{ rows: 3 }} />
       ) : (
         <>
-          <div className="ac-figures">
-            <Figure
-              title={t('acUi.dashboard.controllersOnline')}
-              value={s.Controllers.Online}
-              suffix={`/ ${s.Controllers.Total}`}
-              testId="ac-figure-online"
-              note={
-                <Typography.Text type="secondary">
-                  {t('acUi.dashboard.controllersDetail', {
-                    offline: s.Controllers.Offline,
-                    unknown: s.Controllers.Unknown,
-                  })}
-                  {s.Controllers.Syncing > 0 &&
-                    ` · ${t('acUi.dashboard.syncing', { count: s.Controllers.Syncing })}`}
-                </Typography.Text>
-              }
-            />
-            <Figure title={t('acUi.dashboard.granted')} value={s.Today.Granted} testId="ac-figure-granted" />
-            <Figure title={t('acUi.dashboard.denied')} value={s.Today.Denied} testId="ac-figure-denied" />
-            <Figure
-              title={t('acUi.dashboard.waiting')}
-              value={s.Authorizations.Pending}
-              testId="ac-figure-waiting"
-              note={
-                s.Authorizations.Failing > 0 ? (
-                  <Typography.Text type="danger">
-                    {t('acUi.dashboard.failing', { count: s.Authorizations.Failing })}
-                  </Typography.Text>
-                ) : undefined
-              }
-            />
-            <Figure
-              title={t('acUi.dashboard.alarms')}
-              value={s.Alarms.Open}
-              danger={s.Alarms.Open > 0}
-              testId="ac-figure-alarms"
-            />
-          </div>
-          {s.Alarms.Items.length === 0 ? (
-            <Empty
-              className="ac-alarms-empty"
-              image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={t('acUi.dashboard.noAlarm')}
-            />
-          ) : (
-            <List
-              className="ac-alarms"
-              size="small"
-              dataSource={s.Alarms.Items}
-              data-testid="ac-alarms"
-              renderItem={(alarm) => {
-                const reason = findEnumItem(doorEventReason, alarm.EventReason);
-                return (
-                  <List.Item data-alarm-device={alarm.DeviceId} data-alarm-door={alarm.DoorNumber}>
-                    <Space size="small" wrap>
-                      <AlertOutlined className="ac-alarm-icon" />
-                      <Typography.Text type="secondary">{formatSiteTime(alarm.At)}</Typography.Text>
-                      <span>
-                        {t('acUi.dashboard.alarmDoor', {
-                          device: alarm.DeviceName,
-                          door: alarm.ChannelName ?? t(`enum.doorNumber.${alarm.DoorNumber}` as never),
-                        })}
-                      </span>
-                      <Tag color="red">
-                        {reason ? t(reason.key as never) : String(alarm.EventReason ?? '-')}
-                      </Tag>
-                    </Space>
-                  </List.Item>
-                );
-              }}
-            />
-          )}
+          <Figures summary={s} />
+          <Alarms items={s.Alarms.Items} />
           <Typography.Paragraph type="secondary" className="ac-panel-note">
             {t('acUi.dashboard.note', { zone: s.TimeZone })}
           </Typography.Paragraph>

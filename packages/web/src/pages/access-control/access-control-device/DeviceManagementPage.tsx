@@ -1,22 +1,24 @@
-import type { AccessControlDeviceItem } from '@gatehouse/shared';
-import { useMemo } from 'react';
 import { Tooltip, Typography } from 'antd';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
-  accessControlProtocol,
+  AccessControlDeviceApi,
   accessControlType,
   protocolNeedsSync,
   ACCESS_CONTROL_ADMIN,
+  type AccessControlDeviceItem,
 } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig, type TKey } from '../../../components/list-page/index.ts';
-import { http } from '../../../core/http.ts';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { formatSiteTime } from '../../../core/site-time.ts';
+import { i18next } from '../../../i18n/index.ts';
+import { linkState } from '../dialog-state.ts';
 import { useLiveList } from '../live.ts';
 import { TwoLineCell } from '../cells.tsx';
 import { OnlineCell, SyncCell } from '../device-state.tsx';
 import { CHANNEL_OPTIONS_KEY, DEVICE_MODELS_KEY, DEVICE_OPTIONS_KEY } from '../options.ts';
+import { deviceModelColumns, deviceModelFilters } from './device-columns.tsx';
+import { DEVICE_EVENTS, applyDeviceEvent } from './live-devices.ts';
 import '../access-control.css';
 
 type DeviceRow = AccessControlDeviceItem;
@@ -44,186 +46,153 @@ function DriftCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
   );
 }
 
+const api = AccessControlDeviceApi;
+const channelsOf = linkState();
+
 /**
  * Device management (AccessControl/Admin): the area's controllers. An edit changes only what describes the
  * device on site (name, address, location, remark) and the enabled flag; serial, protocol and model belong
  * to the registration, so channels, authorisations and records never change with an edit.
  */
-const LIVE_EVENTS = ['deviceStatus', 'syncProgress', 'recordsLost'] as const;
+const config: ListPageConfig<DeviceRow> = {
+  api,
+  read: ACCESS_CONTROL_ADMIN,
+  write: ACCESS_CONTROL_ADMIN,
+  actions: { edit: true, status: true, export: true },
+  invalidates: [DEVICE_OPTIONS_KEY, DEVICE_MODELS_KEY, CHANNEL_OPTIONS_KEY],
+  filters: [
+    {
+      name: 'Keyword',
+      label: 'adminUi.keyword',
+      kind: 'text',
+      placeholder: 'acUi.device.manageKeyword',
+      width: 220,
+    },
+    ...deviceModelFilters,
+    { name: 'Disabled', label: 'accessControl.field.Status', kind: 'bool' },
+  ],
+  columns: [
+    {
+      key: 'Name',
+      title: 'accessControl.field.DeviceName',
+      sort: 'Name',
+      width: 180,
+      render: (row) => <TwoLineCell main={row.Name} sub={row.SerialNumber} />,
+    },
+    ...deviceModelColumns<DeviceRow>(),
+    {
+      key: 'Ip',
+      title: 'accessControl.field.Ip',
+      width: 170,
+      render: (row) => (row.Ip ? `${row.Ip}${row.Port ? `:${row.Port}` : ''}` : '-'),
+    },
+    {
+      key: 'Online',
+      title: 'acUi.device.column.online',
+      width: 170,
+      render: (row) => <OnlineCell row={row} />,
+    },
+    {
+      key: 'Firmware',
+      title: 'acUi.device.column.firmware',
+      width: 90,
+      render: (row) => row.Firmware ?? '-',
+    },
+    {
+      key: 'ClockDriftSeconds',
+      title: 'acUi.device.column.drift',
+      width: 100,
+      render: (row, tr) => <DriftCell row={row} tr={tr} />,
+    },
+    {
+      key: 'SyncState',
+      title: 'acUi.device.column.sync',
+      width: 170,
+      // A third-party gate checks cards itself: nothing to sync.
+      render: (row) => (protocolNeedsSync(row.Protocol) ? <SyncCell row={row} /> : '-'),
+    },
+    {
+      key: 'LostRecords',
+      title: 'acUi.device.column.lost',
+      width: 90,
+      render: (row) =>
+        row.LostRecords ? <Typography.Text type="danger">{row.LostRecords}</Typography.Text> : 0,
+    },
+    { key: 'Location', title: 'accessControl.field.Location', ellipsis: true, width: 160 },
+    { key: 'ChannelCount', title: 'accessControl.field.ChannelCount', kind: 'number', width: 80 },
+    { key: 'Disabled', title: 'accessControl.field.Status', kind: 'status', width: 100 },
+  ],
+  form: {
+    width: 720,
+    fields: [
+      {
+        name: 'SerialNumber',
+        label: 'accessControl.field.SerialNumber',
+        kind: 'text',
+        lockedOnEdit: true,
+      },
+      {
+        name: 'Type',
+        label: 'accessControl.field.Type',
+        kind: 'select',
+        options: { kind: 'enum', def: accessControlType },
+        lockedOnEdit: true,
+      },
+      {
+        name: 'Name',
+        label: 'accessControl.field.DeviceName',
+        kind: 'text',
+        required: true,
+        maxLength: 50,
+      },
+      { name: 'Location', label: 'accessControl.field.Location', kind: 'text', maxLength: 100 },
+      {
+        name: 'Ip',
+        label: 'accessControl.field.Ip',
+        kind: 'text',
+        maxLength: 15,
+        placeholder: 'acUi.device.ipPlaceholder',
+      },
+      { name: 'Port', label: 'accessControl.field.Port', kind: 'number', min: 1, max: 65535 },
+      { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
+    ],
+  },
+  // No fixed scroll width: with one, the table squeezed the fixed actions column (its buttons clipped,
+  // the sync column's time under it); at its content's width every column keeps its own.
+  rowActions: [
+    {
+      key: 'setTime',
+      label: 'acUi.device.setTime',
+      // Only the WG gateway talks to a controller: another protocol's device has no clock or sync to drive.
+      visible: (row) => protocolNeedsSync(row.Protocol),
+      confirm: 'acUi.device.confirmSetTime',
+      run: async (row) => {
+        // A refusal (offline, no answer) is shown by the request client with the server's message.
+        const done = await call(api.setTime, { body: { Id: row.Id } });
+        feedback.success(i18next.t('acUi.device.timeSet', { value: done.DriftSeconds ?? '-' }));
+      },
+    },
+    {
+      key: 'syncNow',
+      label: 'acUi.device.syncNow',
+      visible: (row) => protocolNeedsSync(row.Protocol),
+      run: async (row) => {
+        await call(api.syncNow, { body: { Id: row.Id } });
+        feedback.success(i18next.t('acUi.device.syncStarted'));
+      },
+    },
+    {
+      key: 'channels',
+      label: 'acUi.device.channels',
+      run: (row) => channelsOf.go(`/accesscontrol/channelManagement?DeviceId=${row.Id}`),
+    },
+  ],
+};
 
 export default function DeviceManagementPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const config = useMemo<ListPageConfig<DeviceRow>>(
-    () => ({
-      resource: 'AccessControlDevice',
-      read: ACCESS_CONTROL_ADMIN,
-      write: ACCESS_CONTROL_ADMIN,
-      actions: { edit: true, status: true, export: true },
-      invalidates: [DEVICE_OPTIONS_KEY, DEVICE_MODELS_KEY, CHANNEL_OPTIONS_KEY],
-      filters: [
-        {
-          name: 'Keyword',
-          label: 'adminUi.keyword',
-          kind: 'text',
-          placeholder: 'acUi.device.manageKeyword',
-          width: 220,
-        },
-        {
-          name: 'Protocol',
-          label: 'accessControl.field.Protocol',
-          kind: 'select',
-          options: { kind: 'enum', def: accessControlProtocol },
-          width: 120,
-        },
-        {
-          name: 'Type',
-          label: 'accessControl.field.Type',
-          kind: 'select',
-          options: { kind: 'enum', def: accessControlType },
-          width: 150,
-        },
-        { name: 'Disabled', label: 'accessControl.field.Status', kind: 'bool' },
-      ],
-      columns: [
-        {
-          key: 'Name',
-          title: 'accessControl.field.DeviceName',
-          sort: 'Name',
-          width: 180,
-          render: (row) => <TwoLineCell main={row.Name} sub={row.SerialNumber} />,
-        },
-        {
-          key: 'Protocol',
-          title: 'accessControl.field.Protocol',
-          kind: 'enum',
-          enumDef: accessControlProtocol,
-          width: 80,
-        },
-        {
-          key: 'Type',
-          title: 'accessControl.field.Type',
-          width: 140,
-          render: (row, tr) => (
-            <TwoLineCell
-              main={tr(`enum.accessControlType.${row.Type}` as never)}
-              sub={tr('acUi.device.doors', { count: row.DoorCount })}
-            />
-          ),
-        },
-        {
-          key: 'Ip',
-          title: 'accessControl.field.Ip',
-          width: 170,
-          render: (row) => (row.Ip ? `${row.Ip}${row.Port ? `:${row.Port}` : ''}` : '-'),
-        },
-        {
-          key: 'Online',
-          title: 'acUi.device.column.online',
-          width: 170,
-          render: (row) => <OnlineCell row={row} />,
-        },
-        {
-          key: 'Firmware',
-          title: 'acUi.device.column.firmware',
-          width: 90,
-          render: (row) => row.Firmware ?? '-',
-        },
-        {
-          key: 'ClockDriftSeconds',
-          title: 'acUi.device.column.drift',
-          width: 100,
-          render: (row, tr) => <DriftCell row={row} tr={tr} />,
-        },
-        {
-          key: 'SyncState',
-          title: 'acUi.device.column.sync',
-          width: 170,
-          // A third-party gate checks cards itself: nothing to sync.
-          render: (row) => (protocolNeedsSync(row.Protocol) ? <SyncCell row={row} /> : '-'),
-        },
-        {
-          key: 'LostRecords',
-          title: 'acUi.device.column.lost',
-          width: 90,
-          render: (row) =>
-            row.LostRecords ? <Typography.Text type="danger">{row.LostRecords}</Typography.Text> : 0,
-        },
-        { key: 'Location', title: 'accessControl.field.Location', ellipsis: true, width: 160 },
-        { key: 'ChannelCount', title: 'accessControl.field.ChannelCount', kind: 'number', width: 80 },
-        { key: 'Disabled', title: 'accessControl.field.Status', kind: 'status', width: 100 },
-      ],
-      form: {
-        width: 720,
-        fields: [
-          {
-            name: 'SerialNumber',
-            label: 'accessControl.field.SerialNumber',
-            kind: 'text',
-            lockedOnEdit: true,
-          },
-          {
-            name: 'Type',
-            label: 'accessControl.field.Type',
-            kind: 'select',
-            options: { kind: 'enum', def: accessControlType },
-            lockedOnEdit: true,
-          },
-          {
-            name: 'Name',
-            label: 'accessControl.field.DeviceName',
-            kind: 'text',
-            required: true,
-            maxLength: 50,
-          },
-          { name: 'Location', label: 'accessControl.field.Location', kind: 'text', maxLength: 100 },
-          {
-            name: 'Ip',
-            label: 'accessControl.field.Ip',
-            kind: 'text',
-            maxLength: 15,
-            placeholder: 'acUi.device.ipPlaceholder',
-          },
-          { name: 'Port', label: 'accessControl.field.Port', kind: 'number', min: 1, max: 65535 },
-          { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
-        ],
-      },
-      // No fixed scroll width: with one, the table squeezed the fixed actions column (its buttons clipped,
-      // the sync column's time under it); at its content's width every column keeps its own.
-      rowActions: [
-        {
-          key: 'setTime',
-          label: 'acUi.device.setTime',
-          // Only the WG gateway talks to a controller: another protocol's device has no clock or sync to drive.
-          visible: (row) => protocolNeedsSync(row.Protocol),
-          confirm: 'acUi.device.confirmSetTime',
-          run: async (row) => {
-            // A refusal (offline, no answer) is shown by the request client with the server's message.
-            const done = await http.post<{ DriftSeconds: number }>('/api/AccessControlDevice/SetTime', {
-              Id: row.Id,
-            });
-            feedback.success(t('acUi.device.timeSet', { value: done.DriftSeconds }));
-          },
-        },
-        {
-          key: 'syncNow',
-          label: 'acUi.device.syncNow',
-          visible: (row) => protocolNeedsSync(row.Protocol),
-          run: async (row) => {
-            await http.post('/api/AccessControlDevice/SyncNow', { Id: row.Id });
-            feedback.success(t('acUi.device.syncStarted'));
-          },
-        },
-        {
-          key: 'channels',
-          label: 'acUi.device.channels',
-          run: (row) => navigate(`/accesscontrol/channelManagement?DeviceId=${row.Id}`),
-        },
-      ],
-    }),
-    [navigate, t],
-  );
-  // Online state and sync progress change on the gateway's side: reload on the area's hub events.
-  useLiveList('AccessControlDevice', LIVE_EVENTS);
+  channelsOf.useFollow();
+  // Connection, sync progress and lost records change on the gateway's side: the rows follow the hub.
+  useLiveList({ name: api.name, events: DEVICE_EVENTS, apply: applyDeviceEvent });
   return <ListPage config={config} title={t('route.deviceManagement')} />;
 }

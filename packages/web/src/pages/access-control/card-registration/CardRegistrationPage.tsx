@@ -1,13 +1,14 @@
-import type { CardItem } from '@gatehouse/shared';
-import { cardType } from '@gatehouse/shared';
+import { CardRegistrationApi, cardType, type CardItem } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { assignedFilter, heldOptions } from '../pool/filters.ts';
-import { PoolPage, poolAreaColumn, type PoolDeclaration } from '../pool/PoolPage.tsx';
+import { PoolPage, poolAreaColumn, poolList } from '../pool/PoolPage.tsx';
 import { REGISTER_CARD_DEFAULTS, registerCardsForm } from './register-cards.tsx';
+import { enumFilter } from '../options.ts';
 
 type CardRow = CardItem;
 
-const CARD_POOL: PoolDeclaration<CardRow> = {
-  resource: 'CardRegistration',
+const CARD_POOL = poolList<CardRow>({
+  api: CardRegistrationApi,
   title: 'route.cardRegistration',
   filters: [
     {
@@ -16,13 +17,7 @@ const CARD_POOL: PoolDeclaration<CardRow> = {
       kind: 'text',
       placeholder: 'acUi.card.keyword',
     },
-    {
-      name: 'CardType',
-      label: 'accessControl.field.CardType',
-      kind: 'select',
-      options: { kind: 'enum', def: cardType },
-      width: 150,
-    },
+    enumFilter('CardType', 'accessControl.field.CardType', cardType, 150),
     assignedFilter,
     { name: 'Held', label: 'accessControl.field.Held', kind: 'select', options: heldOptions, width: 120 },
   ],
@@ -64,15 +59,16 @@ const CARD_POOL: PoolDeclaration<CardRow> = {
     testId: 'register-cards',
     form: registerCardsForm,
     defaults: REGISTER_CARD_DEFAULTS,
+    submit: async (body) =>
+      (await call(CardRegistrationApi.register, { body: body as never }, { quiet: true })).Count,
     done: 'accessControl.message.cardsRegistered',
-    count: (reply) => (reply as { Count: number }).Count,
   },
   assignOne: (row, t) => t('acUi.card.assignOne', { card: row.CardNumber }),
   assignMany: (count, t) => t('acUi.card.assignMany', { count }),
   confirmUnassign: 'acUi.card.confirmUnassign',
   confirmBatchUnassign: 'acUi.card.confirmBatchUnassign',
   canUnassign: (row) => row.CardUserId === null,
-};
+});
 
 /**
  * Card registration (SuperAdmin): card stock enters the pool by number, list or range and is assigned to one
@@ -80,5 +76,5 @@ const CARD_POOL: PoolDeclaration<CardRow> = {
  * reports it.
  */
 export default function CardRegistrationPage() {
-  return <PoolPage pool={CARD_POOL} />;
+  return <PoolPage list={CARD_POOL} />;
 }

@@ -1,6 +1,7 @@
 import { Form, Typography, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
+  CARD_MODES,
   cardNumber,
   cardNumberList,
   cardType,
@@ -9,11 +10,10 @@ import {
   parseCardNumberList,
   type RuleResult,
 } from '@gatehouse/shared';
-import type { FormDef, FormProblem, OptionSource, Row } from '../../../components/list-page/index.ts';
+import type { CardMode as Mode } from '@gatehouse/shared';
+import type { FormDef, FormProblem, Row } from '../../../components/list-page/index.ts';
 import { deviceCardValue } from '../cells.tsx';
-
-export const CARD_MODES = ['Single', 'List', 'Range'] as const;
-type Mode = (typeof CARD_MODES)[number];
+import { poolTargetFields } from '../pool/filters.ts';
 
 const modeIs = (mode: Mode) => (values: Record<string, unknown>) => values.Mode === mode;
 
@@ -22,84 +22,75 @@ const modeIs = (mode: Mode) => (values: Record<string, unknown>) => values.Mode 
  * the card type, an optional area to assign to at once. A preview shows the count and, for a single card,
  * both forms of its number (printed and as a controller reports it).
  */
-export function registerCardsForm(areas: OptionSource): FormDef<Row> {
-  return {
-    width: 640,
-    fields: [
-      {
-        name: 'Mode',
-        label: 'accessControl.field.RegistrationMode',
-        kind: 'select',
-        required: true,
-        options: {
-          kind: 'static',
-          options: (t) => CARD_MODES.map((m) => ({ value: m, label: t(`accessControl.cardMode.${m}`) })),
-        },
+export const registerCardsForm: FormDef<Row> = {
+  width: 640,
+  fields: [
+    {
+      name: 'Mode',
+      label: 'accessControl.field.RegistrationMode',
+      kind: 'select',
+      required: true,
+      options: {
+        kind: 'static',
+        options: (t) => CARD_MODES.map((m) => ({ value: m, label: t(`accessControl.cardMode.${m}`) })),
       },
-      {
-        name: 'CardType',
-        label: 'accessControl.field.CardType',
-        kind: 'select',
-        required: true,
-        options: { kind: 'enum', def: cardType },
-      },
-      {
-        name: 'CardNumber',
-        label: 'accessControl.field.CardNumber',
-        kind: 'text',
-        required: true,
-        rules: [cardNumber],
-        maxLength: 10,
-        wide: true,
-        visible: modeIs('Single'),
-      },
-      {
-        name: 'CardNumbers',
-        label: 'accessControl.field.CardNumbers',
-        kind: 'textarea',
-        required: true,
-        rules: [cardNumberList],
-        wide: true,
-        placeholder: 'acUi.card.listPlaceholder',
-        visible: modeIs('List'),
-      },
-      {
-        name: 'StartNumber',
-        label: 'accessControl.field.StartNumber',
-        kind: 'text',
-        required: true,
-        rules: [cardNumber],
-        maxLength: 10,
-        visible: modeIs('Range'),
-      },
-      {
-        name: 'EndNumber',
-        label: 'accessControl.field.EndNumber',
-        kind: 'text',
-        required: true,
-        rules: [cardNumber],
-        maxLength: 10,
-        visible: modeIs('Range'),
-      },
-      {
-        name: 'Preview',
-        label: 'acUi.preview',
-        kind: 'text',
-        wide: true,
-        render: (form) => <CardPreview form={form} />,
-      },
-      {
-        name: 'AreaId',
-        label: 'accessControl.field.Area',
-        kind: 'select',
-        options: areas,
-        extra: 'acUi.pool.areaHint',
-      },
-      { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
-    ],
-    check: (body) => cardProblems(body),
-  };
-}
+    },
+    {
+      name: 'CardType',
+      label: 'accessControl.field.CardType',
+      kind: 'select',
+      required: true,
+      options: { kind: 'enum', def: cardType },
+    },
+    {
+      name: 'CardNumber',
+      label: 'accessControl.field.CardNumber',
+      kind: 'text',
+      required: true,
+      rules: [cardNumber],
+      maxLength: 10,
+      wide: true,
+      visible: modeIs('Single'),
+    },
+    {
+      name: 'CardNumbers',
+      label: 'accessControl.field.CardNumbers',
+      kind: 'textarea',
+      required: true,
+      rules: [cardNumberList],
+      wide: true,
+      placeholder: 'acUi.card.listPlaceholder',
+      visible: modeIs('List'),
+    },
+    {
+      name: 'StartNumber',
+      label: 'accessControl.field.StartNumber',
+      kind: 'text',
+      required: true,
+      rules: [cardNumber],
+      maxLength: 10,
+      visible: modeIs('Range'),
+    },
+    {
+      name: 'EndNumber',
+      label: 'accessControl.field.EndNumber',
+      kind: 'text',
+      required: true,
+      rules: [cardNumber],
+      maxLength: 10,
+      visible: modeIs('Range'),
+    },
+    {
+      name: 'Preview',
+      label: 'acUi.preview',
+      kind: 'text',
+      wide: true,
+      render: (form) => <CardPreview form={form} />,
+    },
+    ...poolTargetFields,
+  ],
+  check: (body) => cardProblems(body),
+};
 
 export const REGISTER_CARD_DEFAULTS = { Mode: 'Single', CardType: 0 };
 

@@ -1,40 +1,44 @@
-import { DatePicker, Form } from 'antd';
+import { Checkbox, DatePicker, Form, Radio } from 'antd';
 import type { Dayjs } from 'dayjs';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { antdRule, required } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { CardUserLinkChannelApi, antdRule, required } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
+import { OptionSelect } from '../../../components/list-page/index.ts';
+import { FormModal } from '../../../components/FormModal.tsx';
+import { departmentOptions, peopleGroupOptions } from '../../options.ts';
 import { ChannelPicker } from './ChannelPicker.tsx';
 import { HolderSelect } from './HolderSelect.tsx';
 import { validityBody } from './validity.ts';
-import { FormModal } from '../../../components/FormModal.tsx';
+
+/** One holder, or a whole department or people group at once (AccessControl/Admin). */
+export type GrantMode = 'one' | 'batch';
+type Target = 'department' | 'group';
 
 interface Values {
-  CardUserId: number;
+  CardUserId?: number;
+  Target?: Target;
+  DepartmentId?: number;
+  IncludeSubDepartments?: boolean;
+  PeopleGroupId?: number;
   ChannelIds: number[];
   Validity?: [Dayjs | null, Dayjs | null] | null;
 }
 
 interface Props {
-  open: boolean;
+  mode: GrantMode | null;
   onClose(): void;
   onGranted(): void;
 }
 
-/**
- * Grants one holder's cards onto chosen channels. Without a validity of its own the authorisation follows
- * the holder's (and an extension of the holder carries over).
- */
-export function GrantDialog({ open, onClose, onGranted }: Props) {
-  const { t } = useTranslation();
-  const [form] = Form.useForm<Values>();
-  const rule = antdRule((k) => t(k), required);
-
-  async function save(values: Values) {
-    const result = await http.post<{ Granted: number; Updated: number; Unchanged: number }>(
-      '/api/CardUserLinkChannel/Grant',
-      { CardUserId: values.CardUserId, ChannelIds: values.ChannelIds, ...validityBody(values.Validity) },
-    );
+/** Grants onto the chosen channels and says what it did; the message stays longer for a batch. */
+async function grant(mode: GrantMode, values: Values, t: TFunction) {
+  const target = { ChannelIds: values.ChannelIds, ...validityBody(values.Validity) };
+  if (mode === 'one') {
+    const result = await call(CardUserLinkChannelApi.grant, {
+      body: { CardUserId: values.CardUserId!, ...target },
+    });
     feedback.success(
       t('accessControl.message.granted', {
         granted: result.Granted,
@@ -43,25 +47,107 @@ export function GrantDialog({ open, onClose, onGranted }: Props) {
       }),
       5,
     );
-    onGranted();
+    return;
   }
+  const result = await call(CardUserLinkChannelApi.batchGrant, {
+    body: {
+      ...(values.Target === 'group'
+        ? { PeopleGroupId: values.PeopleGroupId! }
+        : {
+            DepartmentId: values.DepartmentId!,
+            IncludeSubDepartments: values.IncludeSubDepartments ?? true,
+          }),
+      ...target,
+    },
+  });
+  feedback.success(
+    t('accessControl.message.batchGranted', {
+      holders: result.Holders,
+      granted: result.Granted,
+      updated: result.Updated,
+      skippedDisabled: result.SkippedDisabled,
+      skippedNoCard: result.SkippedNoCard,
+    }),
+    8,
+  );
+}
+
+/** Who is granted in a batch: a department (with its sub-departments unless unticked) or a people group. */
+function BatchTarget({ target }: { target: Target }) {
+  const { t } = useTranslation();
+  const rule = antdRule((k) => t(k), required);
+  return (
+    <>
+      <Form.Item name="Target" label={t('acUi.grant.target')}>
+        <Radio.Group
+          optionType="button"
+          options={[
+            { value: 'department', label: t('accessControl.field.Department') },
+            { value: 'group', label: t('accessControl.field.PeopleGroup') },
+          ]}
+          data-testid="batch-target"
+        />
+      </Form.Item>
+      {target === 'department' ? (
+        <>
+          <Form.Item name="DepartmentId" label={t('accessControl.field.Department')} rules={[rule]}>
+            <OptionSelect source={departmentOptions} tree testId="batch-department" />
+          </Form.Item>
+          <Form.Item name="IncludeSubDepartments" valuePropName="checked">
+            <Checkbox data-testid="batch-sub-departments">
+              {t('accessControl.field.IncludeSubDepartments')}
+            </Checkbox>
+          </Form.Item>
+        </>
+      ) : (
+        <Form.Item name="PeopleGroupId" label={t('accessControl.field.PeopleGroup')} rules={[rule]}>
+          <OptionSelect source={peopleGroupOptions} testId="batch-group" />
+        </Form.Item>
+      )}
+    </>
+  );
+}
+
+/**
+ * Grants onto chosen channels: one holder's cards, or (batch) a department or people group, whose disabled
+ * holders and holders without a card are left out and counted. Without a validity of its own an
+ * authorisation follows the holder's (and an extension of the holder carries over).
+ */
+export function GrantDialog({ mode, onClose, onGranted }: Props) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const target = (Form.useWatch('Target', form) as Target | undefined) ?? 'department';
+  const rule = antdRule((k) => t(k), required);
+  const batch = mode === 'batch';
 
   return (
     <FormModal
       form={form}
-      open={open}
-      title={t('acUi.grant.title')}
-      width={640}
+      open={mode !== null}
+      title={t(batch ? 'acUi.grant.batchTitle' : 'acUi.grant.title')}
+      width={batch ? 680 : 640}
       destroyOnHidden
       okText={t('acUi.grant.submit')}
       onCancel={onClose}
-      onSubmit={save}
-      okTestId="grant-ok"
+      onSubmit={async (values) => {
+        await grant(mode!, values, t);
+        onGranted();
+      }}
+      okTestId={batch ? 'batch-grant-ok' : 'grant-ok'}
     >
-      <Form form={form} layout="vertical" preserve={false}>
-        <Form.Item name="CardUserId" label={t('accessControl.field.HolderName')} rules={[rule]}>
-          <HolderSelect />
-        </Form.Item>
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        initialValues={batch ? { Target: 'department', IncludeSubDepartments: true } : {}}
+      >
+        {batch ? (
+          <BatchTarget target={target} />
+        ) : (
+          <Form.Item name="CardUserId" label={t('accessControl.field.HolderName')} rules={[rule]}>
+            <HolderSelect />
+          </Form.Item>
+        )}
         <Form.Item name="ChannelIds" label={t('accessControl.field.Channels')} rules={[rule]}>
           <ChannelPicker />
         </Form.Item>

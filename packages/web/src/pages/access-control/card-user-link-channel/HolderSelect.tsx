@@ -1,14 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useHolderSearch } from '../options.ts';
+import { useTypedSearch } from '../typed-search.ts';
 
 interface Props {
   value?: number;
   onChange?: (id: number | undefined) => void;
 }
-
-const SEARCH_DELAY_MS = 300;
 
 /**
  * One holder of the area found by name, phone or card number. Disabled holders are listed but cannot be
@@ -16,12 +15,7 @@ const SEARCH_DELAY_MS = 300;
  */
 export function HolderSelect({ value, onChange }: Props) {
   const { t } = useTranslation();
-  const [typed, setTyped] = useState('');
-  const [keyword, setKeyword] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setKeyword(typed.trim()), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const [keyword, setTyped] = useTypedSearch();
   const holders = useHolderSearch(keyword);
   // The chosen holder keeps its label while the search shows others.
   const [chosen, setChosen] = useState<{ value: number; label: string } | null>(null);

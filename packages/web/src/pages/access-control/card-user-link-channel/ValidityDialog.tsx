@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { DatePicker, Form, Radio, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { antdRule, required } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { CardUserLinkChannelApi, antdRule, required } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import type { AuthorizationRow } from './types.ts';
 import { FormModal } from '../../../components/FormModal.tsx';
@@ -38,10 +38,12 @@ export function ValidityDialog({ item, onClose, onSaved }: Props) {
   }, [item, form]);
 
   async function save(values: Values) {
-    await http.put('/api/CardUserLinkChannel', {
-      Id: item!.Id,
-      ValidFrom: values.Own && values.Range ? fromSitePicker(values.Range[0]) : null,
-      ValidTo: values.Own && values.Range ? fromSitePicker(values.Range[1]) : null,
+    await call(CardUserLinkChannelApi.update, {
+      body: {
+        Id: item!.Id,
+        ValidFrom: values.Own && values.Range ? fromSitePicker(values.Range[0]) : null,
+        ValidTo: values.Own && values.Range ? fromSitePicker(values.Range[1]) : null,
+      },
     });
     feedback.success(t('list.saved'));
     onSaved();

@@ -2,18 +2,16 @@ import { useEffect } from 'react';
 import { DatePicker, Form, Input, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { antdRule, required } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { CardUserApi, antdRule, required } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
+import type { Ask } from '../dialog-state.ts';
 import type { HolderRow } from './holder-form.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { formatSiteTime, fromSitePicker, siteNow, toSitePicker } from '../../../core/site-time.ts';
 
-export interface ExtendRequest {
-  holders: HolderRow[];
-  done(): void;
-  cancel(): void;
-}
+/** The holders to extend; done or cancelled as the batch or row action that asked. */
+export type ExtendRequest = Ask<HolderRow[]>;
 
 /**
  * The proposed new end: a year after the later of now and the latest current end (an extension must move
@@ -31,17 +29,19 @@ export function proposedEnd(holders: readonly Pick<HolderRow, 'ValidTo'>[], now:
 export function ExtendDialog({ request }: { request: ExtendRequest | null }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ ValidTo: Dayjs; Remark?: string }>();
-  const holders = request?.holders ?? [];
+  const holders = request?.value ?? [];
 
   useEffect(() => {
-    if (request) form.setFieldsValue({ ValidTo: proposedEnd(request.holders), Remark: undefined });
+    if (request) form.setFieldsValue({ ValidTo: proposedEnd(request.value), Remark: undefined });
   }, [request, form]);
 
   async function save(values: { ValidTo: Dayjs; Remark?: string }) {
-    await http.post('/api/CardUser/Extend', {
-      Ids: holders.map((h) => h.Id),
-      ValidTo: fromSitePicker(values.ValidTo),
-      Remark: values.Remark?.trim() || null,
+    await call(CardUserApi.extend, {
+      body: {
+        Ids: holders.map((h) => h.Id),
+        ValidTo: fromSitePicker(values.ValidTo),
+        Remark: values.Remark?.trim() || null,
+      },
     });
     feedback.success(t('accessControl.message.extended', { count: holders.length }));
     request!.done();

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
 import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../core/http.ts';
-import type { FieldControlProps, Page } from '../../../components/list-page/index.ts';
+import { CardApi } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
+import type { FieldControlProps } from '../../../components/list-page/index.ts';
 import { useAreaStore } from '../../../stores/area.ts';
+import { useTypedSearch } from '../typed-search.ts';
 
 /** A card as the select holds it: its id and printed number (antd's labelInValue). */
 export interface CardValue {
@@ -12,18 +13,10 @@ export interface CardValue {
   label: string;
 }
 
-interface FreeCard {
-  Id: number;
-  CardNumber: string;
-  CardType: number;
-}
-
 interface Props extends FieldControlProps {
   value?: CardValue[];
   onChange?: (value: CardValue[]) => void;
 }
-
-const SEARCH_DELAY_MS = 300;
 
 /**
  * What the empty list says: with a number typed that matches no free card, where cards come from (a
@@ -44,16 +37,11 @@ export function noCardText(
 export function FreeCardSelect({ value, onChange, id, 'aria-describedby': describedBy }: Props) {
   const { t } = useTranslation();
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
-  const [typed, setTyped] = useState('');
-  const [keyword, setKeyword] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setKeyword(typed.trim()), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const [keyword, setTyped] = useTypedSearch();
   const free = useQuery({
     queryKey: ['ac-free-cards', areaId, keyword],
     queryFn: () =>
-      http.get<Page<FreeCard>>('/api/Card', {
+      call(CardApi.list, {
         query: {
           Held: false,
           PageSize: 50,

@@ -2,17 +2,19 @@ import { useState } from 'react';
 import { Alert, Button, Space, Table, Typography, Upload } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../core/http.ts';
+import { CardUserApi, type ImportRowError } from '@gatehouse/shared';
+import { call, download } from '../../../core/api.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { RequestError } from '../../../core/request.ts';
-import { downloadFile } from '../../../components/list-page/index.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
 import { useSaving } from '../../../components/use-saving.ts';
 
-interface RowError {
-  Row: number;
-  Field: string;
-  Message: string;
+type RowError = ImportRowError;
+
+/** Why an import was refused: the server's reason, and its report per row. */
+interface Failure {
+  message: string;
+  rows: RowError[];
 }
 
 interface Props {
@@ -21,7 +23,7 @@ interface Props {
   onImported(): void;
 }
 
-/** The server takes at most 2,000,000 base64 characters: about 1.4 MB of .xlsx. */
+/** The server takes at most IMPORT_CONTENT_MAX (2,000,000) base64 characters: about 1.4 MB of .xlsx. */
 const MAX_FILE_BYTES = 1_400_000;
 
 function toBase64(file: File): Promise<string> {
@@ -33,6 +35,36 @@ function toBase64(file: File): Promise<string> {
   });
 }
 
+/** Why the file was refused, and the report per row (row, column, message) when the server sent one. */
+function ImportFailure({ failure }: { failure: Failure }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Alert
+        type="error"
+        showIcon
+        title={failure.message}
+        description={failure.rows.length ? t('acUi.import.fixRows') : undefined}
+        data-testid="import-failure"
+      />
+      {failure.rows.length > 0 && (
+        <Table<RowError & { key: number }>
+          size="small"
+          rowKey="key"
+          dataSource={failure.rows.map((r, key) => ({ ...r, key }))}
+          pagination={{ pageSize: 8, size: 'small', hideOnSinglePage: true }}
+          columns={[
+            { key: 'Row', dataIndex: 'Row', title: t('acUi.import.row'), width: 70 },
+            { key: 'Field', dataIndex: 'Field', title: t('acUi.import.column'), width: 140 },
+            { key: 'Message', dataIndex: 'Message', title: t('acUi.import.message') },
+          ]}
+          data-testid="import-errors"
+        />
+      )}
+    </>
+  );
+}
+
 /**
  * Import of holders from the .xlsx template. All or nothing: when any row is wrong the server imports none
  * and answers with a report per row, shown here as a table (row, column, message) under the reason.
@@ -41,7 +73,7 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [busy, withBusy] = useSaving();
-  const [failure, setFailure] = useState<{ message: string; rows: RowError[] } | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
 
   function reset() {
     setFile(null);
@@ -57,9 +89,9 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
     setFailure(null);
     await withBusy(async () => {
       try {
-        const result = await http.post<{ Imported: number }>(
-          '/api/CardUser/Import',
-          { FileName: file.name, Content: await toBase64(file) },
+        const result = await call(
+          CardUserApi.import,
+          { body: { FileName: file.name, Content: await toBase64(file) } },
           { quiet: true },
         );
         feedback.success(t('accessControl.message.imported', { count: result.Imported }));
@@ -76,7 +108,7 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
 
   async function template() {
     try {
-      await downloadFile('/api/CardUser/ImportTemplate', `${t('accessControl.title.importTemplate')}.xlsx`);
+      await download(CardUserApi.importTemplate, {}, `${t('accessControl.title.importTemplate')}.xlsx`);
     } catch (error) {
       if (error instanceof RequestError) feedback.error(error.message, 3);
     }
@@ -122,29 +154,7 @@ export function ImportDialog({ open, onClose, onImported }: Props) {
           </p>
           <p className="ant-upload-text">{t('acUi.import.drop')}</p>
         </Upload.Dragger>
-        {failure && (
-          <Alert
-            type="error"
-            showIcon
-            title={failure.message}
-            description={failure.rows.length ? t('acUi.import.fixRows') : undefined}
-            data-testid="import-failure"
-          />
-        )}
-        {failure && failure.rows.length > 0 && (
-          <Table<RowError & { key: number }>
-            size="small"
-            rowKey="key"
-            dataSource={failure.rows.map((r, key) => ({ ...r, key }))}
-            pagination={{ pageSize: 8, size: 'small', hideOnSinglePage: true }}
-            columns={[
-              { key: 'Row', dataIndex: 'Row', title: t('acUi.import.row'), width: 70 },
-              { key: 'Field', dataIndex: 'Field', title: t('acUi.import.column'), width: 140 },
-              { key: 'Message', dataIndex: 'Message', title: t('acUi.import.message') },
-            ]}
-            data-testid="import-errors"
-          />
-        )}
+        {failure && <ImportFailure failure={failure} />}
       </Space>
     </PageModal>
   );

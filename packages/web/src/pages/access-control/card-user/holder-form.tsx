@@ -1,11 +1,43 @@
 import type { CardUserItem } from '@gatehouse/shared';
 import { chineseName, citizenId, nation, phone } from '@gatehouse/shared';
-import type { FormDef } from '../../../components/list-page/index.ts';
+import type { FilterDef, FormDef } from '../../../components/list-page/index.ts';
 import { departmentOptions, peopleGroupOptions, peopleTypeOptions } from '../../options.ts';
 import { FreeCardSelect, type CardValue } from './FreeCardSelect.tsx';
 import { siteNow } from '../../../core/site-time.ts';
 
 export type HolderRow = CardUserItem;
+
+/**
+ * Department (a value means the department and everything under it), people group and type: fields of the
+ * holder form and filters of the holder and authorisation lists.
+ */
+export const holderGroups = {
+  department: {
+    name: 'DepartmentId',
+    label: 'accessControl.field.Department',
+    kind: 'treeSelect',
+    options: departmentOptions,
+  },
+  peopleGroup: {
+    name: 'PeopleGroupId',
+    label: 'accessControl.field.PeopleGroup',
+    kind: 'select',
+    options: peopleGroupOptions,
+  },
+  peopleType: {
+    name: 'PeopleTypeId',
+    label: 'accessControl.field.PeopleType',
+    kind: 'select',
+    options: peopleTypeOptions,
+  },
+} as const;
+
+/** The holder list's filters on them. */
+export const holderGroupFilters: FilterDef[] = [
+  { ...holderGroups.department, width: 200 },
+  holderGroups.peopleGroup,
+  { ...holderGroups.peopleType, width: 140 },
+];
 
 /** A new holder is valid from now for a year unless the operator says otherwise. */
 export const DEFAULT_VALIDITY_YEARS = 1;
@@ -33,24 +65,9 @@ export const holderForm: FormDef<HolderRow> = {
       kind: 'select',
       options: { kind: 'enum', def: nation },
     },
-    {
-      name: 'DepartmentId',
-      label: 'accessControl.field.Department',
-      kind: 'treeSelect',
-      options: departmentOptions,
-    },
-    {
-      name: 'PeopleGroupId',
-      label: 'accessControl.field.PeopleGroup',
-      kind: 'select',
-      options: peopleGroupOptions,
-    },
-    {
-      name: 'PeopleTypeId',
-      label: 'accessControl.field.PeopleType',
-      kind: 'select',
-      options: peopleTypeOptions,
-    },
+    holderGroups.department,
+    holderGroups.peopleGroup,
+    holderGroups.peopleType,
     {
       name: 'CardIds',
       label: 'accessControl.field.Cards',

@@ -1,11 +1,12 @@
 import type { ChangeRecordItem, HolderFieldChange } from '@gatehouse/shared';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { changeType, ACCESS_CONTROL_ANY } from '@gatehouse/shared';
+import { ChangeRecordApi, changeType, ACCESS_CONTROL_ANY } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig, type TKey } from '../../../components/list-page/index.ts';
 import { ChangeTypeTag } from '../cells.tsx';
 import { recordRange } from '../record-range.ts';
 import '../access-control.css';
+import { enumFilter } from '../options.ts';
 
 type FieldChange = HolderFieldChange;
 
@@ -38,20 +39,14 @@ function ChangesCell({ changes }: { changes: FieldChange[] }) {
 
 /** Change records of card holders (added, modified, disabled, enabled, extended), field by field. */
 const config: ListPageConfig<ChangeRow> = {
-  resource: 'ChangeRecord',
+  api: ChangeRecordApi,
   read: ACCESS_CONTROL_ANY,
   write: [],
   actions: { export: true },
   defaultSort: { field: 'At', order: 'desc' },
   filters: [
     recordRange('accessControl.field.At'),
-    {
-      name: 'ChangeType',
-      label: 'accessControl.field.ChangeType',
-      kind: 'select',
-      options: { kind: 'enum', def: changeType },
-      width: 130,
-    },
+    enumFilter('ChangeType', 'accessControl.field.ChangeType', changeType, 130),
     {
       name: 'Keyword',
       label: 'adminUi.keyword',

@@ -9,59 +9,51 @@ import {
   parseSerialNumbers,
   wgTypeFromSerial,
 } from '@gatehouse/shared';
-import type { FormDef, FormProblem, OptionSource, Row } from '../../../components/list-page/index.ts';
+import type { FormDef, FormProblem, Row } from '../../../components/list-page/index.ts';
+import { poolTargetFields } from '../pool/filters.ts';
 
 /**
  * The registration form: serial numbers (the spec's comma rule), protocol, the model for protocol Other (a
  * WG serial names its own), an optional area to assign to at once, a remark. A preview counts what will be
  * registered and by which model, from the same shared rules the server applies.
  */
-export function registerDevicesForm(areas: OptionSource): FormDef<Row> {
-  return {
-    width: 640,
-    fields: [
-      {
-        name: 'SerialNumbers',
-        label: 'accessControl.field.SerialNumbers',
-        kind: 'textarea',
-        rules: [commaDigits],
-        wide: true,
-        placeholder: 'acUi.device.serialPlaceholder',
-      },
-      {
-        name: 'Preview',
-        label: 'acUi.preview',
-        kind: 'text',
-        wide: true,
-        render: (form) => <SerialPreview form={form} />,
-      },
-      {
-        name: 'Protocol',
-        label: 'accessControl.field.Protocol',
-        kind: 'select',
-        required: true,
-        options: { kind: 'enum', def: accessControlProtocol },
-        extra: 'acUi.device.wgTypeHint',
-      },
-      {
-        name: 'Type',
-        label: 'accessControl.field.Type',
-        kind: 'select',
-        options: { kind: 'enum', def: accessControlType },
-        visible: (values) => values.Protocol === PROTOCOL_OTHER,
-      },
-      {
-        name: 'AreaId',
-        label: 'accessControl.field.Area',
-        kind: 'select',
-        options: areas,
-        extra: 'acUi.pool.areaHint',
-      },
-      { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
-    ],
-    check: (body) => serialProblems(body.SerialNumbers, body.Protocol),
-  };
-}
+export const registerDevicesForm: FormDef<Row> = {
+  width: 640,
+  fields: [
+    {
+      name: 'SerialNumbers',
+      label: 'accessControl.field.SerialNumbers',
+      kind: 'textarea',
+      rules: [commaDigits],
+      wide: true,
+      placeholder: 'acUi.device.serialPlaceholder',
+    },
+    {
+      name: 'Preview',
+      label: 'acUi.preview',
+      kind: 'text',
+      wide: true,
+      render: (form) => <SerialPreview form={form} />,
+    },
+    {
+      name: 'Protocol',
+      label: 'accessControl.field.Protocol',
+      kind: 'select',
+      required: true,
+      options: { kind: 'enum', def: accessControlProtocol },
+      extra: 'acUi.device.wgTypeHint',
+    },
+    {
+      name: 'Type',
+      label: 'accessControl.field.Type',
+      kind: 'select',
+      options: { kind: 'enum', def: accessControlType },
+      visible: (values) => values.Protocol === PROTOCOL_OTHER,
+    },
+    ...poolTargetFields,
+  ],
+  check: (body) => serialProblems(body.SerialNumbers, body.Protocol),
+};
 
 export const REGISTER_DEFAULTS = { Protocol: PROTOCOL_WG };
 

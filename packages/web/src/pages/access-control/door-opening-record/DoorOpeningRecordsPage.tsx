@@ -1,20 +1,23 @@
-import type { DoorOpeningRecordItem } from '@gatehouse/shared';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
+  DoorOpeningRecordApi,
   doorDirection,
   doorEventReason,
   doorRecordReason,
   doorRecordResult,
   findEnumItem,
   ACCESS_CONTROL_ANY,
+  type DoorOpeningRecordItem,
   type EnumDef,
 } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig, type TKey } from '../../../components/list-page/index.ts';
 import { ResultTag, TwoLineCell } from '../cells.tsx';
-import { deviceOptions } from '../options.ts';
+import { deviceFilter, enumFilter } from '../options.ts';
 import { recordRange } from '../record-range.ts';
 import { useLiveList } from '../live.ts';
+import { useAreaStore } from '../../../stores/area.ts';
+import { applySwipe } from './live-swipes.ts';
 import '../access-control.css';
 
 type SwipeRow = DoorOpeningRecordItem;
@@ -37,19 +40,13 @@ function enumText(tr: (key: TKey) => string, def: EnumDef, value: number | null)
  * server's limit), by result, holder, card and device; exported with the same filters.
  */
 const config: ListPageConfig<SwipeRow> = {
-  resource: 'DoorOpeningRecord',
+  api: DoorOpeningRecordApi,
   read: ACCESS_CONTROL_ANY,
   write: [],
   actions: { export: true },
   filters: [
     recordRange('accessControl.field.At'),
-    {
-      name: 'Result',
-      label: 'accessControl.field.Result',
-      kind: 'select',
-      options: { kind: 'enum', def: doorRecordResult },
-      width: 130,
-    },
+    enumFilter('Result', 'accessControl.field.Result', doorRecordResult, 130),
     { name: 'HolderName', label: 'accessControl.field.HolderName', kind: 'text', width: 140 },
     {
       name: 'CardNumber',
@@ -58,13 +55,7 @@ const config: ListPageConfig<SwipeRow> = {
       width: 150,
       placeholder: 'acUi.record.wholeCard',
     },
-    {
-      name: 'DeviceId',
-      label: 'accessControl.field.DeviceName',
-      kind: 'select',
-      options: deviceOptions,
-      width: 220,
-    },
+    deviceFilter,
   ],
   columns: [
     { key: 'At', title: 'accessControl.field.At', kind: 'instant', width: 170 },
@@ -137,11 +128,17 @@ const config: ListPageConfig<SwipeRow> = {
   ],
 };
 
-const LIVE_EVENTS = ['swipe', 'doorAlarm'] as const;
+const LIVE_EVENTS = ['Swipe', 'DoorAlarm'] as const;
 
 export default function DoorOpeningRecordsPage() {
   const { t } = useTranslation();
-  // New swipes and door events reach the area's hub: the open list reloads its current page.
-  useLiveList('DoorOpeningRecord', LIVE_EVENTS);
+  // New swipes, door events and alarms reach the area's hub with the record as the list shows it: an open
+  // first page takes it in place; a page that cannot tell whether it belongs there asks again.
+  useLiveList({
+    name: DoorOpeningRecordApi.name,
+    events: LIVE_EVENTS,
+    apply: (event, queryClient) =>
+      applySwipe(event, queryClient, useAreaStore.getState().current?.Id ?? null),
+  });
   return <ListPage config={config} title={t('route.doorOpeningRecords')} />;
 }

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { faultReportStatus } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { FAULT, FailureDeclarationRecordApi, faultReportStatus } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { OptionSelect } from '../../../components/list-page/index.ts';
 import { handlerOptions } from '../options.ts';
-import { FAULT_RESOLVED, type FaultRow } from './types.ts';
+import type { FaultRow } from './types.ts';
 import { FormModal } from '../../../components/FormModal.tsx';
 
 interface Values {
@@ -33,24 +33,26 @@ export function ProgressDialog({ item, onClose, onSaved }: Props) {
   useEffect(() => {
     if (item)
       form.setFieldsValue({
-        Status: Math.min(item.Status + 1, FAULT_RESOLVED),
+        Status: Math.min(item.Status + 1, FAULT.resolved),
         Note: undefined,
         HandlerId: item.HandlerId,
       });
   }, [item, form]);
 
   async function save(values: Values) {
-    await http.post('/api/FailureDeclarationRecord/Progress', {
-      Id: item!.Id,
-      Status: values.Status,
-      Note: values.Note?.trim() || null,
-      HandlerId: values.HandlerId ?? null,
+    await call(FailureDeclarationRecordApi.progress, {
+      body: {
+        Id: item!.Id,
+        Status: values.Status,
+        Note: values.Note?.trim() || null,
+        HandlerId: values.HandlerId ?? null,
+      },
     });
     feedback.success(t('accessControl.message.faultProgressed'));
     onSaved();
   }
 
-  const resolving = status === FAULT_RESOLVED;
+  const resolving = status === FAULT.resolved;
   return (
     <FormModal
       form={form}

@@ -3,7 +3,3 @@ import type { FailureDeclarationRecordItem, FailureHistoryEntry } from '@gatehou
 export type FaultHistoryEntry = FailureHistoryEntry;
 
 export type FaultRow = FailureDeclarationRecordItem;
-
-/** faultReportStatus values. */
-export const FAULT_OPEN = 0;
-export const FAULT_RESOLVED = 2;

@@ -1,28 +1,26 @@
 import { Form, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { antdRule, required } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { useAreaStore } from '../../../stores/area.ts';
 import { FormModal } from '../../../components/FormModal.tsx';
+import type { Ask } from '../dialog-state.ts';
+import type { AssignSubject, PoolApi } from './pool-actions.ts';
 
-export interface AssignRequest {
-  /** What is being assigned, for the dialog's text: "3 devices", "serial 1234…". */
-  subject: string;
-  submit(areaId: number): Promise<unknown>;
-  /** After a successful assignment. */
-  done(): void;
-  /** Closed without assigning. */
-  cancel(): void;
+interface Props {
+  api: PoolApi;
+  request: Ask<AssignSubject> | null;
 }
 
 /** Picks one of the caller's areas for pool devices or cards (the server refuses other areas). */
-export function AssignAreaDialog({ request }: { request: AssignRequest | null }) {
+export function AssignAreaDialog({ api, request }: Props) {
   const { t } = useTranslation();
   const areas = useAreaStore((s) => s.areas);
   const [form] = Form.useForm<{ AreaId: number }>();
 
   async function save({ AreaId }: { AreaId: number }) {
-    await request!.submit(AreaId);
+    await call(api.assign, { body: { Ids: request!.value.ids, AreaId } });
     feedback.success(t('accessControl.message.assigned'));
     request!.done();
   }
@@ -38,7 +36,7 @@ export function AssignAreaDialog({ request }: { request: AssignRequest | null })
       onSubmit={save}
       okTestId="assign-ok"
     >
-      <Typography.Paragraph>{request?.subject}</Typography.Paragraph>
+      <Typography.Paragraph>{request?.value.subject}</Typography.Paragraph>
       <Form form={form} layout="vertical" preserve={false}>
         <Form.Item
           name="AreaId"

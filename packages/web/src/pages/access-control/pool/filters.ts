@@ -1,4 +1,5 @@
-import type { FilterDef, OptionSource } from '../../../components/list-page/index.ts';
+import type { FieldDef, FilterDef, OptionSource } from '../../../components/list-page/index.ts';
+import { useAreaStore } from '../../../stores/area.ts';
 
 /** In an area or waiting in the pool (the `Assigned` filter of both pools). */
 export const assignedOptions: OptionSource = {
@@ -26,3 +27,21 @@ export const heldOptions: OptionSource = {
     { value: false, label: t('acUi.card.free') },
   ],
 };
+
+/** The areas the signed-in user operates, read when a select shows them (the session has them by then). */
+export const ownAreaOptions: OptionSource = {
+  kind: 'static',
+  options: () => useAreaStore.getState().areas.map((a) => ({ value: a.Id, label: a.Name })),
+};
+
+/** The end of both register forms: an area to assign to at once (or the pool), and a remark. */
+export const poolTargetFields: FieldDef[] = [
+  {
+    name: 'AreaId',
+    label: 'accessControl.field.Area',
+    kind: 'select',
+    options: ownAreaOptions,
+    extra: 'acUi.pool.areaHint',
+  },
+  { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
+];

@@ -1,22 +1,28 @@
-import type { TFunction } from 'i18next';
-import { http } from '../../../core/http.ts';
+import { type CardRegistrationApi, type DeviceRegistrationApi } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
+import { i18next } from '../../../i18n/index.ts';
 import type { BatchAction, Row, RowAction, TKey } from '../../../components/list-page/index.ts';
+import { ask, type Ask, type DialogState } from '../dialog-state.ts';
 
 /** The two registration pools (their API resources). */
-export type PoolResource = 'DeviceRegistration' | 'CardRegistration';
+export type PoolApi = typeof DeviceRegistrationApi | typeof CardRegistrationApi;
 
 export interface PoolRow extends Row {
   Id: number;
   AreaId: number | null;
 }
 
+/** What assigning asks for: the rows, and how the dialog names them ("3 devices", "serial 1234…"). */
+export interface AssignSubject {
+  ids: number[];
+  subject: string;
+}
+
 interface PoolActionOptions<T extends PoolRow> {
-  resource: PoolResource;
-  t: TFunction;
-  /** From usePoolAssign. */
-  ask(ids: number[], subject: string): Promise<void>;
-  unassign(ids: number[]): Promise<unknown>;
+  api: PoolApi;
+  /** The assign dialog. */
+  assigning: DialogState<Ask<AssignSubject>>;
   /** The dialog's subject for one row and for a batch. */
   assignOne(row: T): string;
   assignMany(count: number): string;
@@ -28,20 +34,20 @@ interface PoolActionOptions<T extends PoolRow> {
 
 /**
  * The pool's row and batch actions, alike for devices and cards: assign to an area, take back to the pool,
- * delete while in the pool.
+ * delete while in the pool. Each resolves once done, and the list reloads.
  */
 export function poolActions<T extends PoolRow>(o: PoolActionOptions<T>) {
-  const { t } = o;
+  const assign = (ids: number[], subject: string) => ask(o.assigning, { ids, subject });
   const takeBack = async (ids: number[]) => {
-    await o.unassign(ids);
-    feedback.success(t('accessControl.message.unassigned'));
+    await call(o.api.unassign, { body: { Ids: ids } });
+    feedback.success(i18next.t('accessControl.message.unassigned'));
   };
   const rowActions: RowAction<T>[] = [
     {
       key: 'assign',
       label: 'acUi.pool.assign',
       visible: (row) => row.AreaId === null,
-      run: (row) => o.ask([row.Id], o.assignOne(row)).catch(() => undefined),
+      run: (row) => assign([row.Id], o.assignOne(row)).catch(() => undefined),
     },
     {
       key: 'unassign',
@@ -57,8 +63,8 @@ export function poolActions<T extends PoolRow>(o: PoolActionOptions<T>) {
       visible: (row) => row.AreaId === null,
       confirm: 'list.confirmDelete',
       run: async (row) => {
-        await http.del(`/api/${o.resource}/${row.Id}`);
-        feedback.success(t('list.deleted', { count: 1 }));
+        await call(o.api.remove, { params: { Id: row.Id } });
+        feedback.success(i18next.t('list.deleted', { count: 1 }));
       },
     },
   ];
@@ -67,7 +73,7 @@ export function poolActions<T extends PoolRow>(o: PoolActionOptions<T>) {
       key: 'assign',
       label: 'acUi.pool.batchAssign',
       run: (rows) =>
-        o.ask(
+        assign(
           rows.map((r) => r.Id),
           o.assignMany(rows.length),
         ),

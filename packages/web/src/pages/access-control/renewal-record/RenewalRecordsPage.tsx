@@ -1,5 +1,5 @@
 import type { RenewalRecordItem } from '@gatehouse/shared';
-import { ACCESS_CONTROL_ANY } from '@gatehouse/shared';
+import { ACCESS_CONTROL_ANY, RenewalRecordApi } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { RENEWAL_DEFAULT_DAYS, recordRange } from '../record-range.ts';
@@ -11,7 +11,7 @@ type RenewalRow = RenewalRecordItem;
  * the last 30 days since extensions are rare.
  */
 const config: ListPageConfig<RenewalRow> = {
-  resource: 'RenewalRecord',
+  api: RenewalRecordApi,
   read: ACCESS_CONTROL_ANY,
   write: [],
   actions: { export: true },
