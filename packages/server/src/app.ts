@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { TOKEN_COOKIE } from '@gatehouse/shared';
+import { API_DOCS_PATH, TOKEN_COOKIE } from '@gatehouse/shared';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -157,7 +157,7 @@ export async function buildApp({
   });
   if (config.apiDocs !== 'off') {
     await app.register(fastifySwaggerUi, {
-      routePrefix: '/api/docs',
+      routePrefix: API_DOCS_PATH,
       // signed-in: a live session, by bearer token (tools) or the web app's token cookie (a browser tab).
       ...(config.apiDocs === 'signed-in'
         ? {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import * as shared from '@gatehouse/shared';
 import {
   LANGUAGES,
   PAYMENT_ACTION_NAMES,
@@ -95,6 +96,10 @@ function scan() {
       }
     }
   }
+  // Resources the contract declares (resourceApi): the resource helper audits them under their name.
+  for (const value of Object.values(shared))
+    if (value && typeof value === 'object' && 'def' in value && typeof value.def?.name === 'string')
+      resourceNames.add(value.def.name);
   // `def.name` (the resource helper) and order kinds: any declared resource may be the entity.
   if (entities.delete('*resources*')) resourceNames.forEach((n) => entities.add(n));
   return { actions: [...actions].sort(), entities: [...entities].sort() };

@@ -119,7 +119,7 @@ describeEachDb(
         },
       );
       await heartbeat;
-      expect(messages[0]).toMatchObject({ type: 'welcome', AreaId: 1 });
+      expect(messages[0]).toMatchObject({ Type: 'Welcome', AreaId: 1 });
       socket.terminate();
 
       for (const [url, code] of [

@@ -52,12 +52,12 @@ describe('live hub connection', () => {
   it('delivers parsed events to subscribers and ignores garbage', async () => {
     const { hub, sockets } = setup();
     const seen: string[] = [];
-    hub.subscribe((m) => seen.push(m.type));
+    hub.subscribe((m) => seen.push(m.Type));
     hub.connect(1);
     await tick();
-    sockets[0]!.onmessage!({ data: '{"type":"swipe","at":"x"}' });
+    sockets[0]!.onmessage!({ data: '{"Type":"Swipe","At":"x"}' });
     sockets[0]!.onmessage!({ data: 'not json' });
-    expect(seen).toEqual(['swipe']);
+    expect(seen).toEqual(['Swipe']);
   });
 
   it('reconnects with a new ticket and growing pauses, but not after 4401 or 4403', async () => {

@@ -12,7 +12,7 @@ export interface Principal {
   areaIds: ReadonlySet<number>;
 }
 
-export const ADMIN_CODE = 'admin';
+export { ADMIN_CODE } from '@gatehouse/shared';
 
 export function hasAnyCode(principal: Principal, codes: readonly string[]): boolean {
   return principal.isAdmin || codes.some((code) => principal.codes.has(code));

@@ -584,10 +584,11 @@ export interface ResourceImpl<A extends AnyResourceApi, C extends ServiceContext
  * offers, with an audit entry for every write and the list's export. Throws at start when the contract
  * offers a write the implementation does not provide (or the reverse), so the two cannot drift apart.
  */
-export function implementResource<
-  const A extends AnyResourceApi,
-  C extends ServiceContext = A['def']['area'] extends true ? AreaContext : ServiceContext,
->(api: A, impl: ResourceImpl<A, C>): AnyRoute[] {
+/** The internal declaration of a contract resource and its implementation (see implementResource). */
+function resourceDefOf<A extends AnyResourceApi, C extends ServiceContext>(
+  api: A,
+  impl: ResourceImpl<A, C>,
+): ResourceDef<Row, z.ZodType, z.ZodType, C, boolean> {
   const d = api.def;
   for (const part of ['create', 'update', 'remove', 'status'] as const) {
     if (Boolean(d[part]) !== Boolean(impl[part]))
@@ -601,7 +602,7 @@ export function implementResource<
     if (!where) throw new Error(`${d.name}: no condition for the filter ${name}`);
     filters[name] = { schema, where };
   }
-  const def: ResourceDef<Row, z.ZodType, z.ZodType, C, boolean> = {
+  return {
     ...(impl as unknown as Omit<ResourceDef<Row, z.ZodType, z.ZodType, C, boolean>, 'name'>),
     name: d.name,
     area: d.area,
@@ -614,11 +615,37 @@ export function implementResource<
     create: impl.create && { ...impl.create, body: d.create! },
     update: impl.update && { ...impl.update, body: d.update! },
   } as ResourceDef<Row, z.ZodType, z.ZodType, C, boolean>;
+}
+
+/** One item of a contract resource as its list and detail show it (what a custom write answers with). */
+export function getItem<A extends AnyResourceApi, C extends ServiceContext>(
+  api: A,
+  impl: ResourceImpl<A, C>,
+  ctx: ServiceContext,
+  rowId: number,
+): Promise<z.output<A['def']['item']>> {
+  return getResource(resourceDefOf(api, impl), ctx, rowId) as Promise<z.output<A['def']['item']>>;
+}
+
+export function implementResource<
+  const A extends AnyResourceApi,
+  C extends ServiceContext = A['def']['area'] extends true ? AreaContext : ServiceContext,
+>(api: A, impl: ResourceImpl<A, C>): AnyRoute[] {
+  const d = api.def;
+  const def = resourceDefOf(api, impl);
   const routes = defineResource(def);
   // The routes are the contract's operations: same order as operationsOf(api).
-  const ops = [api.list, api.get, api.create, api.update, api.remove, api.batchRemove, api.setStatus].filter(
-    (op) => op !== undefined,
-  );
+  // Only the operations the declaration itself generated: a resource may add writes of its own under the
+  // same keys (AppUser's create and update are custom operations), which its module implements with route().
+  const ops = [
+    api.list,
+    api.get,
+    d.create && api.create,
+    d.update && api.update,
+    d.remove && api.remove,
+    d.remove && api.batchRemove,
+    d.status && api.setStatus,
+  ].filter((op) => op !== undefined && op !== false);
   if (ops.length !== routes.length)
     throw new Error(`${d.name}: ${ops.length} operations, ${routes.length} routes`);
   return routes.map((r, i) => {

@@ -143,7 +143,7 @@ interface Base {
 }
 type IdParams = typeof idParams;
 
-export type ResourceApi<D extends ResourceApiDef> = {
+export type ResourceOperations<D extends ResourceApiDef> = {
   name: D['name'];
   def: D;
   /** The list's query without paging (exports). */
@@ -180,8 +180,22 @@ export type ResourceApi<D extends ResourceApiDef> = {
       }
     : unknown);
 
+/**
+ * What a list screen needs of a resource: its name (cache keys, exports) and its list; the standard writes
+ * when it has them (a resource may declare its own operations under these keys).
+ */
+export interface ListApi {
+  name: string;
+  list: OperationSpec & { reply: z.ZodType };
+  create?: OperationSpec & { body: z.ZodType };
+  update?: OperationSpec & { body: z.ZodType };
+  remove?: OperationSpec;
+  batchRemove?: OperationSpec & { body: z.ZodType };
+  setStatus?: OperationSpec & { query: z.ZodType };
+}
+
 /** Any resource's operations, as generic code (list pages, the server's resource helper) sees them. */
-export interface AnyResourceApi {
+export interface AnyResourceApi extends ListApi {
   name: string;
   def: ResourceApiDef;
   filterQuery: z.ZodType;
@@ -214,7 +228,7 @@ function listSchema(def: ResourceApiDef, withPaging: boolean) {
  * Declares a resource's standard operations (each only when the declaration offers it): list (paged,
  * filtered, sorted), detail, create, update (Id in the body), delete and batch delete, enable/disable.
  */
-export function resourceApi<const D extends ResourceApiDef>(def: D): ResourceApi<D> {
+export function resourceApi<const D extends ResourceApiDef>(def: D): ResourceOperations<D> {
   const base = `/api/${def.name}`;
   const common = { tag: def.tag ?? def.name, area: def.area };
   const read = { ...common, access: def.read };
@@ -282,7 +296,7 @@ export function resourceApi<const D extends ResourceApiDef>(def: D): ResourceApi
       summary: `Enable or disable ${def.name}`,
       query: z.object({ Id: idText, Disabled: queryBool }),
     };
-  return api as ResourceApi<D>;
+  return api as ResourceOperations<D>;
 }
 
 /** Every operation of a resource declaration, in registration order (for route tables and the document). */

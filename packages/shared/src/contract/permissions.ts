@@ -24,6 +24,9 @@ export const PERMISSION_CODES = [
 
 export type PermissionCode = (typeof PERMISSION_CODES)[number];
 
+/** The built-in administrator role's code: passes every check, and no other role may take it. */
+export const ADMIN_CODE = 'admin';
+
 /** A set of codes of which a caller needs any one. */
 export type CodeSet = readonly PermissionCode[];
 

@@ -11,6 +11,7 @@ import {
   PEOPLE_GROUP_ADMIN,
   ROLE_ADMIN,
   SUPER_ADMIN,
+  API_DOCS_PATH,
   USER_MANAGEMENT_MENU,
 } from '@gatehouse/shared';
 import type { AppRoute, PageLoader } from './route-types.ts';
@@ -407,7 +408,7 @@ export const layoutRoutes: readonly AppRoute[] = [
     titleKey: 'route.externalLink',
     icon: 'link',
     roles: SUPER_ADMIN,
-    externalUrl: '/api/docs',
+    externalUrl: API_DOCS_PATH,
   },
 ];
 

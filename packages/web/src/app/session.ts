@@ -2,7 +2,8 @@ import i18next from 'i18next';
 import { useAreaStore } from '../stores/area.ts';
 import { useSessionStore, type UserInfo } from '../stores/session.ts';
 import { feedback } from '../core/feedback.tsx';
-import { http } from '../core/http.ts';
+import { AppUserApi } from '@gatehouse/shared';
+import { call } from '../core/api.ts';
 import { filterRoutes } from './permission.ts';
 import { RequestError } from '../core/request.ts';
 import { layoutRoutes } from './routes.tsx';
@@ -15,9 +16,10 @@ let loading: Promise<void> | null = null;
  */
 export function loadSession(): Promise<void> {
   loading ??= (async () => {
+    // The server's answer is checked, not trusted: a session without info or roles cannot be used.
     let info: UserInfo | null;
     try {
-      info = await http.get<UserInfo | null>('/api/AppUser/Info', { silent: true });
+      info = await call(AppUserApi.info, {}, { silent: true });
     } catch (error) {
       const message = error instanceof RequestError ? error.message : i18next.t('session.verificationFailed');
       throw new Error(message, { cause: error });

@@ -6,8 +6,8 @@ import type { Query, RequestOptions } from './request.ts';
 /** How a call reports its failures (see RequestOptions); the rest comes from the operation. */
 export type CallOptions = Pick<RequestOptions, 'silent' | 'quiet' | 'timeoutMs'>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "nothing required"
 type Args<S extends OperationSpec> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "nothing required"
   {} extends InputOf<S>
     ? [input?: InputOf<S>, options?: CallOptions]
     : [input: InputOf<S>, options?: CallOptions];

@@ -1,12 +1,10 @@
-import type { DepartmentOption } from '@gatehouse/shared';
-import { http } from '../core/http.ts';
+import { OptionsApi, type DepartmentOption, type Option as Named } from '@gatehouse/shared';
+import { call } from '../core/api.ts';
+import { useAreaStore } from '../stores/area.ts';
 import type { Option, OptionSource } from '../components/list-page/index.ts';
 
 /** Choices loaded from the server, shared by every screen whose form refers to these records. */
-interface Named {
-  Id: number;
-  Name: string;
-}
+const named = (items: Named[]): Option[] => items.map((i) => ({ value: i.Id, label: i.Name }));
 
 const toTree = (nodes: DepartmentOption[]): Option[] =>
   nodes.map((n) => ({
@@ -18,31 +16,29 @@ const toTree = (nodes: DepartmentOption[]): Option[] =>
 export const roleOptions: OptionSource = {
   kind: 'remote',
   key: 'roles',
-  load: async () =>
-    (await http.get<Named[]>('/api/Options/Roles')).map((r) => ({ value: r.Id, label: r.Name })),
+  load: async () => named(await call(OptionsApi.roles)),
 };
 
 export const departmentOptions: OptionSource = {
   kind: 'remote',
   key: 'departments',
-  load: async () => toTree(await http.get<DepartmentOption[]>('/api/Options/Departments')),
+  load: async () => toTree(await call(OptionsApi.departments)),
 };
 
 export const peopleGroupOptions: OptionSource = {
   kind: 'remote',
   key: 'peopleGroups',
-  load: async () =>
-    (await http.get<Named[]>('/api/Options/PeopleGroups')).map((g) => ({ value: g.Id, label: g.Name })),
+  load: async () => named(await call(OptionsApi.peopleGroups)),
 };
 
 export const peopleTypeOptions: OptionSource = {
   kind: 'remote',
   key: 'peopleTypes',
-  load: async () =>
-    (await http.get<Named[]>('/api/Options/PeopleTypes')).map((g) => ({ value: g.Id, label: g.Name })),
+  load: async () => named(await call(OptionsApi.peopleTypes)),
 };
 
 /** The areas the signed-in user operates (from the session), for area pickers. */
-export function areaOptions(areas: readonly Named[]): OptionSource {
-  return { kind: 'static', options: () => areas.map((a) => ({ value: a.Id, label: a.Name })) };
-}
+export const areaOptions: OptionSource = {
+  kind: 'static',
+  options: () => named(useAreaStore.getState().areas),
+};

@@ -1,11 +1,8 @@
 import { create } from 'zustand';
-import { AREA_STORAGE_KEY, parseCustom } from '@gatehouse/shared';
+import { AREA_STORAGE_KEY, parseCustom, type AreaInfoDetail } from '@gatehouse/shared';
 
-export interface AreaSummary {
-  Id: number;
-  Name: string;
-  Custom: string | null;
-}
+/** An area as the API gives it (Custom as JSON text). */
+export type AreaSummary = AreaInfoDetail;
 
 /** An area as the app uses it: Custom parsed (null when it is not valid JSON). */
 export interface Area {

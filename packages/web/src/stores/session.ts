@@ -1,19 +1,9 @@
 import Cookies from 'js-cookie';
 import { create } from 'zustand';
-import { TOKEN_COOKIE } from '@gatehouse/shared';
+import { TOKEN_COOKIE, type UserInfo } from '@gatehouse/shared';
 import type { AppRoute } from '../app/route-types.ts';
-import type { AreaSummary } from './area.ts';
 
-/** `GET /api/AppUser/Info` (spec section 3, "userinfo"). */
-export interface UserInfo {
-  Id: number;
-  UserName: string;
-  Name: string;
-  Avatar: string | null;
-  ImageBaseUrl: string;
-  roles: string[];
-  AreaInfos: AreaSummary[];
-}
+export type { UserInfo };
 
 /** The user session (spec section 3): token, name, avatar, roles, userinfo; plus the permitted routes. */
 interface SessionState {

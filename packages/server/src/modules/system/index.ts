@@ -5,10 +5,11 @@ import { auditLogRoutes } from './audit-log/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { seedSystemDemo } from './demo.ts';
 import { exportJobRoutes } from './export-job/routes.ts';
-import { operatorStaffRoutes, registerOperatorStaffDependents } from './operator-staff/routes.ts';
+import { operatorStaffRoutes } from './operator-staff/routes.ts';
 import { optionsRoutes } from './options/routes.ts';
-import { registerResourceDependents, resourceRoutes } from './resource/routes.ts';
-import { registerRoleDependents, roleRoutes } from './role/routes.ts';
+import { resourceRoutes } from './resource/routes.ts';
+import { roleRoutes } from './role/routes.ts';
+import { registerSystemDependents } from './dependents.ts';
 import { settingsRoutes } from './settings/routes.ts';
 
 /**
@@ -30,11 +31,7 @@ export const systemModule: ServerModule = {
     ...optionsRoutes,
   ],
   demo: seedSystemDemo,
-  register() {
-    registerRoleDependents();
-    registerResourceDependents();
-    registerOperatorStaffDependents();
-  },
+  register: registerSystemDependents,
 };
 
 // What other layers use: the settings store (app.ts builds it) and the live-event hub.

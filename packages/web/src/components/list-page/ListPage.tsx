@@ -67,7 +67,7 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
     queryKey: ['list', resource, areaId, query],
     queryFn: () =>
       config.api
-        ? (call(config.api.list, { query }) as Promise<Page<T>>)
+        ? (call(config.api.list, { query } as never) as Promise<Page<T>>)
         : http.get<Page<T>>(base, { query }),
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,5 @@
-import type { ExportJobItem } from '@gatehouse/shared';
-import { http } from '../../core/http.ts';
-import { downloadFile } from '../../core/download.ts';
+import { ExportJobApi, type ExportJobItem } from '@gatehouse/shared';
+import { call, download } from '../../core/api.ts';
 
 /** A job of the export log (GET /api/ExportJob/{Id}). */
 export type ExportJob = ExportJobItem;
@@ -21,17 +20,15 @@ export async function exportList(
 ): Promise<ExportJob> {
   // The server reads these as the list reads its URL (Disabled=false, StaffType=2), whatever their JSON types.
   // The title is the screen's as the menu shows it: the file is named after it (and the filter's dates).
-  let job = await http.post<ExportJob>('/api/ExportJob', {
-    Resource: resource,
-    Query: query,
-    ...(title ? { Title: title.slice(0, 60) } : {}),
+  let job = await call(ExportJobApi.create, {
+    body: { Resource: resource, Query: query, ...(title ? { Title: title.slice(0, 60) } : {}) },
   });
   const started = Date.now();
   while (job.Status === 'pending' || job.Status === 'running') {
     onProgress(job);
     if (Date.now() - started > POLL_LIMIT_MS) return job;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    job = await http.get<ExportJob>(`/api/ExportJob/${job.Id}`);
+    job = await call(ExportJobApi.get, { params: { Id: job.Id } });
   }
   onProgress(job);
   if (job.Status === 'done') await downloadExport(job);
@@ -39,5 +36,5 @@ export async function exportList(
 }
 
 export function downloadExport(job: Pick<ExportJob, 'Id' | 'Title'>): Promise<void> {
-  return downloadFile(`/api/ExportJob/${job.Id}/Download`, `${job.Title}.xlsx`);
+  return download(ExportJobApi.download, { params: { Id: job.Id } }, `${job.Title}.xlsx`);
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ParseKeys } from 'i18next';
-import type { AnyResourceApi, EnumDef, Validator } from '@gatehouse/shared';
+import type { EnumDef, ListApi, Validator } from '@gatehouse/shared';
 import type { FormInstance } from 'antd';
 
 /** A catalogue key, checked against the Chinese catalogues (shared and web). */
@@ -191,10 +191,9 @@ export interface BatchAction<T extends Row> {
 
 /**
  * What a list page calls: a resource's operations (the contract's `resourceApi`), or a list with a service
- * of its own (a record list) that offers none of the standard writes.
+ * of its own (a record list) that offers none of the standard writes (`ListApi` in the contract).
  */
-export type ListApi = Pick<AnyResourceApi, 'name' | 'list'> &
-  Partial<Pick<AnyResourceApi, 'create' | 'update' | 'remove' | 'batchRemove' | 'setStatus'>>;
+export type { ListApi };
 
 export interface ListPageConfig<T extends Row> {
   /** The resource's operations: list, export and the standard writes it offers. */

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { App, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../core/http.ts';
+import { AreaInfoApi } from '@gatehouse/shared';
+import { call } from '../../core/api.ts';
 import { queryClient } from '../../core/query-client.ts';
 import { RequestError } from '../../core/request.ts';
-import { useAreaStore, type AreaSummary } from '../../stores/area.ts';
+import { useAreaStore } from '../../stores/area.ts';
 
 /**
  * The area switcher (spec section 4): the chosen area's detail is fetched; on success it becomes current
@@ -22,7 +23,7 @@ export function AreaSwitcher() {
     if (id === current?.Id) return;
     setSwitching(true);
     try {
-      const area = await http.get<AreaSummary>(`/api/AreaInfo/${id}`, { quiet: true });
+      const area = await call(AreaInfoApi.get, { params: { Id: id } }, { quiet: true });
       // Data of the previous area must not show for a moment in the new one.
       queryClient.removeQueries();
       select(area);

@@ -4,10 +4,10 @@ import { UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { parseCustom, ACCESS_CONTROL_ANY, BICYCLE_ANY } from '@gatehouse/shared';
-import { http } from '../../core/http.ts';
+import { parseCustom, ACCESS_CONTROL_ANY, AreaInfoApi, BICYCLE_ANY } from '@gatehouse/shared';
+import { call } from '../../core/api.ts';
 import { menuLeaves, routeHref } from '../../app/route-utils.ts';
-import { useAreaStore, type AreaSummary } from '../../stores/area.ts';
+import { useAreaStore } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
 import { RouteIcon } from '../../layout/route-icons.tsx';
 import { canUse } from '../../components/list-page/permissions.ts';
@@ -28,7 +28,7 @@ function AreaCard() {
   const current = useAreaStore((s) => s.current);
   const detail = useQuery({
     queryKey: ['AreaInfo', current?.Id],
-    queryFn: () => http.get<AreaSummary>(`/api/AreaInfo/${current!.Id}`),
+    queryFn: () => call(AreaInfoApi.get, { params: { Id: current!.Id } }),
     enabled: current !== null,
   });
   if (!current) {

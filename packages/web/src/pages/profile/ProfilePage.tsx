@@ -2,9 +2,9 @@ import { App, Avatar, Button, Card, Col, Form, Input, Row } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { antdRule, required } from '@gatehouse/shared';
+import { antdRule, AppUserApi, required } from '@gatehouse/shared';
 import { serverFieldErrors } from '../../core/field-errors.ts';
-import { http } from '../../core/http.ts';
+import { call } from '../../core/api.ts';
 import { avatarUrl, useSessionStore } from '../../stores/session.ts';
 
 interface ProfileForm {
@@ -36,9 +36,9 @@ export default function ProfilePage() {
 
   const saveProfile = useMutation({
     mutationFn: (values: ProfileForm) =>
-      http.patch(`/api/AppUser/UserUpdateInfo/${info!.Id}`, {
-        Name: values.Name.trim(),
-        Avatar: values.Avatar.trim() || null,
+      call(AppUserApi.updateOwnInfo, {
+        params: { Id: info!.Id },
+        body: { Name: values.Name.trim(), Avatar: values.Avatar.trim() || null },
       }),
     onSuccess: (_data, values) => {
       setInfo({ ...info!, Name: values.Name.trim(), Avatar: values.Avatar.trim() || null }, permitted);
@@ -48,9 +48,12 @@ export default function ProfilePage() {
 
   const changePassword = useMutation({
     mutationFn: (values: PasswordForm) =>
-      http.patch(
-        `/api/AppUser/ModifyPassword/${info!.Id}`,
-        { OldPassword: values.OldPassword, NewPassword: values.NewPassword },
+      call(
+        AppUserApi.modifyPassword,
+        {
+          params: { Id: info!.Id },
+          body: { OldPassword: values.OldPassword, NewPassword: values.NewPassword },
+        },
         // Quiet: a wrong current password belongs under its field, not in a toast.
         { quiet: true },
       ),

@@ -1,4 +1,11 @@
-import { SUPER_ADMIN } from '@gatehouse/shared';
+import {
+  SUPER_ADMIN,
+  type AppUserItem as UserItem,
+  type CreateUserInput,
+  type LockedUser,
+  type UpdateUserInput,
+  type UserInfo,
+} from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -9,19 +16,8 @@ import type { AreaContext, UserContext } from '../../../platform/context.ts';
 
 /** User administration runs in an area (the guard admitted it) for a caller whose grants bound what they may give. */
 type AreaUserContext = UserContext & AreaContext;
-import type { CreateUserInput, UpdateUserInput, UserItem } from './schemas.ts';
 
 type Trx = Kysely<Database>;
-
-export interface UserInfo {
-  Id: number;
-  UserName: string;
-  Name: string;
-  Avatar: string | null;
-  ImageBaseUrl: string;
-  roles: string[];
-  AreaInfos: { Id: number; Name: string; Custom: string | null }[];
-}
 
 /** The signed-in user as the web app needs it; roles is never empty (the client refuses an empty list). */
 /** The caller's own profile; `imageBaseUrl` is the current setting (routes read it). */
@@ -448,12 +444,7 @@ export interface NameLock {
 }
 
 /** The current area's users that are locked out now, with until when and from where. */
-export async function lockedUsers(
-  ctx: AreaContext,
-  locks: NameLock[],
-): Promise<
-  Array<{ Id: number; UserName: string; Locks: Array<{ Address: string | null; LockedUntil: string }> }>
-> {
+export async function lockedUsers(ctx: AreaContext, locks: NameLock[]): Promise<LockedUser[]> {
   if (locks.length === 0) return [];
   const names = [...new Set(locks.map((l) => l.name))];
   const users = await ctx.db.kysely

@@ -4,20 +4,14 @@ import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import type { UserContext } from '../../../platform/context.ts';
 import type { AuthedContext } from '../../../platform/route.ts';
-import type { Page } from '../../../platform/schemas.ts';
-
-export interface AreaDetail {
-  Id: number;
-  Name: string;
-  Custom: string | null;
-}
-
-export interface AreaListItem extends AreaDetail {
-  Disabled: boolean;
-  UserCount: number;
-  CreatedAt: string;
-  UpdatedAt: string;
-}
+import type {
+  AreaInfoApi,
+  AreaInfoDetail as AreaDetail,
+  AreaInfoItem as AreaListItem,
+  AreaUser,
+  Page,
+} from '@gatehouse/shared';
+import type { z } from 'zod';
 
 /**
  * Area management may touch disabled areas (to enable them again), so it checks links directly;
@@ -53,12 +47,7 @@ export async function areaDetail(ctx: UserContext, id: number): Promise<AreaDeta
   return area;
 }
 
-export interface AreaListQuery {
-  PageIndex: number;
-  PageSize: number;
-  Name?: string | undefined;
-  Disabled?: boolean | undefined;
-}
+type AreaListQuery = z.output<typeof AreaInfoApi.list.query>;
 
 /** Areas the caller manages: all for admins, otherwise those linked to them (enabled or not). */
 export async function listAreas(ctx: UserContext, q: AreaListQuery): Promise<Page<AreaListItem>> {
@@ -198,10 +187,7 @@ export async function deleteArea(ctx: UserContext, id: number): Promise<void> {
 }
 
 /** The users linked to an area the caller manages. */
-export async function areaUsers(
-  ctx: UserContext,
-  id: number,
-): Promise<{ Id: number; UserName: string; Name: string }[]> {
+export async function areaUsers(ctx: UserContext, id: number): Promise<AreaUser[]> {
   await assertManages(ctx, id);
   return ctx.db.kysely
     .selectFrom('AppUser')

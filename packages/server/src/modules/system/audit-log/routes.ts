@@ -1,17 +1,9 @@
-import { isoInstant, SUPER_ADMIN, auditLogItem } from '@gatehouse/shared';
-import type { z } from 'zod';
-import { filter } from '../../../platform/filters.ts';
-import { defineResource } from '../../../platform/resource.ts';
+import { AuditLogApi, isoInstant, type AuditLogItem } from '@gatehouse/shared';
+import { match } from '../../../platform/filters.ts';
+import { implementResource } from '../../../platform/resource.ts';
 
-export const auditLogRoutes = defineResource({
-  name: 'AuditLog',
+export const auditLogRoutes = implementResource(AuditLogApi, {
   table: 'AuditLog',
-  tag: 'AuditLog',
-  // Entries of every area and of global things (roles, settings): the operation log is for SuperAdmin.
-  area: false,
-  read: SUPER_ADMIN,
-  write: SUPER_ADMIN,
-  item: auditLogItem,
   query: (db) =>
     db
       .selectFrom('AuditLog')
@@ -30,13 +22,13 @@ export const auditLogRoutes = defineResource({
         'AuditLog.After',
         'AuditLog.Ip',
       ]),
-  toItem: (row) => ({ ...(row as z.infer<typeof auditLogItem>), At: isoInstant(Number(row.At)) }),
-  filters: {
-    UserName: filter.like('AuditLog.UserName'),
-    UserId: filter.id('AuditLog.UserId'),
-    Action: filter.equals('AuditLog.Action', 40),
-    Entity: filter.equals('AuditLog.Entity', 60),
-    AreaId: filter.id('AuditLog.AreaId'),
+  toItem: (row) => ({ ...(row as AuditLogItem), At: isoInstant(Number(row.At)) }),
+  where: {
+    UserName: match.like('AuditLog.UserName'),
+    UserId: match.equals('AuditLog.UserId'),
+    Action: match.equals('AuditLog.Action'),
+    Entity: match.equals('AuditLog.Entity'),
+    AreaId: match.equals('AuditLog.AreaId'),
   },
   sorts: { At: 'AuditLog.At' },
   defaultOrder: 'desc',

@@ -1,14 +1,10 @@
+import type { LoginInput, PermittedResource } from '@gatehouse/shared';
 import { audit } from '../../../platform/audit.ts';
 import type { Actor, ServiceContext } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { verifyPassword } from '../../../platform/auth/passwords.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import type { Principal } from '../../../platform/principal.ts';
-
-export interface LoginInput {
-  username: string;
-  password: string;
-}
 
 /**
  * Reserves an attempt with the throttle first (a locked name gets 429 even with the right password), then the password,
@@ -76,17 +72,8 @@ export async function logout(ctx: ServiceContext & { platform: Platform; user: P
   await ctx.platform.sessions.revoke(ctx.user.tokenHash);
 }
 
-export interface ResourceItem {
-  Id: number;
-  Code: string;
-  Name: string;
-  ParentId: number | null;
-  Type: 'menu' | 'permission';
-  Sort: number;
-}
-
 /** The resources the caller holds (every resource for admins), parents first. */
-export async function permittedResources(platform: Platform, user: Principal): Promise<ResourceItem[]> {
+export async function permittedResources(platform: Platform, user: Principal): Promise<PermittedResource[]> {
   let query = platform.db.kysely
     .selectFrom('Resource')
     .select(['Id', 'Code', 'Name', 'ParentId', 'Type', 'Sort'])

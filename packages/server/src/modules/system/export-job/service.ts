@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { EXPORT_MAX_ROWS, isLang, translate, EXPORT_MANAGERS, type ExportJobItem } from '@gatehouse/shared';
+import {
+  EXPORT_MAX_ROWS,
+  isLang,
+  translate,
+  EXPORT_MANAGERS,
+  type ExportJobItem,
+  type ExportJobQuery,
+  type Page,
+} from '@gatehouse/shared';
 import type { Selectable } from 'kysely';
 import type { ExportJobTable } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -16,7 +24,7 @@ import type { AreaContext, UserContext } from '../../../platform/context.ts';
 import type { ExportQueue } from '../../../platform/exports/queue.ts';
 import type { Platform } from '../../../platform/platform.ts';
 import { FileReply } from '../../../platform/route.ts';
-import type { Page } from '../../../platform/schemas.ts';
+import { assertDaySpan } from '../../../platform/resource.ts';
 import { fieldErrors } from '../../../platform/validation.ts';
 import { customTimeZone } from '../../../platform/area-zone.ts';
 
@@ -213,17 +221,9 @@ export async function getExportJob(ctx: ExportContext, jobId: number): Promise<E
   return toItem(await findJob(ctx, jobId));
 }
 
-export interface ExportJobQuery {
-  PageIndex: number;
-  PageSize: number;
-  Status?: ExportJobTable['Status'] | undefined;
-  Keyword?: string | undefined;
-  StartTime?: number | undefined;
-  EndTime?: number | undefined;
-}
-
-/** The area's export log, newest first. */
+/** The area's export log, newest first; its range follows the rules of every record list (61 days). */
 export async function listExportJobs(ctx: ExportContext, q: ExportJobQuery): Promise<Page<ExportJobItem>> {
+  assertDaySpan(q, { timeRange: { column: 'CreatedAt' } });
   let base = ctx.db.kysely.selectFrom('ExportJob').where('AreaId', '=', ctx.areaId);
   if (q.Status) base = base.where('Status', '=', q.Status);
   if (q.Keyword) {

@@ -1,3 +1,4 @@
+import { HUB_PATH } from '@gatehouse/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../../platform/platform.ts';
 import { parseAreaHeader } from '../../../platform/area-guard.ts';
@@ -17,7 +18,7 @@ export const HUB_AREA_FORBIDDEN = 4403;
  * every heartbeat.
  */
 export function registerHub(app: FastifyInstance, platform: Platform, hub: AreaHub) {
-  app.get('/api/hub', { websocket: true, schema: { hide: true } }, async (socket, request) => {
+  app.get(HUB_PATH, { websocket: true, schema: { hide: true } }, async (socket, request) => {
     const query = request.query as Record<string, string | undefined>;
     const areaId = parseAreaHeader(query.AreaId);
     const bearer = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];

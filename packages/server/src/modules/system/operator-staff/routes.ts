@@ -1,49 +1,10 @@
-import {
-  disabledFlag,
-  email,
-  enumLabel,
-  phone,
-  wechatUserType,
-  zodRule,
-  APP_USER_ADMIN_CONFIG,
-  operatorStaffItem,
-} from '@gatehouse/shared';
-import { z } from 'zod';
-import { registerDependent, rowsWhere } from '../../../platform/dependents.ts';
-import { filter } from '../../../platform/filters.ts';
-import { defineResource, rowMapper } from '../../../platform/resource.ts';
-import { enumNumber, optionalText } from '../../../platform/schemas.ts';
+import { disabledFlag, enumLabel, wechatUserType, OperatorStaffApi } from '@gatehouse/shared';
+import { match } from '../../../platform/filters.ts';
+import { implementResource, rowMapper } from '../../../platform/resource.ts';
+import { newStaff, staffValues } from './service.ts';
 
-const fields = {
-  Name: z.string().trim().min(1).max(50),
-  StaffType: enumNumber(wechatUserType),
-  Phone: optionalText(11).superRefine(zodRule(phone)),
-  Email: optionalText(100).superRefine(zodRule(email)),
-  WechatOpenId: optionalText(64),
-  Remark: optionalText(200),
-};
-
-type Input = { [K in keyof typeof fields]: z.output<(typeof fields)[K]> };
-
-const values = (input: Partial<Input>) =>
-  Object.fromEntries(Object.entries(input).filter(([key, v]) => key !== 'Id' && v !== undefined));
-
-/** Operator staff keep their area (called by the system face). */
-export function registerOperatorStaffDependents(): void {
-  registerDependent('AreaInfo', {
-    labelKey: 'admin.entity.OperatorStaff',
-    count: rowsWhere('OperatorStaff', 'AreaId'),
-  });
-}
-
-export const operatorStaffRoutes = defineResource({
-  name: 'OperatorStaff',
+export const operatorStaffRoutes = implementResource(OperatorStaffApi, {
   table: 'OperatorStaff',
-  tag: 'AppUser',
-  area: true,
-  read: APP_USER_ADMIN_CONFIG,
-  write: APP_USER_ADMIN_CONFIG,
-  item: operatorStaffItem,
   query: (db) =>
     db
       .selectFrom('OperatorStaff')
@@ -60,10 +21,10 @@ export const operatorStaffRoutes = defineResource({
         'UpdatedAt',
       ]),
   toItem: rowMapper({}),
-  filters: {
-    Keyword: filter.keyword(['OperatorStaff.Name', 'OperatorStaff.Phone', 'OperatorStaff.Email']),
-    StaffType: filter.oneOf('OperatorStaff.StaffType', wechatUserType),
-    Disabled: filter.flag('OperatorStaff.Disabled'),
+  where: {
+    Keyword: match.keyword(['OperatorStaff.Name', 'OperatorStaff.Phone', 'OperatorStaff.Email']),
+    StaffType: match.equals('OperatorStaff.StaffType'),
+    Disabled: match.flag('OperatorStaff.Disabled'),
   },
   sorts: {
     Id: 'OperatorStaff.Id',
@@ -72,14 +33,8 @@ export const operatorStaffRoutes = defineResource({
     CreatedAt: 'OperatorStaff.CreatedAt',
   },
   timestamps: true,
-  create: {
-    body: z.strictObject(fields),
-    values: (input) => ({ Phone: null, Email: null, WechatOpenId: null, Remark: null, ...values(input) }),
-  },
-  update: {
-    body: z.strictObject({ Id: z.number().int().min(1), ...fields }),
-    values: (input) => values(input),
-  },
+  create: { values: newStaff },
+  update: { values: staffValues },
   remove: {},
   status: {},
   export: {

@@ -1,5 +1,8 @@
+import type { SettingsChanges } from '@gatehouse/shared';
 import type { Db } from '../../../db/database.ts';
+import { audit } from '../../../platform/audit.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import type { ServiceContext } from '../../../platform/context.ts';
 import type { SettingValues, Settings } from '../../../platform/settings.ts';
 
 export type { SettingValues } from '../../../platform/settings.ts';
@@ -55,4 +58,17 @@ export class SettingsService implements Settings {
     });
     await this.load();
   }
+}
+
+/** Applies an operator's changes (absent fields stay) with one audit entry of before and after. */
+export async function changeSettings(
+  ctx: ServiceContext,
+  settings: Settings,
+  changes: SettingsChanges,
+): Promise<SettingValues> {
+  const before = { ...settings.all() };
+  const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  await settings.set(set);
+  await audit(ctx, { action: 'update', entity: 'Settings', before, after: settings.all() });
+  return { ...settings.all() };
 }

@@ -3,24 +3,16 @@ import { LockOutlined } from '@ant-design/icons';
 import { useCallback, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../core/http.ts';
+import { AppUserApi, type LockedUser } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { formatSiteTime } from '../../../core/site-time.ts';
 import { PagePopconfirm } from '../../../components/PageModal.tsx';
 import { SiteZoneNote } from '../../../components/SiteZoneNote.tsx';
 
-/** A login lock the server's throttle holds on a user (`GET /api/AppUser/Locks`). */
-export interface LoginLock {
-  /** The client address it applies to; null: every address. */
-  Address: string | null;
-  LockedUntil: string;
-}
-
-export interface LockedUser {
-  Id: number;
-  UserName: string;
-  Locks: LoginLock[];
-}
+/** A login lock the server's throttle holds on a user (its address: null for every address). */
+type LoginLock = LockedUser['Locks'][number];
+export type { LockedUser };
 
 // Under the list's key, so the list's own reloads (after a save, Search) reload the locks too.
 const LOCKS_KEY = ['list', 'AppUser', 'Locks'] as const;
@@ -29,7 +21,7 @@ const LOCKS_KEY = ['list', 'AppUser', 'Locks'] as const;
 export function useLoginLocks(): Map<number, LockedUser> {
   const locks = useQuery({
     queryKey: LOCKS_KEY,
-    queryFn: () => http.get<LockedUser[]>('/api/AppUser/Locks', { quiet: true }),
+    queryFn: () => call(AppUserApi.locks, {}, { quiet: true }),
     refetchInterval: 30_000,
   });
   // Stable between renders of the same answer: the list's declaration depends on it.
@@ -42,9 +34,7 @@ export function useUnlock(): (user: { Id: number }) => Promise<void> {
   const queryClient = useQueryClient();
   return useCallback(
     async (user) => {
-      const { Unlocked } = await http.post<{ Unlocked: boolean }>('/api/AppUser/Unlock', undefined, {
-        query: { Id: user.Id },
-      });
+      const { Unlocked } = await call(AppUserApi.unlock, { query: { Id: user.Id } });
       if (Unlocked) feedback.success(t('adminUi.unlocked'));
       else feedback.info(t('adminUi.notLocked'));
       await queryClient.invalidateQueries({ queryKey: ['list', 'AppUser'] });
@@ -70,8 +60,9 @@ function LockText({ lock }: { lock: LoginLock }) {
  * the list says it in full); nothing for a user who is not locked. Small, so no column is pushed under
  * the fixed actions column.
  */
-export function LockTag({ user }: { user: LockedUser | undefined }) {
+export function LockTag({ userId }: { userId: number }) {
   const { t } = useTranslation();
+  const user = useLoginLocks().get(userId);
   if (!user) return null;
   return (
     <Tooltip

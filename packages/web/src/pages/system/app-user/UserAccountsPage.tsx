@@ -1,12 +1,11 @@
-import type { AppUserItem } from '@gatehouse/shared';
+import { AppUserApi, type AppUserItem } from '@gatehouse/shared';
 import { useMemo, useState } from 'react';
 import { Form, Input, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { antdRule, email, phone, required, APP_USER_ADMIN } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { call } from '../../../core/api.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { useAreaStore } from '../../../stores/area.ts';
 import { areaOptions, departmentOptions, roleOptions } from '../../options.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
 import { useSaving } from '../../../components/use-saving.ts';
@@ -17,9 +16,99 @@ import { LockTag, LocksBanner, useLoginLocks, useUnlock } from './LoginLocks.tsx
 type UserRow = AppUserItem;
 
 /** System users of the current area: accounts, roles, areas, department, status and password reset. */
+const config: ListPageConfig<UserRow> = {
+  api: AppUserApi,
+  read: APP_USER_ADMIN,
+  write: APP_USER_ADMIN,
+  actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
+  filters: [
+    { name: 'Keyword', label: 'adminUi.keyword', kind: 'text', placeholder: 'adminUi.userKeyword' },
+    { name: 'RoleId', label: 'admin.field.Roles', kind: 'select', options: roleOptions },
+    { name: 'Disabled', label: 'admin.field.Status', kind: 'bool' },
+  ],
+  columns: [
+    {
+      key: 'UserName',
+      title: 'admin.field.UserName',
+      sort: 'UserName',
+      width: 160,
+      render: (row) => (
+        <Space size={4} wrap>
+          {row.UserName}
+          <LockTag userId={row.Id} />
+        </Space>
+      ),
+    },
+    { key: 'Name', title: 'admin.field.PersonName', sort: 'Name', width: 120 },
+    { key: 'Phone', title: 'admin.field.Phone', width: 130 },
+    { key: 'DepartmentName', title: 'admin.field.Department', width: 140 },
+    {
+      key: 'Roles',
+      title: 'admin.field.Roles',
+      render: (row) => row.Roles.map((r) => <Tag key={r.Id}>{r.Name}</Tag>),
+    },
+    {
+      key: 'Areas',
+      title: 'admin.field.Areas',
+      render: (row) => row.Areas.map((a) => a.Name).join('、'),
+    },
+    { key: 'Disabled', title: 'admin.field.Status', kind: 'status', width: 100 },
+    { key: 'CreatedAt', title: 'admin.field.CreatedAt', kind: 'instant', sort: 'CreatedAt', width: 170 },
+  ],
+  form: {
+    width: 760,
+    fields: [
+      {
+        name: 'UserName',
+        label: 'admin.field.UserName',
+        kind: 'text',
+        required: true,
+        maxLength: 64,
+        lockedOnEdit: true,
+      },
+      {
+        name: 'Password',
+        label: 'admin.field.Password',
+        kind: 'password',
+        required: true,
+        minLength: 8,
+        maxLength: 64,
+        only: 'create',
+        extra: 'adminUi.passwordRule',
+      },
+      { name: 'Name', label: 'admin.field.PersonName', kind: 'text', required: true, maxLength: 50 },
+      { name: 'Phone', label: 'admin.field.Phone', kind: 'text', rules: [phone], maxLength: 11 },
+      { name: 'Email', label: 'admin.field.Email', kind: 'text', rules: [email], maxLength: 100 },
+      {
+        name: 'DepartmentId',
+        label: 'admin.field.Department',
+        kind: 'treeSelect',
+        options: departmentOptions,
+      },
+      {
+        name: 'RoleIds',
+        label: 'admin.field.Roles',
+        kind: 'multiSelect',
+        options: roleOptions,
+        fromItem: (u) => u.Roles.map((r) => r.Id),
+        wide: true,
+      },
+      {
+        name: 'AreaIds',
+        label: 'admin.field.Areas',
+        kind: 'multiSelect',
+        options: areaOptions,
+        fromItem: (u) => u.Areas.map((a) => a.Id),
+        wide: true,
+        extra: 'adminUi.areasHint',
+      },
+    ],
+    toBody: (values) => ({ ...values, RoleIds: values.RoleIds ?? [], AreaIds: values.AreaIds ?? [] }),
+  },
+};
+
 export default function UserAccountsPage() {
   const { t } = useTranslation();
-  const areas = useAreaStore((s) => s.areas);
   const [resetting, setResetting] = useState<UserRow | null>(null);
   // Accounts the login throttle holds locked now (a column, a banner and an unlock action).
   const locks = useLoginLocks();
@@ -28,97 +117,9 @@ export default function UserAccountsPage() {
     useSessionStore((s) => s.roles),
     APP_USER_ADMIN,
   );
-
-  const config = useMemo<ListPageConfig<UserRow>>(
+  const withActions = useMemo<ListPageConfig<UserRow>>(
     () => ({
-      resource: 'AppUser',
-      read: APP_USER_ADMIN,
-      write: APP_USER_ADMIN,
-      actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
-      filters: [
-        { name: 'Keyword', label: 'adminUi.keyword', kind: 'text', placeholder: 'adminUi.userKeyword' },
-        { name: 'RoleId', label: 'admin.field.Roles', kind: 'select', options: roleOptions },
-        { name: 'Disabled', label: 'admin.field.Status', kind: 'bool' },
-      ],
-      columns: [
-        {
-          key: 'UserName',
-          title: 'admin.field.UserName',
-          sort: 'UserName',
-          width: 160,
-          render: (row) => (
-            <Space size={4} wrap>
-              {row.UserName}
-              <LockTag user={locks.get(row.Id)} />
-            </Space>
-          ),
-        },
-        { key: 'Name', title: 'admin.field.PersonName', sort: 'Name', width: 120 },
-        { key: 'Phone', title: 'admin.field.Phone', width: 130 },
-        { key: 'DepartmentName', title: 'admin.field.Department', width: 140 },
-        {
-          key: 'Roles',
-          title: 'admin.field.Roles',
-          render: (row) => row.Roles.map((r) => <Tag key={r.Id}>{r.Name}</Tag>),
-        },
-        {
-          key: 'Areas',
-          title: 'admin.field.Areas',
-          render: (row) => row.Areas.map((a) => a.Name).join('、'),
-        },
-        { key: 'Disabled', title: 'admin.field.Status', kind: 'status', width: 100 },
-        { key: 'CreatedAt', title: 'admin.field.CreatedAt', kind: 'instant', sort: 'CreatedAt', width: 170 },
-      ],
-      form: {
-        width: 760,
-        fields: [
-          {
-            name: 'UserName',
-            label: 'admin.field.UserName',
-            kind: 'text',
-            required: true,
-            maxLength: 64,
-            lockedOnEdit: true,
-          },
-          {
-            name: 'Password',
-            label: 'admin.field.Password',
-            kind: 'password',
-            required: true,
-            minLength: 8,
-            maxLength: 64,
-            only: 'create',
-            extra: 'adminUi.passwordRule',
-          },
-          { name: 'Name', label: 'admin.field.PersonName', kind: 'text', required: true, maxLength: 50 },
-          { name: 'Phone', label: 'admin.field.Phone', kind: 'text', rules: [phone], maxLength: 11 },
-          { name: 'Email', label: 'admin.field.Email', kind: 'text', rules: [email], maxLength: 100 },
-          {
-            name: 'DepartmentId',
-            label: 'admin.field.Department',
-            kind: 'treeSelect',
-            options: departmentOptions,
-          },
-          {
-            name: 'RoleIds',
-            label: 'admin.field.Roles',
-            kind: 'multiSelect',
-            options: roleOptions,
-            fromItem: (u) => u.Roles.map((r) => r.Id),
-            wide: true,
-          },
-          {
-            name: 'AreaIds',
-            label: 'admin.field.Areas',
-            kind: 'multiSelect',
-            options: areaOptions(areas),
-            fromItem: (u) => u.Areas.map((a) => a.Id),
-            wide: true,
-            extra: 'adminUi.areasHint',
-          },
-        ],
-        toBody: (values) => ({ ...values, RoleIds: values.RoleIds ?? [], AreaIds: values.AreaIds ?? [] }),
-      },
+      ...config,
       rowActions: [
         { key: 'reset-password', label: 'adminUi.resetPassword', run: (row) => setResetting(row) },
         {
@@ -130,13 +131,13 @@ export default function UserAccountsPage() {
         },
       ],
     }),
-    [areas, locks, unlock],
+    [locks, unlock],
   );
 
   return (
     <>
       <ListPage
-        config={config}
+        config={withActions}
         title={t('route.userAccounts')}
         header={<LocksBanner locks={locks} canUnlock={canUnlock} />}
       />
@@ -162,7 +163,7 @@ function ResetPasswordDialog({ user, onClose }: { user: UserRow | null; onClose(
       onOk={() =>
         void form.validateFields().then(async ({ NewPassword }) => {
           await withSaving(async () => {
-            await http.post('/api/AppUser/ResetPassword', { Id: user!.Id, NewPassword });
+            await call(AppUserApi.resetPassword, { body: { Id: user!.Id, NewPassword } });
             feedback.success(t('adminUi.passwordReset'));
             onClose();
           });

@@ -1,9 +1,9 @@
-import type { UserOption } from '@gatehouse/shared';
+import { AreaInfoApi, OptionsApi, type UserOption } from '@gatehouse/shared';
 import { useEffect, useState } from 'react';
 import { Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../core/http.ts';
+import { call } from '../../../core/api.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { PageModal } from '../../../components/PageModal.tsx';
 import { useSaving } from '../../../components/use-saving.ts';
@@ -23,12 +23,12 @@ export function AreaUsersDialog({
   const [saving, withSaving] = useSaving();
   const current = useQuery({
     queryKey: ['area-users', area?.Id],
-    queryFn: () => http.get<UserOption[]>('/api/AreaInfo/Users', { query: { Id: area!.Id } }),
+    queryFn: () => call(AreaInfoApi.users, { query: { Id: area!.Id } }),
     enabled: area !== null,
   });
   const candidates = useQuery({
     queryKey: ['user-options'],
-    queryFn: () => http.get<UserOption[]>('/api/Options/Users'),
+    queryFn: () => call(OptionsApi.users),
     enabled: area !== null,
   });
   useEffect(() => setSelected((current.data ?? []).map((u) => u.Id)), [current.data]);
@@ -39,9 +39,7 @@ export function AreaUsersDialog({
 
   async function save() {
     await withSaving(async () => {
-      await http.post('/api/AreaInfo/SetAuth', undefined, {
-        query: { Id: area!.Id, UserIds: selected.join(',') },
-      });
+      await call(AreaInfoApi.setAuth, { query: { Id: area!.Id, UserIds: selected.join(',') } });
       feedback.success(t('list.saved'));
       onSaved();
       onClose();

@@ -1,4 +1,4 @@
-import type { AuditLogItem } from '@gatehouse/shared';
+import { AuditLogApi, type AuditLogItem } from '@gatehouse/shared';
 import { SUPER_ADMIN, auditActionKey, auditEntityKey, auditFieldKeys } from '@gatehouse/shared';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -100,7 +100,7 @@ const ACTIONS = [
 
 /** The operation log: every write of every module, newest first, by user, action and time (at most 61 days). */
 const config: ListPageConfig<AuditRow> = {
-  resource: 'AuditLog',
+  api: AuditLogApi,
   read: SUPER_ADMIN,
   write: [],
   actions: { export: true },

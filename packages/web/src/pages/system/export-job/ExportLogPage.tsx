@@ -1,4 +1,4 @@
-import { EXPORT_MANAGERS } from '@gatehouse/shared';
+import { EXPORT_MANAGERS, ExportJobApi } from '@gatehouse/shared';
 import { Alert, Progress, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
@@ -27,7 +27,7 @@ function size(bytes: number): string {
 
 /** The area's export jobs: status, progress, rows, size, who and when; download and delete. */
 const config: ListPageConfig<JobRow> = {
-  resource: 'ExportJob',
+  api: ExportJobApi,
   read: EXPORT_MANAGERS,
   write: EXPORT_MANAGERS,
   actions: { remove: true },

@@ -1,4 +1,4 @@
-import type { OperatorStaffItem } from '@gatehouse/shared';
+import { OperatorStaffApi, type OperatorStaffItem } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
 import { email, phone, wechatUserType, APP_USER_ADMIN_CONFIG } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
@@ -9,7 +9,7 @@ const staffTypes = { kind: 'enum', def: wechatUserType } as const;
 
 /** Operator settings: the staff who handle the current area; fault reports go to them. */
 const config: ListPageConfig<StaffRow> = {
-  resource: 'OperatorStaff',
+  api: OperatorStaffApi,
   read: APP_USER_ADMIN_CONFIG,
   write: APP_USER_ADMIN_CONFIG,
   actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },

@@ -1,8 +1,7 @@
-import type { ResourceNode } from '@gatehouse/shared';
-import { RESOURCE_MANAGERS } from '@gatehouse/shared';
+import { RESOURCE_MANAGERS, ResourceApi, type ResourceNode } from '@gatehouse/shared';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../core/http.ts';
+import { call } from '../../../core/api.ts';
 import type { Option } from '../../../components/list-page/index.ts';
 import { TreePage, type TreePageConfig } from '../../../components/list-page/TreePage.tsx';
 
@@ -19,8 +18,8 @@ function menus(nodes: ResourceNode[]): Option[] {
 
 /** Resources: the tree of menus and permission codes; built-in ones cannot be deleted. */
 const config: TreePageConfig<ResourceNode> = {
-  resource: 'Resource',
-  treeUrl: '/api/Resource/Tree',
+  api: ResourceApi,
+  tree: ResourceApi.tree,
   read: RESOURCE_MANAGERS,
   write: RESOURCE_MANAGERS,
   parentField: 'ParentId',
@@ -79,7 +78,7 @@ const config: TreePageConfig<ResourceNode> = {
         options: {
           kind: 'remote',
           key: 'resource-menus',
-          load: async () => menus(await http.get<ResourceNode[]>('/api/Resource/Tree')),
+          load: async () => menus(await call(ResourceApi.tree)),
         },
       },
       { name: 'Sort', label: 'admin.field.Sort', kind: 'number', min: 0, max: 9999 },

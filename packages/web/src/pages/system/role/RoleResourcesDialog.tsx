@@ -1,10 +1,10 @@
-import type { ResourceNode } from '@gatehouse/shared';
+import { ResourceApi, RoleApi, type ResourceNode } from '@gatehouse/shared';
 import { useEffect, useState } from 'react';
 import { Spin, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../core/http.ts';
+import { call } from '../../../core/api.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { PageModal } from '../../../components/PageModal.tsx';
 import { useSaving } from '../../../components/use-saving.ts';
@@ -33,14 +33,14 @@ export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
   const [saving, withSaving] = useSaving();
   const tree = useQuery({
     queryKey: ['resource-tree'],
-    queryFn: () => http.get<ResourceNode[]>('/api/Resource/Tree'),
+    queryFn: () => call(ResourceApi.tree),
     enabled: role !== null,
   });
   useEffect(() => setChecked(role?.ResourceIds ?? []), [role]);
 
   async function save() {
     await withSaving(async () => {
-      await http.put('/api/Role/SetResources', { Id: role!.Id, ResourceIds: checked });
+      await call(RoleApi.setResources, { body: { Id: role!.Id, ResourceIds: checked } });
       feedback.success(t('list.saved'));
       onSaved();
       onClose();

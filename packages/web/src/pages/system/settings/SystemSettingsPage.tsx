@@ -1,10 +1,10 @@
-import type { SettingsValues } from '@gatehouse/shared';
+import { SettingsApi, type SettingsValues } from '@gatehouse/shared';
 import { useEffect } from 'react';
 import { Button, Card, Form, Input, InputNumber, Spin } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { antdRule, url } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 
 type Settings = SettingsValues;
@@ -21,12 +21,12 @@ const NUMBERS: { name: keyof Settings; min: number; max: number }[] = [
 export default function SystemSettingsPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm<Settings>();
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => http.get<Settings>('/api/Settings') });
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => call(SettingsApi.get) });
   useEffect(() => {
     if (settings.data) form.setFieldsValue(settings.data);
   }, [settings.data, form]);
   const save = useMutation({
-    mutationFn: (values: Settings) => http.put<Settings>('/api/Settings', values),
+    mutationFn: (values: Settings) => call(SettingsApi.update, { body: values }),
     onSuccess: () => feedback.success(t('adminUi.settingsSaved')),
   });
 
