@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Database } from '../src/db/schema.ts';
 import { GARAGE_TABLES } from '../src/modules/garage/index.ts';
 import { garageTokens } from './garage-fixtures.ts';
@@ -398,10 +398,19 @@ async function snapshot(h: Harness, areaId: number) {
   return out;
 }
 
+/** Fields of a body that hold an id or an enumeration value: JSON numbers only. */
+const TYPED = /(Id|Ids)$|^(ChargeType|TemporaryChargeType|TimeUnit|ChargingSystemType)$/;
+
+/** The body with one typed field written as text ("123", or ["123"] for a list). */
+function asText(body: Record<string, unknown>, field: string): Record<string, unknown> {
+  const value = body[field];
+  return { ...body, [field]: Array.isArray(value) ? value.map(String) : String(value) };
+}
+
 describeEachDb('garage permissions and area isolation, every endpoint', (h) => {
   let admin = '';
   let user = '';
-  it('logs in the garage demo users', async () => {
+  beforeAll(async () => {
     ({ admin, user } = await garageTokens(h()));
   });
 
@@ -506,6 +515,45 @@ describeEachDb('garage permissions and area isolation, every endpoint', (h) => {
       expect(reply.status, `${key}: ${reply.msg}`).toBe(spec.status);
     }
     expect(await snapshot(h(), 2)).toEqual(before);
+  });
+
+  it('refuses an id or an enumeration value written as text in every body (400 on that field), nothing changed', async () => {
+    const own = await idsOf(h(), 1);
+    const before = await snapshot(h(), 1);
+    const refused: string[] = [];
+    for (const [key, spec] of Object.entries(ENDPOINTS)) {
+      const method = key.split(' ')[0] as 'POST';
+      const sample = spec.foreign(own, own);
+      const body = sample.body as Record<string, unknown> | undefined;
+      for (const field of Object.keys(body ?? {}).filter((f) => TYPED.test(f))) {
+        const reply = await call<{ Errors: { Field: string }[] }>(h().app, method, sample.url, {
+          token: admin,
+          area: 1,
+          query: sample.query,
+          body: asText(body!, field),
+        });
+        expect(reply.status, `${key} ${field}: ${reply.msg}`).toBe(400);
+        expect(
+          reply.data.Errors.map((e) => e.Field.split('.')[0]),
+          `${key} ${field}`,
+        ).toContain(field);
+        refused.push(`${key} ${field}`);
+      }
+    }
+    // Every body of the module that names a row or an enumeration value: ids of zones, rules, hosts, sockets,
+    // sessions, orders, vehicles, passes, batch ids, and the charge and system types.
+    expect(refused.length).toBeGreaterThanOrEqual(25);
+    expect(refused).toEqual(
+      expect.arrayContaining([
+        'POST /api/ChargeEquipment/ForcedPowerOff ChargeEquipmentId',
+        'POST /api/ChargeRule ChargeType',
+        'POST /api/ChargeHost ChargingSystemType',
+        'POST /api/ParkArea ChargeRuleIds',
+        'POST /api/ChargeOrder/Refund Id',
+        'POST /api/MonthlyPass VehicleId',
+      ]),
+    );
+    expect(await snapshot(h(), 1)).toEqual(before);
   });
 
   it('refuses the User code in an area it does not operate (403) on every endpoint', async () => {

@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { auditRows, garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb } from './support/harness.ts';
@@ -63,7 +63,7 @@ describeEachDb('garage configuration: zones, rules, hosts, sockets, vehicles, pa
   const put = <T>(url: string, body: unknown, token = admin) =>
     call<T>(h().app, 'PUT', url, { token, area: 1, body });
 
-  it('logs in the garage demo users', async () => {
+  beforeAll(async () => {
     ({ admin, user } = await garageTokens(h()));
   });
 

@@ -1,5 +1,5 @@
 import { estimateSession } from '@gatehouse/shared';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import {
   closeDeviceSession,
   installChargerGateway,
@@ -98,8 +98,7 @@ describeEachDb('garage forced power-off', (h) => {
   let admin = '';
   let user = '';
   afterEach(() => installChargerGateway(undefined));
-
-  it('logs in the garage demo users', async () => {
+  beforeAll(async () => {
     ({ admin, user } = await garageTokens(h()));
   });
 
@@ -341,5 +340,33 @@ describeEachDb('garage forced power-off', (h) => {
     expect((await sessionRow(h(), session.Id)).EndAt).toBeNull();
     expect((await sessionRow(h(), other.Id)).EndAt).toBeNull();
     expect((await sessionRow(h(), foreign.Id)).EndAt).toBeNull();
+  });
+
+  it('refuses a socket or a session id written as text ("123"): 400 on that field, nothing cut or recorded', async () => {
+    const commands: PowerOffCommand[] = [];
+    installChargerGateway(stoppingDevice(h, commands));
+    const session = await runningSession(h());
+    const before = await outagesOf(h(), session.ChargeEquipmentId);
+    for (const body of [
+      { ChargeEquipmentId: String(session.ChargeEquipmentId), Reason: '文本编号' },
+      {
+        ChargeEquipmentId: session.ChargeEquipmentId,
+        ChargeRecordId: String(session.Id),
+        Reason: '文本编号',
+      },
+    ]) {
+      const reply = await call<{ Errors: { Field: string }[] }>(
+        h().app,
+        'POST',
+        '/api/ChargeEquipment/ForcedPowerOff',
+        { token: admin, area: 1, body },
+      );
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      const field = typeof body.ChargeEquipmentId === 'string' ? 'ChargeEquipmentId' : 'ChargeRecordId';
+      expect(reply.data.Errors.map((e) => e.Field)).toEqual([field]);
+    }
+    expect(commands).toEqual([]);
+    expect(await outagesOf(h(), session.ChargeEquipmentId)).toEqual(before);
+    expect((await sessionRow(h(), session.Id)).EndAt).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { PAYMENT_TRANSITIONS, paymentState } from '@gatehouse/shared';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { applyChannelEvent, type OrderKind } from '../src/modules/garage/index.ts';
 import { AppError } from '../src/platform/errors.ts';
 import {
@@ -33,7 +33,7 @@ async function orderIn(h: Harness, kind: OrderKind, state: number, extra: { amou
 describeEachDb('garage payment states', (h) => {
   let admin = '';
   let user = '';
-  it('logs in the garage demo users', async () => {
+  beforeAll(async () => {
     ({ admin, user } = await garageTokens(h()));
   });
 

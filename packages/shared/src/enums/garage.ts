@@ -83,6 +83,16 @@ export const chargeStopReason = defineEnum('chargeStopReason', [
   { value: 5 },
 ]);
 
+/** The chargeStopReason values by name, for code that sets or tests one (never a bare number). */
+export const STOP_REASON = {
+  fullyCharged: 0,
+  byUser: 1,
+  usedUp: 2,
+  forcedPowerOff: 3,
+  deviceFault: 4,
+  powerFailure: 5,
+} as const;
+
 /**
  * What became of a forced power-off command: 0 recorded but not sent (no device link yet), 1 the device cut
  * the power, 2 the device refused or did not answer.
@@ -92,3 +102,6 @@ export const forcedOutageResult = defineEnum('forcedOutageResult', [
   { value: 1 },
   { value: 2 },
 ]);
+
+/** The forcedOutageResult values by name. */
+export const POWER_OFF_RESULT = { notSent: 0, cut: 1, failed: 2 } as const;

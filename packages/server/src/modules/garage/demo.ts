@@ -14,7 +14,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DemoContext } from '../../db/seed/context.ts';
 import { prng, type Random } from '../../db/seed/random.ts';
-import { areaTimeZone } from './common.ts';
+import { areaTimeZone } from './common/index.ts';
 import type {
   ChargeOrderTable,
   ChargeRecordTable,

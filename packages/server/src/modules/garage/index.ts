@@ -1,12 +1,10 @@
 import type { ServerModule } from '../../platform/module.ts';
 import { chargeEquipmentRoutes } from './charge-equipment/routes.ts';
 import { chargeHostRoutes } from './charge-host/routes.ts';
-import { chargerCommandRoutes } from './charge-host/commands.ts';
 import { chargeOrderRoutes } from './charge-order/routes.ts';
 import { chargeRecordRoutes } from './charge-record/routes.ts';
 import { chargeRuleRoutes } from './charge-rule/routes.ts';
 import { seedGarageDemo } from './demo.ts';
-export { DEMO_OCPP_KEY } from './demo.ts';
 import { registerGarageDependents } from './dependents.ts';
 import { forcedOutageRecordRoutes } from './forced-outage-record/routes.ts';
 import { garageDashboardRoutes } from './garage-dashboard/routes.ts';
@@ -24,7 +22,6 @@ export const garageModule: ServerModule = {
     ...chargeRuleRoutes,
     ...chargeHostRoutes,
     ...chargeEquipmentRoutes,
-    ...chargerCommandRoutes,
     ...chargeRecordRoutes,
     ...chargeOrderRoutes,
     ...parkOrderRoutes,
@@ -38,7 +35,9 @@ export const garageModule: ServerModule = {
   register: registerGarageDependents,
 };
 
-// What other layers use: the charger seam (device gateways), payment-channel events, the tariff, the tables.
+// What other layers use (services and types, never routes): the charger seam (device gateways), the
+// protocol-free session services, payment-channel events, the tariff, socket status, the tables.
+export { DEMO_OCPP_KEY } from './demo.ts';
 export {
   installChargerGateway,
   chargerGateway,
@@ -49,23 +48,26 @@ export {
   type ChargerCommand,
   type CommandAnswer,
   type HostTarget,
-} from './gateway.ts';
+} from './common/gateway.ts';
 // The protocol-free session services device gateways call (docs/chargers.md).
 export {
   checkCard,
   sessionRule,
   openDeviceSession,
   meterDeviceSession,
-  closeDeviceSession,
-  endSessionsOfLostHost,
   requestSessionStop,
   releaseSessionStop,
   type SafetyLimits,
   type CardStatus,
-  type CloseSessionResult,
 } from './charge-record/device-sessions.ts';
-export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './liveness.ts';
-export { applyChannelEvent, type OrderKind } from './payments.ts';
-export { tariffOf, orderAmount } from './pricing.ts';
-export { setSocketStatus } from './charge-equipment/routes.ts';
+export {
+  closeDeviceSession,
+  endSessionsOfLostHost,
+  type CloseSessionResult,
+} from './charge-record/settlement.ts';
+export { socketSessions, type SessionScope } from './charge-record/service.ts';
+export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liveness.ts';
+export { applyChannelEvent, type OrderKind } from './common/payments.ts';
+export { tariffOf, orderAmount } from './common/pricing.ts';
+export { setSocketStatus } from './charge-equipment/service.ts';
 export { GARAGE_TABLES, type GarageTables } from './tables.ts';

@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { BICYCLE_ADMIN, BICYCLE_ANY } from '@gatehouse/shared';
-import { z } from 'zod';
+import type { CommandReply } from '@gatehouse/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
-import { defineRoute } from '../../../platform/route.ts';
-import { id } from '../../../platform/schemas.ts';
-import { chargerGateway, type ChargerCommand, type CommandAnswer, type HostTarget } from '../gateway.ts';
-import { LIVE_LINK_SYSTEM_TYPE } from '../liveness.ts';
+import {
+  chargerGateway,
+  type ChargerCommand,
+  type CommandAnswer,
+  type HostTarget,
+} from '../common/gateway.ts';
+import { LIVE_LINK_SYSTEM_TYPE } from '../common/liveness.ts';
 
 /**
  * Operator commands to charging hosts over their device link (docs/chargers.md, "Commands"): start a session
@@ -16,20 +20,42 @@ import { LIVE_LINK_SYSTEM_TYPE } from '../liveness.ts';
  * and nothing else changes. (Enabling or disabling a socket sends ChangeAvailability from SetStatus.)
  */
 
-async function hostOf(ctx: AreaContext, hostId: number): Promise<HostTarget & { Name: string }> {
+/** A socket of the area with the host a command for it goes to (one read), or undefined. */
+export async function socketWithHost(db: Kysely<Database>, areaId: number, socketId: number) {
+  const row = await db
+    .selectFrom('ChargeEquipment')
+    .innerJoin('ChargeHost', 'ChargeHost.Id', 'ChargeEquipment.ChargeHostId')
+    .select([
+      'ChargeEquipment.Id',
+      'ChargeEquipment.State',
+      'ChargeEquipment.PortNumber',
+      'ChargeEquipment.Disabled',
+      'ChargeHost.Id as HostId',
+      'ChargeHost.SerialNumber',
+      'ChargeHost.ChargingSystemType',
+    ])
+    .where('ChargeEquipment.Id', '=', socketId)
+    .where('ChargeEquipment.AreaId', '=', areaId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { HostId, SerialNumber, ChargingSystemType, ...socket } = row;
+  const host: HostTarget = {
+    hostId: HostId,
+    serialNumber: SerialNumber,
+    chargingSystemType: ChargingSystemType,
+  };
+  return { ...socket, host };
+}
+
+async function hostOf(ctx: AreaContext, hostId: number): Promise<HostTarget> {
   const host = await ctx.db.kysely
     .selectFrom('ChargeHost')
-    .select(['Id', 'Name', 'SerialNumber', 'ChargingSystemType'])
+    .select(['Id', 'SerialNumber', 'ChargingSystemType'])
     .where('Id', '=', hostId)
     .where('AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!host) throw notFound();
-  return {
-    hostId: host.Id,
-    serialNumber: host.SerialNumber,
-    chargingSystemType: host.ChargingSystemType,
-    Name: host.Name,
-  };
+  return { hostId: host.Id, serialNumber: host.SerialNumber, chargingSystemType: host.ChargingSystemType };
 }
 
 /** Sends a command through the installed gateway ("not sent" without one, or for a host it does not drive). */
@@ -51,7 +77,7 @@ async function settleCommand(
   action: string,
   detail: Record<string, unknown>,
   answer: CommandAnswer,
-): Promise<{ Status: string }> {
+): Promise<CommandReply> {
   await audit(ctx, {
     action,
     entity,
@@ -79,17 +105,11 @@ export async function remoteStart(
   ctx: AreaContext,
   socketId: number,
   cardNumber: string,
-): Promise<{ Status: string }> {
-  const socket = await ctx.db.kysely
-    .selectFrom('ChargeEquipment')
-    .select(['Id', 'ChargeHostId', 'PortNumber', 'Disabled'])
-    .where('Id', '=', socketId)
-    .where('AreaId', '=', ctx.areaId)
-    .executeTakeFirst();
+): Promise<CommandReply> {
+  const socket = await socketWithHost(ctx.db.kysely, ctx.areaId, socketId);
   if (!socket) throw notFound();
   if (socket.Disabled) throw new AppError(409, 'garage.error.socketDisabled');
-  const host = await hostOf(ctx, socket.ChargeHostId);
-  const answer = await sendCommand(ctx, host, {
+  const answer = await sendCommand(ctx, socket.host, {
     kind: 'remoteStart',
     portNumber: socket.PortNumber,
     idTag: cardNumber,
@@ -110,16 +130,9 @@ export async function remoteStart(
  * no session); the answer is audited with the operator, and a host without a live link is not asked.
  */
 export async function syncAvailability(ctx: AreaContext, socketId: number, disabled: boolean): Promise<void> {
-  const socket = await ctx.db.kysely
-    .selectFrom('ChargeEquipment')
-    .select(['Id', 'ChargeHostId', 'PortNumber'])
-    .where('Id', '=', socketId)
-    .where('AreaId', '=', ctx.areaId)
-    .executeTakeFirst();
-  if (!socket) return;
-  const host = await hostOf(ctx, socket.ChargeHostId);
-  if (host.chargingSystemType !== LIVE_LINK_SYSTEM_TYPE) return;
-  const answer = await sendCommand(ctx, host, {
+  const socket = await socketWithHost(ctx.db.kysely, ctx.areaId, socketId);
+  if (!socket || socket.host.chargingSystemType !== LIVE_LINK_SYSTEM_TYPE) return;
+  const answer = await sendCommand(ctx, socket.host, {
     kind: 'availability',
     portNumber: socket.PortNumber,
     operative: !disabled,
@@ -138,11 +151,7 @@ export async function syncAvailability(ctx: AreaContext, socketId: number, disab
   });
 }
 
-export async function resetHost(
-  ctx: AreaContext,
-  hostId: number,
-  hard: boolean,
-): Promise<{ Status: string }> {
+export async function resetHost(ctx: AreaContext, hostId: number, hard: boolean): Promise<CommandReply> {
   const host = await hostOf(ctx, hostId);
   const answer = await sendCommand(ctx, host, { kind: 'reset', hard });
   return settleCommand(ctx, 'ChargeHost', hostId, 'reset', { Type: hard ? 'Hard' : 'Soft' }, answer);
@@ -168,42 +177,3 @@ export async function newOcppPassword(ctx: AreaContext, hostId: number): Promise
   });
   return { Password: password };
 }
-
-const commandReply = z.object({ Status: z.string() });
-
-export const chargerCommandRoutes = [
-  defineRoute({
-    method: 'POST',
-    url: '/api/ChargeEquipment/RemoteStart',
-    summary:
-      'Start a session on a socket for a card (OCPP RemoteStartTransaction); 409 when the host is offline or the charger refuses',
-    tag: 'Garage',
-    access: BICYCLE_ANY,
-    area: true,
-    body: z.strictObject({ ChargeEquipmentId: id, CardNumber: z.string().trim().min(1).max(20) }),
-    response: commandReply,
-    handler: ({ body }, ctx) => remoteStart(ctx, body.ChargeEquipmentId, body.CardNumber),
-  }),
-  defineRoute({
-    method: 'POST',
-    url: '/api/ChargeHost/Reset',
-    summary: 'Restart a charging host (OCPP Reset, Soft unless Hard); 409 when offline or refused',
-    tag: 'Garage',
-    access: BICYCLE_ADMIN,
-    area: true,
-    body: z.strictObject({ Id: id, Hard: z.boolean().optional() }),
-    response: commandReply,
-    handler: ({ body }, ctx) => resetHost(ctx, body.Id, body.Hard ?? false),
-  }),
-  defineRoute({
-    method: 'POST',
-    url: '/api/ChargeHost/SetOcppPassword',
-    summary: "Generate a charging-API host's OCPP password, shown once in this reply and stored hashed",
-    tag: 'Garage',
-    access: BICYCLE_ADMIN,
-    area: true,
-    body: z.strictObject({ Id: id }),
-    response: z.object({ Password: z.string() }),
-    handler: ({ body }, ctx) => newOcppPassword(ctx, body.Id),
-  }),
-];

@@ -1,11 +1,14 @@
-import { estimateSession, localDateKey, priceSession } from '@gatehouse/shared';
+import { STOP_REASON, estimateSession, localDateKey } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { areaTimeZone } from '../../../platform/area-zone.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { AreaContext } from '../../../platform/context.ts';
-import { transition } from '../payments.ts';
-import { tariffOf } from '../pricing.ts';
+import { RULE_TERMS } from '../charge-rule/service.ts';
+import { areaTimeZone } from '../common/index.ts';
+import { tariffOf } from '../common/pricing.ts';
+import type { TariffColumns } from '../tables.ts';
+import { socketSessions } from './service.ts';
+import { endSession } from './settlement.ts';
 
 /**
  * Charging sessions as a device reports them (docs/chargers.md): a card starts one on a socket, the meter
@@ -65,15 +68,8 @@ export async function checkCard(ctx: AreaContext, cardNumber: string, at: number
   return { status: 'Accepted', vehicleId: null };
 }
 
-type RuleRow = {
-  Id: number;
-  ChargeType: number;
-  TemporaryChargeType: number;
-  UnitPriceCents: number;
-  TimeUnit: number | null;
-  FreeMinutes: number;
-  CapCents: number | null;
-};
+/** A rule's terms, as an order copies them. */
+type RuleRow = TariffColumns & { Id: number };
 
 /**
  * The rule that prices a session on a socket of this zone: the vehicle's pass valid at the start under a
@@ -86,15 +82,7 @@ export async function sessionRule(
   vehicleId: number | null,
   at: number,
 ): Promise<RuleRow | undefined> {
-  const columns = [
-    'ChargeRule.Id',
-    'ChargeRule.ChargeType',
-    'ChargeRule.TemporaryChargeType',
-    'ChargeRule.UnitPriceCents',
-    'ChargeRule.TimeUnit',
-    'ChargeRule.FreeMinutes',
-    'ChargeRule.CapCents',
-  ] as const;
+  const columns = ['ChargeRule.Id', ...RULE_TERMS] as const;
   if (vehicleId !== null) {
     const pass = await k
       .selectFrom('MonthlyPass')
@@ -133,9 +121,6 @@ export type OpenSessionResult =
   | { status: 'Accepted'; recordId: number; repeated: boolean }
   | { status: Exclude<CardStatus, 'Accepted'> | 'NoRule' };
 
-/** chargeStopReason of a session that was still open when the same socket started another. */
-const STOP_SUPERSEDED = 5;
-
 /**
  * Opens a session and its order (terms copied from the rule). A repeat of the same start (socket, start time,
  * card) returns the session opened the first time. A session still open on the socket ended unreported
@@ -171,64 +156,7 @@ export async function openDeviceSession(
   const zone = await areaTimeZone(k, ctx.areaId);
 
   try {
-    const recordId = await k.transaction().execute(async (trx) => {
-      const open = await trx
-        .selectFrom('ChargeRecord')
-        .select(['Id', 'StartAt', 'EnergyWh'])
-        .where('ChargeEquipmentId', '=', input.socketId)
-        .where('EndAt', 'is', null)
-        .executeTakeFirst();
-      if (open) {
-        await endSession(
-          ctx,
-          trx,
-          open.Id,
-          Math.max(open.StartAt, input.startAt),
-          open.EnergyWh,
-          STOP_SUPERSEDED,
-        );
-      }
-      const now = ctx.clock.now();
-      const record = await trx
-        .insertInto('ChargeRecord')
-        .values({
-          AreaId: ctx.areaId,
-          ChargeEquipmentId: input.socketId,
-          CardNumber: input.cardNumber,
-          StartAt: input.startAt,
-          EndAt: null,
-          EnergyWh: 0,
-          StopReason: null,
-          MeterStartWh: input.meterStartWh,
-        })
-        .returning('Id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('ChargeOrder')
-        .values({
-          AreaId: ctx.areaId,
-          ChargeRecordId: record.Id,
-          // Longer than the seeded numbers (7-digit sequence), so a live order never takes a demo one's number.
-          OrderNo: `CD${localDateKey(input.startAt, zone).replaceAll('-', '')}${String(record.Id).padStart(9, '0')}`,
-          ChargeRuleId: rule.Id,
-          ChargeType: rule.ChargeType,
-          TemporaryChargeType: rule.TemporaryChargeType,
-          UnitPriceCents: rule.UnitPriceCents,
-          TimeUnit: rule.TimeUnit,
-          FreeMinutes: rule.FreeMinutes,
-          CapCents: rule.CapCents,
-          AmountCents: null,
-          PaymentState: 0,
-          PaidAt: null,
-          RefundReason: null,
-          CloseReason: null,
-          CreatedAt: input.startAt,
-          SettledAt: null,
-          UpdatedAt: now,
-        })
-        .execute();
-      return record.Id;
-    });
+    const recordId = await k.transaction().execute((trx) => startSession(ctx, trx, input, rule, zone));
     return { status: 'Accepted', recordId, repeated: false };
   } catch (error) {
     // The same start racing itself (a retry while the first was being written): the unique open-session
@@ -237,6 +165,61 @@ export async function openDeviceSession(
     if (raced) return { status: 'Accepted', recordId: raced.Id, repeated: true };
     throw error;
   }
+}
+
+/**
+ * In one transaction: the session a lost stop left open on the socket ended (as a power failure, at the new
+ * start), then the new session and its order with the terms copied from its rule.
+ */
+async function startSession(
+  ctx: AreaContext,
+  trx: Kysely<Database>,
+  input: OpenSessionInput,
+  rule: RuleRow,
+  zone: string,
+): Promise<number> {
+  const open = await socketSessions(trx, { socketIds: [input.socketId] })
+    .select(['ChargeRecord.Id', 'ChargeRecord.StartAt', 'ChargeRecord.EnergyWh'])
+    .executeTakeFirst();
+  if (open) {
+    const endAt = Math.max(open.StartAt, input.startAt);
+    await endSession(ctx, trx, open.Id, endAt, open.EnergyWh, STOP_REASON.powerFailure);
+  }
+  const record = await trx
+    .insertInto('ChargeRecord')
+    .values({
+      AreaId: ctx.areaId,
+      ChargeEquipmentId: input.socketId,
+      CardNumber: input.cardNumber,
+      StartAt: input.startAt,
+      EndAt: null,
+      EnergyWh: 0,
+      StopReason: null,
+      MeterStartWh: input.meterStartWh,
+    })
+    .returning('Id')
+    .executeTakeFirstOrThrow();
+  const { Id: ChargeRuleId, ...terms } = rule;
+  await trx
+    .insertInto('ChargeOrder')
+    .values({
+      AreaId: ctx.areaId,
+      ChargeRecordId: record.Id,
+      // Longer than the seeded numbers (7-digit sequence), so a live order never takes a demo one's number.
+      OrderNo: `CD${localDateKey(input.startAt, zone).replaceAll('-', '')}${String(record.Id).padStart(9, '0')}`,
+      ChargeRuleId,
+      ...terms,
+      AmountCents: null,
+      PaymentState: 0,
+      PaidAt: null,
+      RefundReason: null,
+      CloseReason: null,
+      CreatedAt: input.startAt,
+      SettledAt: null,
+      UpdatedAt: ctx.clock.now(),
+    })
+    .execute();
+  return record.Id;
 }
 
 /** A rule's safety limits (migration 0008), each null when not set. */
@@ -267,12 +250,13 @@ export async function meterDeviceSession(
   input: { recordId: number; socketId: number; registerWh: number },
 ): Promise<MeteredSession | undefined> {
   const k = ctx.db.kysely;
-  const record = await k
-    .selectFrom('ChargeRecord')
-    .select(['EnergyWh', 'MeterStartWh', 'StartAt', 'StopRequest'])
-    .where('Id', '=', input.recordId)
-    .where('ChargeEquipmentId', '=', input.socketId)
-    .where('EndAt', 'is', null)
+  const record = await socketSessions(k, { recordId: input.recordId, socketIds: [input.socketId] })
+    .select([
+      'ChargeRecord.EnergyWh',
+      'ChargeRecord.MeterStartWh',
+      'ChargeRecord.StartAt',
+      'ChargeRecord.StopRequest',
+    ])
     .executeTakeFirst();
   if (!record) return undefined;
   const energyWh = Math.max(record.EnergyWh, input.registerWh - (record.MeterStartWh ?? 0));
@@ -363,296 +347,4 @@ export async function releaseSessionStop(ctx: AreaContext, recordId: number): Pr
     .where('Id', '=', recordId)
     .where('EndAt', 'is', null)
     .execute();
-}
-
-export interface CloseSessionInput {
-  recordId: number;
-  socketId: number;
-  endAt: number;
-  meterStopWh: number;
-  /** chargeStopReason. */
-  stopReason: number;
-}
-
-export type CloseSessionResult =
-  | {
-      closed: true;
-      /** True when this stop corrected a session Gatehouse had ended itself (power failure, offline host). */
-      corrected: boolean;
-      orderId: number | null;
-      amountCents: number | null;
-      energyWh: number;
-      /** The stop reason recorded: the one Gatehouse asked for (power-off, safety rule) or the device's. */
-      stopReason: number;
-    }
-  | { closed: false; reason: 'unknown' | 'alreadyEnded' };
-
-/** chargeStopReason 3: a forced power-off, whose record turns "power cut" (1) when the device's stop comes. */
-const STOP_FORCED = 3;
-
-/**
- * Ends a session the device stopped and prices its order once. A session already ended (a repeated stop,
- * or one Gatehouse ended itself) is left as it is, except once: a session Gatehouse closed as a power
- * failure while its host was offline (EndProvisional) takes the device's real end and energy from this stop,
- * and its order is repriced if still unpaid. When Gatehouse asked for the stop (ChargeRecord.StopRequest:
- * a forced power-off or a safety rule), that is the stop reason, and a forced power-off's record becomes
- * "power cut".
- */
-export async function closeDeviceSession(
-  ctx: AreaContext,
-  input: CloseSessionInput,
-): Promise<CloseSessionResult> {
-  return ctx.db.kysely.transaction().execute(async (trx) => {
-    const record = await trx
-      .selectFrom('ChargeRecord')
-      .select(['Id', 'StartAt', 'EndAt', 'EnergyWh', 'MeterStartWh', 'StopRequest', 'EndProvisional'])
-      .where('Id', '=', input.recordId)
-      .where('ChargeEquipmentId', '=', input.socketId)
-      .executeTakeFirst();
-    if (!record) return { closed: false, reason: 'unknown' } as const;
-    const energyWh = Math.max(record.EnergyWh, input.meterStopWh - (record.MeterStartWh ?? 0));
-    // A device clock behind the start must not make a negative session.
-    const endAt = Math.max(record.StartAt, input.endAt);
-    if (record.EndAt !== null) {
-      if (record.EndProvisional !== 1) return { closed: false, reason: 'alreadyEnded' } as const;
-      return correctProvisionalEnd(ctx, trx, record.Id, record.StartAt, endAt, energyWh, input.stopReason);
-    }
-    const stopReason = record.StopRequest ?? input.stopReason;
-    const settled = await endSession(ctx, trx, record.Id, endAt, energyWh, stopReason);
-    if (!settled) return { closed: false, reason: 'alreadyEnded' } as const;
-    if (record.StopRequest === STOP_FORCED) {
-      // The power-off waiting for this stop (or that gave up waiting) is now true: power cut.
-      await trx
-        .updateTable('ForcedOutageRecord')
-        .set({ Result: 1, ResultReason: null })
-        .where('ChargeRecordId', '=', record.Id)
-        .where('ResultReason', 'in', ['sending', 'noConfirmation'])
-        .execute();
-    }
-    return {
-      closed: true,
-      corrected: false,
-      orderId: settled.orderId,
-      amountCents: settled.amountCents,
-      energyWh,
-      stopReason,
-    };
-  });
-}
-
-/** chargeStopReason 5: power failure. */
-const STOP_POWER_FAILURE = 5;
-
-/**
- * Closes the sessions still running on a host whose charge point went offline and stayed away past the grace
- * period (docs/chargers.md, "Liveness"): stop reason 5, power failure, at `endAt` (its last sign of life) with
- * the energy last reported, order settled; marked provisional so the device's own StopTransaction, if it
- * reconnects and sends one, corrects energy and order once.
- */
-export async function endSessionsOfLostHost(
-  ctx: AreaContext,
-  hostId: number,
-  endAt: number,
-): Promise<
-  {
-    recordId: number;
-    socketId: number;
-    portNumber: number;
-    orderId: number | null;
-    amountCents: number | null;
-    energyWh: number;
-  }[]
-> {
-  const k = ctx.db.kysely;
-  const open = await k
-    .selectFrom('ChargeRecord')
-    .innerJoin('ChargeEquipment', 'ChargeEquipment.Id', 'ChargeRecord.ChargeEquipmentId')
-    .select([
-      'ChargeRecord.Id',
-      'ChargeRecord.StartAt',
-      'ChargeRecord.EnergyWh',
-      'ChargeEquipment.Id as SocketId',
-      'ChargeEquipment.PortNumber',
-    ])
-    .where('ChargeEquipment.ChargeHostId', '=', hostId)
-    .where('ChargeRecord.AreaId', '=', ctx.areaId)
-    .where('ChargeRecord.EndAt', 'is', null)
-    .execute();
-  const closed = [];
-  for (const session of open) {
-    const settled = await k.transaction().execute(async (trx) => {
-      const done = await endSession(
-        ctx,
-        trx,
-        session.Id,
-        Math.max(session.StartAt, endAt),
-        session.EnergyWh,
-        STOP_POWER_FAILURE,
-      );
-      if (done) {
-        await trx
-          .updateTable('ChargeRecord')
-          .set({ EndProvisional: 1 })
-          .where('Id', '=', session.Id)
-          .execute();
-      }
-      return done;
-    });
-    if (settled) {
-      closed.push({
-        recordId: session.Id,
-        socketId: session.SocketId,
-        portNumber: session.PortNumber,
-        orderId: settled.orderId,
-        amountCents: settled.amountCents,
-        energyWh: session.EnergyWh,
-      });
-    }
-  }
-  return closed;
-}
-
-/**
- * The device's stop for a session Gatehouse ended as a power failure: its end and energy are the truth.
- * Once (EndProvisional goes back to 0 in a conditional UPDATE). The order is repriced while unpaid (0) with
- * the terms it copied; an order already in another state keeps its amount (money may have moved), and the
- * audit entry says so.
- */
-async function correctProvisionalEnd(
-  ctx: AreaContext,
-  trx: Kysely<Database>,
-  recordId: number,
-  startAt: number,
-  endAt: number,
-  energyWh: number,
-  deviceStopReason: number,
-): Promise<CloseSessionResult> {
-  const corrected = await trx
-    .updateTable('ChargeRecord')
-    .set({ EndAt: endAt, EnergyWh: energyWh, StopReason: deviceStopReason, EndProvisional: 0 })
-    .where('Id', '=', recordId)
-    .where('EndProvisional', '=', 1)
-    .executeTakeFirst();
-  if (Number(corrected.numUpdatedRows) !== 1) return { closed: false, reason: 'alreadyEnded' };
-  const order = await trx
-    .selectFrom('ChargeOrder')
-    .selectAll()
-    .where('ChargeRecordId', '=', recordId)
-    .executeTakeFirst();
-  if (!order) {
-    return {
-      closed: true,
-      corrected: true,
-      orderId: null,
-      amountCents: null,
-      energyWh,
-      stopReason: deviceStopReason,
-    };
-  }
-  const price = priceSession(tariffOf(order), { StartAt: startAt, EndAt: endAt, EnergyWh: energyWh });
-  const repriced = order.PaymentState === 0;
-  if (repriced) {
-    await trx
-      .updateTable('ChargeOrder')
-      .set({ AmountCents: price.AmountCents, SettledAt: endAt, UpdatedAt: ctx.clock.now() })
-      .where('Id', '=', order.Id)
-      .where('PaymentState', '=', 0)
-      .execute();
-  }
-  await audit(
-    ctx,
-    {
-      action: 'settle.correct',
-      entity: 'ChargeOrder',
-      entityId: order.Id,
-      before: { AmountCents: order.AmountCents, SettledAt: order.SettledAt },
-      after: {
-        AmountCents: repriced ? price.AmountCents : order.AmountCents,
-        SettledAt: repriced ? endAt : order.SettledAt,
-        EnergyWh: energyWh,
-        StopReason: deviceStopReason,
-        ...(repriced ? {} : { Repriced: false, Computed: price.AmountCents }),
-      },
-    },
-    trx,
-  );
-  if (repriced && price.AmountCents === 0) {
-    await transition(
-      ctx,
-      trx,
-      'ChargeOrder',
-      { Id: order.Id, PaymentState: 0, AmountCents: 0, Settled: true },
-      { to: 1, actor: 'system' },
-    );
-  }
-  return {
-    closed: true,
-    corrected: true,
-    orderId: order.Id,
-    amountCents: repriced ? price.AmountCents : order.AmountCents,
-    energyWh,
-    stopReason: deviceStopReason,
-  };
-}
-
-/**
- * Ends one open session (conditional UPDATE: exactly once) and settles its order with the terms it copied:
- * the same priceSession call the live estimate makes, with the real end. A ¥0 order is closed by the system.
- */
-async function endSession(
-  ctx: AreaContext,
-  trx: Kysely<Database>,
-  recordId: number,
-  endAt: number,
-  energyWh: number,
-  stopReason: number,
-): Promise<{ orderId: number | null; amountCents: number | null } | undefined> {
-  const ended = await trx
-    .updateTable('ChargeRecord')
-    .set({ EndAt: endAt, EnergyWh: energyWh, StopReason: stopReason })
-    .where('Id', '=', recordId)
-    .where('EndAt', 'is', null)
-    .executeTakeFirst();
-  if (Number(ended.numUpdatedRows) !== 1) return undefined;
-  const record = await trx
-    .selectFrom('ChargeRecord')
-    .select('StartAt')
-    .where('Id', '=', recordId)
-    .executeTakeFirstOrThrow();
-  const order = await trx
-    .selectFrom('ChargeOrder')
-    .selectAll()
-    .where('ChargeRecordId', '=', recordId)
-    .executeTakeFirst();
-  if (!order) return { orderId: null, amountCents: null };
-  const price = priceSession(tariffOf(order), { StartAt: record.StartAt, EndAt: endAt, EnergyWh: energyWh });
-  const now = ctx.clock.now();
-  const settled = await trx
-    .updateTable('ChargeOrder')
-    .set({ AmountCents: price.AmountCents, SettledAt: endAt, UpdatedAt: now })
-    .where('Id', '=', order.Id)
-    .where('SettledAt', 'is', null)
-    .executeTakeFirst();
-  if (Number(settled.numUpdatedRows) !== 1) return { orderId: order.Id, amountCents: order.AmountCents };
-  await audit(
-    ctx,
-    {
-      action: 'settle',
-      entity: 'ChargeOrder',
-      entityId: order.Id,
-      before: { AmountCents: order.AmountCents, SettledAt: order.SettledAt },
-      after: { AmountCents: price.AmountCents, SettledAt: endAt, EnergyWh: energyWh, StopReason: stopReason },
-    },
-    trx,
-  );
-  if (price.AmountCents === 0) {
-    await transition(
-      ctx,
-      trx,
-      'ChargeOrder',
-      { Id: order.Id, PaymentState: order.PaymentState, AmountCents: 0, Settled: true },
-      { to: 1, actor: 'system' },
-    );
-  }
-  return { orderId: order.Id, amountCents: price.AmountCents };
 }

@@ -1,304 +1,50 @@
-import {
-  MAX_PASS_UNITS,
-  chargeType,
-  enumLabel,
-  formatCents,
-  isMonthlyChargeType,
-  passEnd,
-  pricePass,
-  timeUnit,
-  type Tariff,
-  type TimeUnitValue,
-  BICYCLE_ADMIN,
-  BICYCLE_ANY,
-  monthlyPassItem,
-} from '@gatehouse/shared';
-import type { Kysely } from 'kysely';
-import { z } from 'zod';
-import type { Database } from '../../../db/schema.ts';
-import { audit } from '../../../platform/audit.ts';
-import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
-import { filter, instant } from '../../../platform/filters.ts';
-import { defineResource, getResource, rowMapper, type ResourceDef } from '../../../platform/resource.ts';
-import type { AreaContext } from '../../../platform/context.ts';
-import { defineRoute } from '../../../platform/route.ts';
-import { bodyInstant, id, idParams } from '../../../platform/schemas.ts';
-import { areaTimeZone, assertInArea, optionalText } from '../common.ts';
+import { MonthlyPassApi, chargeType, enumLabel, formatCents, timeUnit } from '@gatehouse/shared';
+import { match } from '../../../platform/filters.ts';
+import { implementResource } from '../../../platform/resource.ts';
+import { route } from '../../../platform/route.ts';
+import { createPass, deletePass, monthlyPassView, renewPass } from './service.ts';
 
-type Item = z.infer<typeof monthlyPassItem>;
-
-const units = z.number().int().min(1).max(MAX_PASS_UNITS);
-
-/** A monthly rule of the area, enabled: what a pass can be sold under. */
-async function monthlyRule(trx: Kysely<Database>, areaId: number, ruleId: number) {
-  const rule = await trx
-    .selectFrom('ChargeRule')
-    .selectAll()
-    .where('Id', '=', ruleId)
-    .where('AreaId', '=', areaId)
-    .executeTakeFirst();
-  if (!rule) throw fieldError('ChargeRuleId', 'error.notFound');
-  if (!isMonthlyChargeType(rule.ChargeType))
-    throw fieldError('ChargeRuleId', 'garage.validation.ruleNotMonthly');
-  if (rule.Disabled) throw fieldError('ChargeRuleId', 'garage.validation.ruleDisabled');
-  return rule;
-}
-
-/** A vehicle holds at most one pass at any instant: a renewal starts where the current one ends. */
-async function assertNoOverlap(trx: Kysely<Database>, vehicleId: number, startAt: number, endAt: number) {
-  // Sales of one vehicle take turns: this no-op write locks the vehicle's row until the transaction ends
-  // (PostgreSQL; SQLite serialises writers anyway), so a parallel sale sees the pass sold before it.
-  await trx
-    .updateTable('Vehicle')
-    .set((eb) => ({ Id: eb.ref('Id') }))
-    .where('Id', '=', vehicleId)
-    .execute();
-  const clash = await trx
-    .selectFrom('MonthlyPass')
-    .select('Id')
-    .where('VehicleId', '=', vehicleId)
-    .where('StartAt', '<', endAt)
-    .where('EndAt', '>', startAt)
-    .executeTakeFirst();
-  if (clash) throw new AppError(409, 'garage.error.passOverlap');
-}
-
-interface Sale {
-  VehicleId: number;
-  ChargeRuleId: number;
-  StartAt: number;
-  Units: number;
-  Remark: string | null;
-  RenewedFromId: number | null;
-}
-
-/** End from the local calendar of the area, price from the shared tariff engine. */
-async function sell(ctx: AreaContext, trx: Kysely<Database>, sale: Sale): Promise<number> {
-  const rule = await monthlyRule(trx, ctx.areaId, sale.ChargeRuleId);
-  const EndAt = passEnd(
-    sale.StartAt,
-    rule.TimeUnit as TimeUnitValue,
-    sale.Units,
-    await areaTimeZone(trx, ctx.areaId),
-  );
-  await assertNoOverlap(trx, sale.VehicleId, sale.StartAt, EndAt);
-  const now = ctx.clock.now();
-  const values = {
-    AreaId: ctx.areaId,
-    ...sale,
-    EndAt,
-    AmountCents: pricePass(rule as Tariff, sale.Units),
-    UserName: ctx.actor.name,
-    CreatedAt: now,
-    UpdatedAt: now,
-  };
-  const row = await trx.insertInto('MonthlyPass').values(values).returning('Id').executeTakeFirstOrThrow();
-  await audit(
-    ctx,
-    {
-      action: sale.RenewedFromId ? 'renew' : 'create',
-      entity: 'MonthlyPass',
-      entityId: row.Id,
-      after: values,
-    },
-    trx,
-  );
-  return row.Id;
-}
-
-function statusAt(startAt: string, endAt: string, now: number): Item['Status'] {
-  if (Date.parse(startAt) > now) return 'Upcoming';
-  return Date.parse(endAt) <= now ? 'Expired' : 'Active';
-}
-
-const def: ResourceDef<Item, z.ZodType, z.ZodType> = {
-  name: 'MonthlyPass',
-  table: 'MonthlyPass',
-  tag: 'Garage',
-  area: true,
-  read: BICYCLE_ANY,
-  write: BICYCLE_ANY,
-  item: monthlyPassItem,
-  query: (db) =>
-    db
-      .selectFrom('MonthlyPass')
-      .innerJoin('Vehicle', 'Vehicle.Id', 'MonthlyPass.VehicleId')
-      .innerJoin('ChargeRule', 'ChargeRule.Id', 'MonthlyPass.ChargeRuleId')
-      .select([
-        'MonthlyPass.Id',
-        'MonthlyPass.VehicleId',
-        'Vehicle.Plate',
-        'Vehicle.OwnerName',
-        'MonthlyPass.ChargeRuleId',
-        'ChargeRule.Name as RuleName',
-        'ChargeRule.ChargeType',
-        'ChargeRule.TimeUnit',
-        'MonthlyPass.StartAt',
-        'MonthlyPass.EndAt',
-        'MonthlyPass.Units',
-        'MonthlyPass.AmountCents',
-        'MonthlyPass.RenewedFromId',
-        'MonthlyPass.Remark',
-        'MonthlyPass.UserName',
-        'MonthlyPass.CreatedAt',
-        'MonthlyPass.UpdatedAt',
-      ]),
-  toItem: (row) => ({
-    ...rowMapper<Item>({ flags: [], instants: ['StartAt', 'EndAt', 'CreatedAt', 'UpdatedAt'] })(row),
-    Status: 'Active',
-  }),
-  async enrich(ctx, items) {
-    const now = ctx.clock.now();
-    return items.map((p) => ({ ...p, Status: statusAt(p.StartAt, p.EndAt, now) }));
-  },
-  filters: {
-    Plate: filter.like('Vehicle.Plate'),
-    VehicleId: filter.id('MonthlyPass.VehicleId'),
-    ChargeRuleId: filter.id('MonthlyPass.ChargeRuleId'),
-    /** Passes valid at this instant (send now for "active"). */
-    ValidAt: {
-      schema: instant,
-      where: (eb, at: number) =>
-        eb.and([eb('MonthlyPass.StartAt', '<=', at), eb('MonthlyPass.EndAt', '>', at)]),
-    },
-    /** Passes ending at or before this instant (expired, or expiring soon). */
-    EndBefore: filter.to('MonthlyPass.EndAt'),
-  },
-  sorts: { StartAt: 'MonthlyPass.StartAt', EndAt: 'MonthlyPass.EndAt', Plate: 'Vehicle.Plate' },
-  defaultOrder: 'desc',
-  export: {
-    titleKey: 'garage.title.monthlyPass',
-    columns: [
-      { key: 'Plate', labelKey: 'garage.field.Plate', width: 12 },
-      { key: 'OwnerName', labelKey: 'garage.field.OwnerName' },
-      { key: 'RuleName', labelKey: 'garage.field.RuleName', width: 20 },
-      {
-        key: 'ChargeType',
-        labelKey: 'garage.field.ChargeType',
-        width: 20,
-        label: (v, lang) => enumLabel(lang, chargeType, v),
-      },
-      { key: 'StartAt', labelKey: 'garage.field.StartAt', kind: 'instant' },
-      { key: 'EndAt', labelKey: 'garage.field.EndAt', kind: 'instant' },
-      { key: 'Units', labelKey: 'garage.field.Units', kind: 'number' },
-      {
-        key: 'TimeUnit',
-        labelKey: 'garage.field.TimeUnit',
-        label: (v, lang) => enumLabel(lang, timeUnit, v),
-      },
-      { key: 'AmountCents', labelKey: 'garage.field.Amount', label: (v: number) => formatCents(v) },
-      { key: 'UserName', labelKey: 'garage.field.Operator' },
-    ],
-  },
-};
-
-/** Sells a pass: price and end computed here, never taken from the client. */
-export async function createPass(
-  ctx: AreaContext,
-  input: {
-    VehicleId: number;
-    ChargeRuleId: number;
-    StartAt: number;
-    Units: number;
-    Remark?: string | null | undefined;
-  },
-): Promise<Item> {
-  const passId = await ctx.db.kysely.transaction().execute(async (trx) => {
-    await assertInArea(trx, 'Vehicle', input.VehicleId, ctx.areaId, 'VehicleId', 'error.notFound');
-    return sell(ctx, trx, { ...input, Remark: input.Remark || null, RenewedFromId: null });
-  });
-  return getResource(def, ctx, passId);
-}
-
-/**
- * Renews a pass under the same rule: the new pass starts where the renewed one ends, or now when that has
- * already passed. A pass renewed twice overlaps its first renewal: 409.
- */
-export async function renewPass(
-  ctx: AreaContext,
-  input: { Id: number; Units: number; Remark?: string | null | undefined },
-): Promise<Item> {
-  const passId = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const old = await trx
-      .selectFrom('MonthlyPass')
-      .selectAll()
-      .where('Id', '=', input.Id)
-      .where('AreaId', '=', ctx.areaId)
-      .executeTakeFirst();
-    if (!old) throw notFound();
-    return sell(ctx, trx, {
-      VehicleId: old.VehicleId,
-      ChargeRuleId: old.ChargeRuleId,
-      StartAt: Math.max(old.EndAt, ctx.clock.now()),
-      Units: input.Units,
-      Remark: input.Remark || null,
-      RenewedFromId: old.Id,
-    });
-  });
-  return getResource(def, ctx, passId);
-}
-
-/** Deleting a sold pass corrects a mistake: Admin only, audited. */
-export async function deletePass(ctx: AreaContext, passId: number): Promise<void> {
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('MonthlyPass')
-      .selectAll()
-      .where('Id', '=', passId)
-      .where('AreaId', '=', ctx.areaId)
-      .executeTakeFirst();
-    if (!before) throw notFound();
-    const deleted = await trx.deleteFrom('MonthlyPass').where('Id', '=', passId).executeTakeFirst();
-    // A parallel delete won (PostgreSQL): nothing removed, so 404 and no audit entry.
-    if (Number(deleted.numDeletedRows) === 0) throw notFound();
-    await audit(ctx, { action: 'delete', entity: 'MonthlyPass', entityId: passId, before }, trx);
-  });
-}
-
-const remark = optionalText(200);
+const { sell, renew, deletePass: deleteOp, ...resource } = MonthlyPassApi;
 
 /** Monthly passes: list, sell (both codes), renew (both codes), delete (Admin). */
 export const monthlyPassRoutes = [
-  defineRoute({
-    method: 'POST',
-    url: '/api/MonthlyPass',
-    summary: 'Sell a monthly pass (end and price computed by the server)',
-    tag: 'Garage',
-    access: BICYCLE_ANY,
-    area: true,
-    body: z.strictObject({
-      VehicleId: id,
-      ChargeRuleId: id,
-      StartAt: bodyInstant,
-      Units: units,
-      Remark: remark,
-    }),
-    response: monthlyPassItem,
-    handler: ({ body }, ctx) => createPass(ctx, body),
-  }),
-  defineRoute({
-    method: 'POST',
-    url: '/api/MonthlyPass/Renew',
-    summary: 'Renew a monthly pass under the same rule, starting where it ends',
-    tag: 'Garage',
-    access: BICYCLE_ANY,
-    area: true,
-    body: z.strictObject({ Id: id, Units: units, Remark: remark }),
-    response: monthlyPassItem,
-    handler: ({ body }, ctx) => renewPass(ctx, body),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    url: '/api/MonthlyPass/:Id',
-    summary: 'Delete a monthly pass (corrections)',
-    tag: 'Garage',
-    access: BICYCLE_ADMIN,
-    area: true,
-    params: idParams,
-    async handler({ params }, ctx) {
-      await deletePass(ctx, params.Id);
-      return null;
+  route(sell, ({ body }, ctx) => createPass(ctx, body)),
+  route(renew, ({ body }, ctx) => renewPass(ctx, body)),
+  route(deleteOp, ({ params }, ctx) => deletePass(ctx, params.Id)),
+  ...implementResource(resource, {
+    ...monthlyPassView,
+    where: {
+      Plate: match.like('Vehicle.Plate'),
+      VehicleId: match.equals('MonthlyPass.VehicleId'),
+      ChargeRuleId: match.equals('MonthlyPass.ChargeRuleId'),
+      ValidAt: (eb, at) => eb.and([eb('MonthlyPass.StartAt', '<=', at), eb('MonthlyPass.EndAt', '>', at)]),
+      EndBefore: match.to('MonthlyPass.EndAt'),
+    },
+    sorts: { StartAt: 'MonthlyPass.StartAt', EndAt: 'MonthlyPass.EndAt', Plate: 'Vehicle.Plate' },
+    defaultOrder: 'desc',
+    export: {
+      titleKey: 'garage.title.monthlyPass',
+      columns: [
+        { key: 'Plate', labelKey: 'garage.field.Plate', width: 12 },
+        { key: 'OwnerName', labelKey: 'garage.field.OwnerName' },
+        { key: 'RuleName', labelKey: 'garage.field.RuleName', width: 20 },
+        {
+          key: 'ChargeType',
+          labelKey: 'garage.field.ChargeType',
+          width: 20,
+          label: (v, lang) => enumLabel(lang, chargeType, v),
+        },
+        { key: 'StartAt', labelKey: 'garage.field.StartAt', kind: 'instant' },
+        { key: 'EndAt', labelKey: 'garage.field.EndAt', kind: 'instant' },
+        { key: 'Units', labelKey: 'garage.field.Units', kind: 'number' },
+        {
+          key: 'TimeUnit',
+          labelKey: 'garage.field.TimeUnit',
+          label: (v, lang) => enumLabel(lang, timeUnit, v),
+        },
+        { key: 'AmountCents', labelKey: 'garage.field.Amount', label: (v: number) => formatCents(v) },
+        { key: 'UserName', labelKey: 'garage.field.Operator' },
+      ],
     },
   }),
-  ...defineResource(def),
 ];

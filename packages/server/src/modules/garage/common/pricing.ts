@@ -1,5 +1,5 @@
 import { durationMinutes, estimateSession, type Tariff } from '@gatehouse/shared';
-import type { TariffColumns } from './tables.ts';
+import type { TariffColumns } from '../tables.ts';
 
 /** The terms an order copied from its rule, as the shared tariff engine takes them. */
 export function tariffOf(row: TariffColumns): Tariff {

@@ -7,14 +7,15 @@ import {
   translate,
   type PaymentAction,
   type PaymentActor,
+  type OrderKind,
 } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { audit } from '../../platform/audit.ts';
-import { AppError, fieldError, notFound } from '../../platform/errors.ts';
-import type { AreaContext } from '../../platform/context.ts';
+import type { Database } from '../../../db/schema.ts';
+import { audit } from '../../../platform/audit.ts';
+import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
+import type { AreaContext } from '../../../platform/context.ts';
 
-export type OrderKind = 'ChargeOrder' | 'ParkOrder';
+export type { OrderKind };
 
 interface OrderState {
   Id: number;
@@ -24,30 +25,31 @@ interface OrderState {
   Settled: boolean;
 }
 
+/** The column that says an order's session or stay has ended: a charging order is settled, a stay exited. */
+const ENDED_COLUMN: Record<OrderKind, string> = { ChargeOrder: 'SettledAt', ParkOrder: 'ExitAt' };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- either order table, by kind
+type AnyKysely = Kysely<any>;
+
 async function readOrder(
   trx: Kysely<Database>,
   kind: OrderKind,
   orderId: number,
   areaId: number,
 ): Promise<OrderState> {
-  if (kind === 'ChargeOrder') {
-    const row = await trx
-      .selectFrom('ChargeOrder')
-      .select(['Id', 'PaymentState', 'AmountCents', 'SettledAt'])
-      .where('Id', '=', orderId)
-      .where('AreaId', '=', areaId)
-      .executeTakeFirst();
-    if (!row) throw notFound();
-    return { ...row, Settled: row.SettledAt !== null };
-  }
-  const row = await trx
-    .selectFrom('ParkOrder')
-    .select(['Id', 'PaymentState', 'AmountCents', 'ExitAt'])
+  const row = await (trx as AnyKysely)
+    .selectFrom(kind)
+    .select(['Id', 'PaymentState', 'AmountCents', `${ENDED_COLUMN[kind]} as EndedAt`])
     .where('Id', '=', orderId)
     .where('AreaId', '=', areaId)
     .executeTakeFirst();
   if (!row) throw notFound();
-  return { ...row, Settled: row.ExitAt !== null };
+  return {
+    Id: row.Id as number,
+    PaymentState: row.PaymentState as number,
+    AmountCents: row.AmountCents as number | null,
+    Settled: row.EndedAt !== null,
+  };
 }
 
 export interface TransitionInput {
@@ -81,7 +83,7 @@ export async function transition(
   if (input.to === 2) values.PaidAt = now;
   if (input.action === 'Refund') values.RefundReason = input.reason ?? null;
   if (input.action === 'Close') values.CloseReason = input.reason ?? null;
-  const result = await (trx as Kysely<any>) // eslint-disable-line @typescript-eslint/no-explicit-any -- either order table
+  const result = await (trx as AnyKysely)
     .updateTable(kind)
     .set(values)
     .where('Id', '=', order.Id)

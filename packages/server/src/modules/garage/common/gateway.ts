@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.ts';
+import type { Db } from '../../../db/database.ts';
 
 /**
  * The seam to charging hardware (docs/chargers.md, "Forced power-off"). A device gateway (OCPP for hosts of

@@ -1,7 +1,7 @@
 import { HOST_ONLINE_WINDOW_MS, OFFLINE_PORT_STATE, isHostOnline } from '@gatehouse/shared';
 import type { ExpressionBuilder } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { isoOrNull } from '../../platform/instants.ts';
+import type { Database } from '../../../db/schema.ts';
+import { isoOrNull } from '../../../platform/instants.ts';
 
 /**
  * Honest socket states (issue 15, "Honest states"; docs/chargers.md, "Liveness"). A socket of a host that talks

@@ -1,0 +1,86 @@
+import { STOP_REASON, type ChargeOrderItem } from '@gatehouse/shared';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { AreaContext, UserContext } from '../../../platform/context.ts';
+import { socketPlaces } from '../charge-record/places.ts';
+import { iso, itemById, type ItemView } from '../common/index.ts';
+import { orderFieldsOf, pricedOrder, rowsOfItems } from '../common/orders.ts';
+import type { ChargeOrderTable } from '../tables.ts';
+
+type Row = Selectable<ChargeOrderTable>;
+type Ctx = UserContext & AreaContext;
+
+const rows = rowsOfItems<Row, ChargeOrderItem>();
+
+/** The order's own columns; what happened at the session comes per page (`withSessions`). */
+function chargeOrderItem(row: Row): ChargeOrderItem {
+  const item: ChargeOrderItem = {
+    Id: row.Id,
+    ChargeRecordId: row.ChargeRecordId,
+    ChargeEquipmentId: 0,
+    PortNumber: 0,
+    ChargeHostId: 0,
+    HostName: '',
+    ParkAreaId: 0,
+    ZoneName: '',
+    CardNumber: null,
+    StartAt: iso(row.CreatedAt)!,
+    EndAt: iso(row.SettledAt),
+    Open: row.SettledAt === null,
+    EnergyWh: 0,
+    StopReason: null,
+    Forced: false,
+    RuleName: null,
+    ...orderFieldsOf(row),
+  };
+  return rows.keep(item, row);
+}
+
+/** Per page: each order's session (where, card, energy, how it stopped), rule name, amount and actions. */
+async function withSessions(ctx: Ctx, items: ChargeOrderItem[]): Promise<ChargeOrderItem[]> {
+  const k = ctx.db.kysely;
+  const [sessions, rules] = await Promise.all([
+    k
+      .selectFrom('ChargeRecord')
+      .selectAll()
+      .where(
+        'Id',
+        'in',
+        items.map((i) => i.ChargeRecordId),
+      )
+      .execute(),
+    k
+      .selectFrom('ChargeRule')
+      .select(['Id', 'Name'])
+      .where('Id', 'in', [...new Set(items.map((i) => i.ChargeRuleId ?? 0))])
+      .execute(),
+  ]);
+  const places = await socketPlaces(
+    k,
+    sessions.map((s) => s.ChargeEquipmentId),
+  );
+  return items.map((item) => {
+    const session = sessions.find((s) => s.Id === item.ChargeRecordId)!;
+    return {
+      ...item,
+      ...places.get(session.ChargeEquipmentId)!,
+      ChargeEquipmentId: session.ChargeEquipmentId,
+      CardNumber: session.CardNumber,
+      EnergyWh: session.EnergyWh,
+      StopReason: session.StopReason,
+      Forced: session.StopReason === STOP_REASON.forcedPowerOff,
+      RuleName: rules.find((r) => r.Id === item.ChargeRuleId)?.Name ?? null,
+      ...pricedOrder(ctx, rows.rowOf(item), session, !item.Open),
+    };
+  });
+}
+
+/** Charging orders as their list shows them. */
+export const chargeOrderView: ItemView<ChargeOrderItem, Ctx> = {
+  table: 'ChargeOrder',
+  query: (db: Kysely<Database>) => db.selectFrom('ChargeOrder').selectAll('ChargeOrder'),
+  toItem: chargeOrderItem,
+  enrich: withSessions,
+};
+
+export const chargeOrderById = (ctx: Ctx, id: number) => itemById(chargeOrderView, ctx, id);

@@ -1,0 +1,125 @@
+import { durationMinutes, type ChargeRecordItem } from '@gatehouse/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { iso } from '../common/index.ts';
+import { orderAmount } from '../common/pricing.ts';
+import { socketPlaces } from './places.ts';
+
+/** Which sessions `socketSessions` reads: every filter given applies. */
+export interface SessionScope {
+  /** Sessions on these sockets. */
+  socketIds?: readonly number[];
+  /** Sessions on the sockets of this host. */
+  hostId?: number;
+  /** This session. */
+  recordId?: number;
+  /** Sessions of this area. */
+  areaId?: number;
+  /** Running sessions only (EndAt null): the default; false reads ended ones too. */
+  open?: boolean;
+}
+
+/**
+ * The sessions of sockets: ChargeRecord joined to its ChargeEquipment, by default the running ones (the
+ * open session of a socket; the database holds at most one per socket). The one query every reader of a
+ * socket's session starts from (the grid and the socket list, disabling a socket, a forced power-off, a new
+ * session superseding a lost one, the sessions of a host gone offline, the dashboard); callers add the
+ * columns they read.
+ */
+export function socketSessions(db: Kysely<Database>, scope: SessionScope = {}) {
+  let query = db
+    .selectFrom('ChargeRecord')
+    .innerJoin('ChargeEquipment', 'ChargeEquipment.Id', 'ChargeRecord.ChargeEquipmentId');
+  if (scope.open !== false) query = query.where('ChargeRecord.EndAt', 'is', null);
+  if (scope.socketIds) query = query.where('ChargeRecord.ChargeEquipmentId', 'in', [...scope.socketIds]);
+  if (scope.hostId !== undefined) query = query.where('ChargeEquipment.ChargeHostId', '=', scope.hostId);
+  if (scope.recordId !== undefined) query = query.where('ChargeRecord.Id', '=', scope.recordId);
+  if (scope.areaId !== undefined) query = query.where('ChargeRecord.AreaId', '=', scope.areaId);
+  return query;
+}
+
+/** The record list and detail page over ChargeRecord alone; places and orders come per page (places.ts). */
+export const chargeRecordQuery = (db: Kysely<Database>) =>
+  db
+    .selectFrom('ChargeRecord')
+    .select([
+      'ChargeRecord.Id',
+      'ChargeRecord.ChargeEquipmentId',
+      'ChargeRecord.CardNumber',
+      'ChargeRecord.StartAt',
+      'ChargeRecord.EndAt',
+      'ChargeRecord.EnergyWh',
+      'ChargeRecord.StopReason',
+    ]);
+
+type Row = Record<string, number | string | null>;
+
+export function chargeRecordItem(row: Row): ChargeRecordItem {
+  return {
+    Id: row.Id as number,
+    ChargeEquipmentId: row.ChargeEquipmentId as number,
+    PortNumber: 0,
+    ChargeHostId: 0,
+    HostName: '',
+    ParkAreaId: 0,
+    ZoneName: '',
+    CardNumber: row.CardNumber as string | null,
+    StartAt: iso(row.StartAt as number)!,
+    EndAt: iso(row.EndAt as number | null),
+    Open: row.EndAt === null,
+    EnergyWh: row.EnergyWh as number,
+    DurationMinutes: 0,
+    StopReason: row.StopReason as number | null,
+    ChargeOrderId: null,
+    OrderNo: null,
+    AmountCents: null,
+    Estimated: false,
+    PaymentState: null,
+  };
+}
+
+/** Per page: where each session happened, its order, and durations and amounts against the clock. */
+export async function withPlacesAndOrders(
+  ctx: AreaContext,
+  items: ChargeRecordItem[],
+): Promise<ChargeRecordItem[]> {
+  const k = ctx.db.kysely;
+  const now = ctx.clock.now();
+  const [places, orders] = await Promise.all([
+    socketPlaces(
+      k,
+      items.map((i) => i.ChargeEquipmentId),
+    ),
+    k
+      .selectFrom('ChargeOrder')
+      .selectAll()
+      .where(
+        'ChargeRecordId',
+        'in',
+        items.map((i) => i.Id),
+      )
+      .execute(),
+  ]);
+  return items.map((item) => {
+    const startAt = Date.parse(item.StartAt);
+    const endAt = item.EndAt === null ? null : Date.parse(item.EndAt);
+    const order = orders.find((o) => o.ChargeRecordId === item.Id);
+    const usage = { StartAt: startAt, EndAt: endAt, EnergyWh: item.EnergyWh };
+    const priced = order
+      ? orderAmount(order, usage, now)
+      : {
+          DurationMinutes: durationMinutes(startAt, Math.max(endAt ?? now, startAt)),
+          AmountCents: null,
+          Estimated: false,
+        };
+    return {
+      ...item,
+      ...places.get(item.ChargeEquipmentId)!,
+      ...priced,
+      ChargeOrderId: order?.Id ?? null,
+      OrderNo: order?.OrderNo ?? null,
+      PaymentState: order?.PaymentState ?? null,
+    };
+  });
+}

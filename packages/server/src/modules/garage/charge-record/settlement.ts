@@ -1,0 +1,276 @@
+import { POWER_OFF_RESULT, STOP_REASON, priceSession } from '@gatehouse/shared';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { audit } from '../../../platform/audit.ts';
+import type { AreaContext } from '../../../platform/context.ts';
+import { transition } from '../common/payments.ts';
+import { tariffOf } from '../common/pricing.ts';
+import type { ChargeOrderTable } from '../tables.ts';
+import { socketSessions } from './service.ts';
+
+/**
+ * Ending charging sessions and settling their orders (docs/chargers.md, "Sessions"): the device's stop, a
+ * host gone offline past its grace period, a session superseded by a new one on its socket. Each ends the
+ * session once (a conditional UPDATE) and prices its order once with the terms it copied.
+ */
+
+type Trx = Kysely<Database>;
+type OrderRow = Selectable<ChargeOrderTable>;
+
+export interface CloseSessionInput {
+  recordId: number;
+  socketId: number;
+  endAt: number;
+  meterStopWh: number;
+  /** chargeStopReason. */
+  stopReason: number;
+}
+
+export type CloseSessionResult =
+  | {
+      closed: true;
+      /** True when this stop corrected a session Gatehouse had ended itself (power failure, offline host). */
+      corrected: boolean;
+      orderId: number | null;
+      amountCents: number | null;
+      energyWh: number;
+      /** The stop reason recorded: the one Gatehouse asked for (power-off, safety rule) or the device's. */
+      stopReason: number;
+    }
+  | { closed: false; reason: 'unknown' | 'alreadyEnded' };
+
+/**
+ * Ends a session the device stopped and prices its order once. A session already ended (a repeated stop,
+ * or one Gatehouse ended itself) is left as it is, except once: a session Gatehouse closed as a power
+ * failure while its host was offline (EndProvisional) takes the device's real end and energy from this stop,
+ * and its order is repriced if still unpaid. When Gatehouse asked for the stop (ChargeRecord.StopRequest:
+ * a forced power-off or a safety rule), that is the stop reason, and a forced power-off's record becomes
+ * "power cut".
+ */
+export async function closeDeviceSession(
+  ctx: AreaContext,
+  input: CloseSessionInput,
+): Promise<CloseSessionResult> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const record = await socketSessions(trx, {
+      recordId: input.recordId,
+      socketIds: [input.socketId],
+      open: false,
+    })
+      .select([
+        'ChargeRecord.Id',
+        'ChargeRecord.StartAt',
+        'ChargeRecord.EndAt',
+        'ChargeRecord.EnergyWh',
+        'ChargeRecord.MeterStartWh',
+        'ChargeRecord.StopRequest',
+        'ChargeRecord.EndProvisional',
+      ])
+      .executeTakeFirst();
+    if (!record) return { closed: false, reason: 'unknown' } as const;
+    const energyWh = Math.max(record.EnergyWh, input.meterStopWh - (record.MeterStartWh ?? 0));
+    // A device clock behind the start must not make a negative session.
+    const endAt = Math.max(record.StartAt, input.endAt);
+    if (record.EndAt !== null) {
+      if (record.EndProvisional !== 1) return { closed: false, reason: 'alreadyEnded' } as const;
+      return correctProvisionalEnd(ctx, trx, record.Id, record.StartAt, endAt, energyWh, input.stopReason);
+    }
+    const stopReason = record.StopRequest ?? input.stopReason;
+    const settled = await endSession(ctx, trx, record.Id, endAt, energyWh, stopReason);
+    if (!settled) return { closed: false, reason: 'alreadyEnded' } as const;
+    if (record.StopRequest === STOP_REASON.forcedPowerOff) {
+      // The power-off waiting for this stop (or that gave up waiting) is now true: power cut.
+      await trx
+        .updateTable('ForcedOutageRecord')
+        .set({ Result: POWER_OFF_RESULT.cut, ResultReason: null })
+        .where('ChargeRecordId', '=', record.Id)
+        .where('ResultReason', 'in', ['sending', 'noConfirmation'])
+        .execute();
+    }
+    return { closed: true, corrected: false, ...settled, energyWh, stopReason };
+  });
+}
+
+export interface LostSession {
+  recordId: number;
+  socketId: number;
+  portNumber: number;
+  orderId: number | null;
+  amountCents: number | null;
+  energyWh: number;
+}
+
+/**
+ * Closes the sessions still running on a host whose charge point went offline and stayed away past the grace
+ * period (docs/chargers.md, "Liveness"): stop reason 5, power failure, at `endAt` (its last sign of life) with
+ * the energy last reported, order settled; marked provisional so the device's own StopTransaction, if it
+ * reconnects and sends one, corrects energy and order once.
+ */
+export async function endSessionsOfLostHost(
+  ctx: AreaContext,
+  hostId: number,
+  endAt: number,
+): Promise<LostSession[]> {
+  const k = ctx.db.kysely;
+  const open = await socketSessions(k, { hostId, areaId: ctx.areaId })
+    .select([
+      'ChargeRecord.Id',
+      'ChargeRecord.StartAt',
+      'ChargeRecord.EnergyWh',
+      'ChargeEquipment.Id as SocketId',
+      'ChargeEquipment.PortNumber',
+    ])
+    .execute();
+  const closed: LostSession[] = [];
+  for (const session of open) {
+    const settled = await k.transaction().execute(async (trx) => {
+      const end = Math.max(session.StartAt, endAt);
+      const done = await endSession(ctx, trx, session.Id, end, session.EnergyWh, STOP_REASON.powerFailure);
+      if (done) {
+        await trx
+          .updateTable('ChargeRecord')
+          .set({ EndProvisional: 1 })
+          .where('Id', '=', session.Id)
+          .execute();
+      }
+      return done;
+    });
+    if (settled) {
+      closed.push({
+        recordId: session.Id,
+        socketId: session.SocketId,
+        portNumber: session.PortNumber,
+        ...settled,
+        energyWh: session.EnergyWh,
+      });
+    }
+  }
+  return closed;
+}
+
+const orderOfSession = (trx: Trx, recordId: number) =>
+  trx.selectFrom('ChargeOrder').selectAll().where('ChargeRecordId', '=', recordId).executeTakeFirst();
+
+/** The audit entry of an order priced at its session's end: what it was and what it became. */
+function auditPricing(
+  ctx: AreaContext,
+  trx: Trx,
+  action: 'settle' | 'settle.correct',
+  order: OrderRow,
+  after: Record<string, unknown>,
+) {
+  const before = { AmountCents: order.AmountCents, SettledAt: order.SettledAt };
+  return audit(ctx, { action, entity: 'ChargeOrder', entityId: order.Id, before, after }, trx);
+}
+
+/**
+ * Prices an order (its amount and settlement time) in one conditional UPDATE: true when it was in the
+ * expected state (not settled yet, or still unpaid) and so changed.
+ */
+async function priceOrder(
+  ctx: AreaContext,
+  trx: Trx,
+  orderId: number,
+  amountCents: number,
+  endAt: number,
+  unless: 'settled' | 'paid',
+): Promise<boolean> {
+  const priced = await trx
+    .updateTable('ChargeOrder')
+    .set({ AmountCents: amountCents, SettledAt: endAt, UpdatedAt: ctx.clock.now() })
+    .where('Id', '=', orderId)
+    .where((eb) => (unless === 'settled' ? eb('SettledAt', 'is', null) : eb('PaymentState', '=', 0)))
+    .executeTakeFirst();
+  return Number(priced.numUpdatedRows) === 1;
+}
+
+/** An order settled at ¥0 has nothing to collect: the system closes it (0 → 1). */
+async function closeIfFree(ctx: AreaContext, trx: Trx, order: OrderRow, amountCents: number) {
+  if (amountCents !== 0) return;
+  await transition(
+    ctx,
+    trx,
+    'ChargeOrder',
+    { Id: order.Id, PaymentState: order.PaymentState, AmountCents: 0, Settled: true },
+    { to: 1, actor: 'system' },
+  );
+}
+
+/**
+ * The device's stop for a session Gatehouse ended as a power failure: its end and energy are the truth.
+ * Once (EndProvisional goes back to 0 in a conditional UPDATE). The order is repriced while unpaid (0) with
+ * the terms it copied; an order already in another state keeps its amount (money may have moved), and the
+ * audit entry says so.
+ */
+async function correctProvisionalEnd(
+  ctx: AreaContext,
+  trx: Trx,
+  recordId: number,
+  startAt: number,
+  endAt: number,
+  energyWh: number,
+  deviceStopReason: number,
+): Promise<CloseSessionResult> {
+  const corrected = await trx
+    .updateTable('ChargeRecord')
+    .set({ EndAt: endAt, EnergyWh: energyWh, StopReason: deviceStopReason, EndProvisional: 0 })
+    .where('Id', '=', recordId)
+    .where('EndProvisional', '=', 1)
+    .executeTakeFirst();
+  if (Number(corrected.numUpdatedRows) !== 1) return { closed: false, reason: 'alreadyEnded' };
+  const result = { closed: true, corrected: true, energyWh, stopReason: deviceStopReason } as const;
+  const order = await orderOfSession(trx, recordId);
+  if (!order) return { ...result, orderId: null, amountCents: null };
+  const price = priceSession(tariffOf(order), { StartAt: startAt, EndAt: endAt, EnergyWh: energyWh });
+  const repriced = order.PaymentState === 0;
+  if (repriced) await priceOrder(ctx, trx, order.Id, price.AmountCents, endAt, 'paid');
+  const amountCents = repriced ? price.AmountCents : order.AmountCents;
+  await auditPricing(ctx, trx, 'settle.correct', order, {
+    AmountCents: amountCents,
+    SettledAt: repriced ? endAt : order.SettledAt,
+    EnergyWh: energyWh,
+    StopReason: deviceStopReason,
+    ...(repriced ? {} : { Repriced: false, Computed: price.AmountCents }),
+  });
+  if (repriced) await closeIfFree(ctx, trx, { ...order, PaymentState: 0 }, price.AmountCents);
+  return { ...result, orderId: order.Id, amountCents };
+}
+
+/**
+ * Ends one open session (conditional UPDATE: exactly once) and settles its order with the terms it copied:
+ * the same priceSession call the live estimate makes, with the real end. A ¥0 order is closed by the system.
+ */
+export async function endSession(
+  ctx: AreaContext,
+  trx: Trx,
+  recordId: number,
+  endAt: number,
+  energyWh: number,
+  stopReason: number,
+): Promise<{ orderId: number | null; amountCents: number | null } | undefined> {
+  const ended = await trx
+    .updateTable('ChargeRecord')
+    .set({ EndAt: endAt, EnergyWh: energyWh, StopReason: stopReason })
+    .where('Id', '=', recordId)
+    .where('EndAt', 'is', null)
+    .executeTakeFirst();
+  if (Number(ended.numUpdatedRows) !== 1) return undefined;
+  const record = await trx
+    .selectFrom('ChargeRecord')
+    .select('StartAt')
+    .where('Id', '=', recordId)
+    .executeTakeFirstOrThrow();
+  const order = await orderOfSession(trx, recordId);
+  if (!order) return { orderId: null, amountCents: null };
+  const price = priceSession(tariffOf(order), { StartAt: record.StartAt, EndAt: endAt, EnergyWh: energyWh });
+  if (!(await priceOrder(ctx, trx, order.Id, price.AmountCents, endAt, 'settled')))
+    return { orderId: order.Id, amountCents: order.AmountCents };
+  await auditPricing(ctx, trx, 'settle', order, {
+    AmountCents: price.AmountCents,
+    SettledAt: endAt,
+    EnergyWh: energyWh,
+    StopReason: stopReason,
+  });
+  await closeIfFree(ctx, trx, order, price.AmountCents);
+  return { orderId: order.Id, amountCents: price.AmountCents };
+}

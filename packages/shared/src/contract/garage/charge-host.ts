@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { chargingSystemType } from '../../enums/garage.ts';
+import { MAX_HOST_PORTS } from '../../garage/hosts.ts';
+import { zodRule } from '../../validators/adapters.ts';
+import { upperAlnum } from '../../validators/rules.ts';
+import { operation, resourceApi } from '../operation.ts';
+import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
+import { enumNumber, filterSchema, id, optionalText } from '../wire.ts';
+import { GARAGE_TAG, hostLinkFields } from './common.ts';
+
+/** A ChargeHost row, as GET /api/ChargeHost lists it and GET /api/ChargeHost/{Id} returns it. */
+export const chargeHostItem = z.object({
+  Id: z.number(),
+  SerialNumber: z.string(),
+  Name: z.string(),
+  ParkAreaId: z.number(),
+  ZoneName: z.string(),
+  PortCount: z.number(),
+  ChargingSystemType: z.number(),
+  Endpoint: z.string().nullable(),
+  Account: z.string().nullable(),
+  /** The password or secret itself never leaves the server. */
+  HasPassword: z.boolean(),
+  Remark: z.string().nullable(),
+  Disabled: z.boolean(),
+  LastSeenAt: z.string().nullable(),
+  /**
+   * A charging-API host: connected now (its charge point's WebSocket). Any other host: reported within
+   * `HOST_ONLINE_WINDOW_MS`.
+   */
+  Online: z.boolean(),
+  ...hostLinkFields,
+  SocketCount: z.number(),
+  SocketsOccupied: z.number(),
+  SocketsFault: z.number(),
+  CreatedAt: z.string(),
+  UpdatedAt: z.string(),
+});
+export type ChargeHostItem = z.output<typeof chargeHostItem>;
+
+const fields = {
+  SerialNumber: z.string().trim().min(4).max(32).superRefine(zodRule(upperAlnum)),
+  Name: z.string().trim().min(1).max(50),
+  ParkAreaId: id,
+  PortCount: z.number().int().min(1).max(MAX_HOST_PORTS),
+  ChargingSystemType: enumNumber(chargingSystemType),
+  Endpoint: optionalText(200),
+  Account: optionalText(100),
+  /** Write-only; absent on update keeps the stored one. */
+  Password: z.string().max(200).nullable().optional(),
+  Remark: optionalText(200),
+};
+
+export const chargeHostBody = z.strictObject(fields);
+export type ChargeHostBody = z.output<typeof chargeHostBody>;
+
+/** A command's answer: the charger's own status word (Accepted, Scheduled, …). */
+export const commandReply = z.object({ Status: z.string() });
+export type CommandReply = z.output<typeof commandReply>;
+
+/** Charging hosts (spec screen chargeHost); creating one creates its sockets 1…PortCount. */
+export const ChargeHostApi = {
+  reset: operation({
+    method: 'POST',
+    path: '/api/ChargeHost/Reset',
+    summary: 'Restart a charging host (OCPP Reset, Soft unless Hard); 409 when offline or refused',
+    tag: GARAGE_TAG,
+    access: BICYCLE_ADMIN,
+    area: true,
+    body: z.strictObject({ Id: id, Hard: z.boolean().optional() }),
+    reply: commandReply,
+  }),
+  setOcppPassword: operation({
+    method: 'POST',
+    path: '/api/ChargeHost/SetOcppPassword',
+    summary: "Generate a charging-API host's OCPP password, shown once in this reply and stored hashed",
+    tag: GARAGE_TAG,
+    access: BICYCLE_ADMIN,
+    area: true,
+    body: z.strictObject({ Id: id }),
+    reply: z.object({ Password: z.string() }),
+  }),
+  ...resourceApi({
+    name: 'ChargeHost',
+    tag: GARAGE_TAG,
+    area: true,
+    read: BICYCLE_ANY,
+    write: BICYCLE_ADMIN,
+    item: chargeHostItem,
+    filters: {
+      Keyword: filterSchema.text(),
+      ParkAreaId: filterSchema.id(),
+      ChargingSystemType: filterSchema.oneOf(chargingSystemType),
+      Disabled: filterSchema.flag(),
+    },
+    sorts: ['Name', 'SerialNumber', 'ZoneName', 'LastSeenAt', 'CreatedAt'],
+    create: chargeHostBody,
+    update: z.strictObject({ Id: id, ...fields }),
+    remove: true,
+    status: true,
+  }),
+};
