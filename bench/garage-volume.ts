@@ -11,10 +11,9 @@ import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openDatabase, isPostgresUrl } from '../packages/server/src/db/database.ts';
-import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
-import { DEMO_PASSWORD } from '../packages/server/src/db/seed/catalog.ts';
-import { demoSeeders } from '../packages/server/src/db/seed/demo.ts';
-import { seedIfEmpty } from '../packages/server/src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../packages/server/src/assembly.ts';
+import { DEMO_PASSWORD } from '../packages/server/src/demo/catalog.ts';
+import { demoSeeders } from '../packages/server/src/demo/seed.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const url = process.env.DATABASE_URL;

@@ -15,8 +15,7 @@ import path from 'node:path';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
-import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
-import { seedIfEmpty } from '../packages/server/src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../packages/server/src/assembly.ts';
 import { autocannon } from './support/measure.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);

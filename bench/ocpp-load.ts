@@ -24,9 +24,8 @@ import path from 'node:path';
 // benchmark exact control of what is sent and when.
 import { RPCClient, createRPCError } from 'ocpp-rpc';
 import { openDatabase } from '../packages/server/src/db/database.ts';
-import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
-import { DEMO_PASSWORD } from '../packages/server/src/db/seed/catalog.ts';
-import { seedIfEmpty } from '../packages/server/src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../packages/server/src/assembly.ts';
+import { DEMO_PASSWORD } from '../packages/server/src/demo/catalog.ts';
 import {
   api,
   cpuShare,

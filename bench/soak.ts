@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEMO_PASSWORD } from '../packages/server/src/db/seed/catalog.ts';
+import { DEMO_PASSWORD } from '../packages/server/src/demo/catalog.ts';
 import {
   api,
   cpuShare,

@@ -13,10 +13,9 @@ import { sql } from 'kysely';
 import { buildApp } from '../packages/server/src/app.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
-import { migrateToLatest } from '../packages/server/src/db/migrate.ts';
-import { DEMO_PASSWORD } from '../packages/server/src/db/seed/catalog.ts';
-import { seedIfEmpty } from '../packages/server/src/db/seed/index.ts';
-import { prng } from '../packages/server/src/db/seed/random.ts';
+import { migrateToLatest, seedIfEmpty } from '../packages/server/src/assembly.ts';
+import { DEMO_PASSWORD } from '../packages/server/src/demo/catalog.ts';
+import { prng } from '../packages/server/src/demo/random.ts';
 import {
   seedSwipes,
   type SwipeDevice,

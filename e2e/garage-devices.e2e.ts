@@ -6,7 +6,7 @@ import { row, rowAction, rows, search } from './garage-helpers.ts';
 
 /**
  * The chargers on the screens, against the e2e server running main.ts with the demo's simulated OCPP charge
- * points (packages/server/src/gateways/ocpp/demo.ts) and their control API: a session started at a charge
+ * points (packages/server/src/demo/charge-points.ts) and their control API: a session started at a charge
  * point shows on the socket grid live; a forced power-off from the grid reaches the charger, ends the session
  * and its order exactly once and says "power cut"; a charge point that goes away turns its sockets "unknown /
  * offline" live, and a power-off there is recorded, not sent, with the reason; a session started for a card

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB_DIST = path.join(REPO_ROOT, 'packages/web/dist');
 export const ADMIN_PASSWORD = 'E2e-Admin-2026';
-/** Password of every demo user (packages/server/src/db/seed/catalog.ts). */
+/** Password of every demo user (packages/server/src/demo/catalog.ts). */
 export const DEMO_PASSWORD = 'Demo@2026';
 
 export interface RunningServer {

@@ -1,10 +1,7 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { seedIfEmpty } from './db/seed/index.ts';
-import { DEMO_PASSWORD } from './db/seed/catalog.ts';
+import { migrateToLatest, seedIfEmpty } from './assembly.ts';
 import { buildApp } from './app.ts';
-import { startDemoChargePoints, type DemoChargePoints } from './gateways/ocpp/demo.ts';
 
 let config: Config;
 try {
@@ -25,12 +22,10 @@ const seed = await seedIfEmpty(db, {
   now: Date.now(),
   scale: config.demoScale,
 });
-// The demo's simulated door controllers answer before the gateway first calls them.
-const demoControllers =
-  config.seed === 'demo' && config.simulator && config.wg.enabled
-    ? // Loaded only for the demo: the simulator package is a development dependency.
-      await (await import('./gateways/wg/demo.ts')).startDemoControllers(db)
-    : undefined;
+// The demo place is loaded only for the demo (its simulators are development dependencies); its simulated door
+// controllers answer before the gateway first calls them.
+const demo = config.seed === 'demo' && config.simulator ? await import('./demo/index.ts') : undefined;
+const demoControllers = demo && config.wg.enabled ? await demo.startControllers(db) : undefined;
 const { app } = await buildApp({ config, db, devices: true });
 if (demoControllers)
   console.log(
@@ -45,8 +40,10 @@ if (seed.seeded) {
       `\n  Administrator: admin / ${seed.generatedAdminPassword}\n  (generated; set ADMIN_PASSWORD to choose it)\n`,
     );
   }
-  if (seed.demoUsers.length)
+  if (seed.demoUsers.length) {
+    const { DEMO_PASSWORD } = await import('./demo/catalog.ts');
     console.log(`  Demo users (password ${DEMO_PASSWORD}): ${seed.demoUsers.join(', ')}\n`);
+  }
 }
 
 let closing = false;
@@ -59,9 +56,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     app
       .close()
-      .then(() => Promise.all(controls.map((c) => c.close())))
-      .then(() => demoChargePoints?.close())
-      .then(() => demoControllers?.close())
+      .then(() => (demoDevices ? demoDevices.close() : demoControllers?.close()))
       .then(() => db.close())
       .then(() => {
         clearTimeout(force);
@@ -74,39 +69,26 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-let demoChargePoints: DemoChargePoints | undefined;
+let demoDevices: Awaited<ReturnType<NonNullable<typeof demo>['startDevices']>> | undefined;
 await app.listen({ port: config.port, host: config.host });
-// The demo's charge points connect to the server they belong to, once it listens (gateways/ocpp/demo.ts).
-if (config.seed === 'demo' && config.simulator) {
+if (demo) {
+  // The demo's charge points connect to the server they belong to, once it listens.
   const port = (app.server.address() as { port: number }).port;
-  demoChargePoints = await startDemoChargePoints(db, `ws://127.0.0.1:${port}/ocpp`);
-  if (demoChargePoints)
+  demoDevices = await demo.startDevices(db, demoControllers, {
+    ocppUrl: `ws://127.0.0.1:${port}/ocpp`,
+    control: config.simulatorControl ?? undefined,
+  });
+  if (demoDevices.chargePoints)
     console.log(
-      `  Simulated OCPP charge points: ${demoChargePoints.simulator.points.size} (SIMULATOR=off turns them off)\n`,
+      `  Simulated OCPP charge points: ${demoDevices.chargePoints.simulator.points.size} (SIMULATOR=off turns them off)\n`,
     );
-}
-// Control APIs of the demo's simulators (SIMULATOR_CONTROL): swipe a card, plug in a bike, take a device away.
-const controls: { close(): Promise<void> }[] = [];
-if (config.simulatorControl) {
-  const { host, port } = config.simulatorControl;
-  if (demoControllers) {
-    const { serveHttp } = await import('@gatehouse/wg-simulator');
-    const server = await serveHttp(demoControllers.simulator, port, host);
-    controls.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
-    const address = server.address() as { port: number };
-    console.log(`  WG simulator control: http://${host}:${address.port}\n`);
-  }
-  if (demoChargePoints) {
-    const { startControlApi } = await import('@gatehouse/ocpp-simulator');
-    const control = await startControlApi(demoChargePoints.simulator, port === 0 ? 0 : port + 1, host);
-    controls.push(control);
-    console.log(`  OCPP simulator control: ${control.url}\n`);
-  }
+  for (const url of demoDevices.controlUrls) console.log(`  ${url}\n`);
 }
 console.log(
   `  Gatehouse is running at http://localhost:${(app.server.address() as { port: number }).port}/  (API docs: /api/docs)\n`,
 );
 if (config.seed === 'demo') {
+  const { DEMO_PASSWORD } = await import('./demo/catalog.ts');
   if (isLoopback(config.host))
     console.log(
       '  Demo mode: reachable from this machine only. To open it to the network, set HOST=0.0.0.0\n' +

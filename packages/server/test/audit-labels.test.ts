@@ -97,9 +97,10 @@ function scan() {
     }
   }
   // Resources the contract declares (resourceApi): the resource helper audits them under their name.
-  for (const value of Object.values(shared))
-    if (value && typeof value === 'object' && 'def' in value && typeof value.def?.name === 'string')
-      resourceNames.add(value.def.name);
+  for (const value of Object.values(shared) as { def?: { name?: unknown } }[]) {
+    const name = value && typeof value === 'object' ? value.def?.name : undefined;
+    if (typeof name === 'string') resourceNames.add(name);
+  }
   // `def.name` (the resource helper) and order kinds: any declared resource may be the entity.
   if (entities.delete('*resources*')) resourceNames.forEach((n) => entities.add(n));
   return { actions: [...actions].sort(), entities: [...entities].sort() };

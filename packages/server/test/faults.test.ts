@@ -5,8 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { seedIfEmpty } from '../src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { childDatabase, childDbKinds, childMessage, forkChild, killHard } from './support/child-db.ts';
 import { ADMIN_PASSWORD } from './support/harness.ts';
 

@@ -50,6 +50,66 @@ describe('the layer rule (eslint gatehouse/layers)', () => {
     ).toEqual([expect.stringContaining('never imports the web app')]);
   });
 
+  it('fails on db/ importing anything above the ground floor', async () => {
+    expect(
+      await layerMessages(
+        'packages/server/src/db/upward.ts',
+        "import { migrations } from '../assembly.ts';\nimport { garageModule } from '../modules/garage/index.ts';\nimport { audit } from '../platform/audit.ts';\nexport const x = [migrations, garageModule, audit];\n",
+      ),
+    ).toEqual([
+      expect.stringContaining('db/ is the ground floor'),
+      expect.stringContaining('db/ is the ground floor'),
+      expect.stringContaining('db/ is the ground floor'),
+    ]);
+    expect(
+      await layerMessages(
+        'packages/server/src/db/inside.ts',
+        "import type { Database } from './schema.ts';\nexport type X = Database;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it("fails on a gateway querying a module's table, or reaching past a module face", async () => {
+    expect(
+      await layerMessages(
+        'packages/server/src/gateways/ocpp/upward.ts',
+        [
+          "import type { Db } from '../../db/database.ts';",
+          "export const hosts = (db: Db) => db.kysely.selectFrom('ChargeHost').selectAll().execute();",
+          "export const touch = (db: Db) => db.kysely.updateTable('ChargeHost').set({ LastSeenAt: 1 }).execute();",
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([expect.stringContaining('"ChargeHost"'), expect.stringContaining('"ChargeHost"')]);
+    expect(
+      await layerMessages(
+        'packages/server/src/gateways/wg/upward.ts',
+        "import { listSwipes } from '../../modules/access-control/door-opening-record/list.ts';\nexport const x = listSwipes;\n",
+      ),
+    ).toEqual([expect.stringContaining('a gateway reaches a module only through its face')]);
+    expect(
+      await layerMessages(
+        'packages/server/src/gateways/wg/face.ts',
+        "import { storeControllerRecords } from '../../modules/access-control/index.ts';\nexport const x = storeControllerRecords;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('fails on production code loading the demo place or a simulator', async () => {
+    expect(
+      await layerMessages(
+        'packages/server/src/app-upward.ts',
+        "import { startControllers } from './demo/index.ts';\nimport { WgSimulator } from '@gatehouse/wg-simulator';\nexport const x = [startControllers, WgSimulator];\n",
+      ),
+    ).toEqual([expect.stringContaining('demo place'), expect.stringContaining('simulators')]);
+    expect(
+      await layerMessages(
+        'packages/server/src/demo/upward.ts',
+        "import { WgSimulator } from '@gatehouse/wg-simulator';\nexport const x = WgSimulator;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('passes on the real tree', async () => {
     // The project's configuration, every rule but this one off: the whole tree in seconds, not a full lint.
     const eslint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => ruleId === 'gatehouse/layers' });

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { resetAdminPassword } from '../src/db/reset-admin.ts';
+import { resetAdminPassword } from '../src/modules/system/index.ts';
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, describeEachDb } from './support/harness.ts';
 

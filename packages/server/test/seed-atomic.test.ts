@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { seedIfEmpty } from '../src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { childDatabase, childDbKinds } from './support/child-db.ts';
 
 const child = fileURLToPath(new URL('./support/seed-child.ts', import.meta.url));

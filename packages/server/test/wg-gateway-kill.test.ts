@@ -2,8 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { WgSimulator } from '@gatehouse/wg-simulator';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { seedIfEmpty } from '../src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { childDatabase, childDbKinds, childMessage, forkChild } from './support/child-db.ts';
 
 const CHILD = fileURLToPath(new URL('./support/wg-child.ts', import.meta.url));

@@ -1,19 +1,32 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.ts';
-import { migrations } from './migrations/index.ts';
+import type { PortableMigration } from './migration.ts';
+
+/** A migration set: applied in key order; a key is never renamed or reused once released. */
+export type MigrationSet = Record<string, PortableMigration>;
 
 class PortableProvider implements MigrationProvider {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly migrations: MigrationSet,
+  ) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     const ctx = { dialect: this.db.dialect };
     return Object.fromEntries(
-      Object.entries(migrations).map(([name, m]) => [name, { up: (k: Kysely<unknown>) => m.up(k, ctx) }]),
+      Object.entries(this.migrations).map(([name, m]) => [
+        name,
+        { up: (k: Kysely<unknown>) => m.up(k, ctx) },
+      ]),
     );
   }
 }
 
-/** Brings the schema up to date; each migration runs in a transaction on both dialects. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
+/**
+ * Brings the schema up to date with a migration set (the house's is assembled above the modules, in
+ * assembly.ts); each migration runs in a transaction on both dialects. On PostgreSQL Kysely's migrator
+ * holds a lock while it runs, so a second instance starting at the same time waits, then finds nothing to do.
+ */
+export async function runMigrations(db: Db, migrations: MigrationSet): Promise<string[]> {
   // PostgreSQL: name the schema of the bookkeeping tables. Unnamed, Kysely looks for them in every schema
   // and, finding another schema's (parallel test files each use their own), skips creating its own.
   const schema =
@@ -22,7 +35,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
       : undefined;
   const migrator = new Migrator({
     db: db.kysely,
-    provider: new PortableProvider(db),
+    provider: new PortableProvider(db, migrations),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

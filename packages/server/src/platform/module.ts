@@ -1,5 +1,5 @@
-import type { PortableMigration } from '../db/migrations/helpers.ts';
-import type { DemoSeeder } from '../db/seed/context.ts';
+import type { PortableMigration } from '../db/migration.ts';
+import type { DemoSeeder } from '../demo/context.ts';
 import type { AnyRoute } from './route.ts';
 
 /**

@@ -7,12 +7,11 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp, type Built } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { seedIfEmpty } from '../../src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../../src/assembly.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 
 export const ADMIN_PASSWORD = 'Admin#Test2026';
-export { DEMO_PASSWORD } from '../../src/db/seed/catalog.ts';
+export { DEMO_PASSWORD } from '../../src/demo/catalog.ts';
 
 export interface Harness extends Built {
   db: Db;

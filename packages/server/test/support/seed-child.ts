@@ -1,8 +1,7 @@
 // A first start's seed in a process of its own, so a test can kill it with SIGKILL half-way:
 // node --import tsx seed-child.ts <database url> [pg schema]
 import { openDatabase } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { seedIfEmpty } from '../../src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../../src/assembly.ts';
 
 const [url, pgSchema] = process.argv.slice(2);
 const db = openDatabase(url!, pgSchema ? { pgSchema } : {});

@@ -12,8 +12,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs 
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { seedIfEmpty } from '../../src/db/seed/index.ts';
+import { migrateToLatest, seedIfEmpty } from '../../src/assembly.ts';
 
 const [url, pgSchema] = process.argv.slice(2);
 if (!url) throw new Error('usage: server-child.ts <sqlite file | postgres url> [schema]');

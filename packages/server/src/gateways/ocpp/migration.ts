@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { PortableMigration } from '../../db/migrations/helpers.ts';
+import type { PortableMigration } from '../../db/migration.ts';
 
 /**
  * Charging hosts as OCPP 1.6J charge points (docs/chargers.md). On ChargeHost: the hashed Basic-auth password

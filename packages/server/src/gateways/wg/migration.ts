@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { PortableMigration } from '../../db/migrations/helpers.ts';
+import type { PortableMigration } from '../../db/migration.ts';
 
 /**
  * What driving WG controllers persists (docs/devices.md, "Sync" and "Collection"). One column per statement:

@@ -1,10 +1,5 @@
 import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
-import {
-  withId,
-  withTimestamps,
-  type MigrationContext,
-  type PortableMigration,
-} from '../../db/migrations/helpers.ts';
+import { withId, withTimestamps, type MigrationContext, type PortableMigration } from '../../db/migration.ts';
 
 /** The area a row belongs to; devices and cards in the unassigned pool have none. */
 const area =

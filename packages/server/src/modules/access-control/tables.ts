@@ -251,3 +251,8 @@ export interface AccessControlTables {
   AccessControlDeviceState: AccessControlDeviceStateTable;
   AccessControlRecordCursor: AccessControlRecordCursorTable;
 }
+
+declare module '../../db/schema.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged, not empty
+  interface Database extends AccessControlTables {}
+}

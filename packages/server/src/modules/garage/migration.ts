@@ -4,7 +4,7 @@ import {
   withTimestamps,
   type MigrationContext,
   type PortableMigration,
-} from '../../db/migrations/helpers.ts';
+} from '../../db/migration.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- column helpers serve every table builder
 type Builder = CreateTableBuilder<any, any>;

@@ -243,3 +243,8 @@ export interface GarageTables {
   Vehicle: VehicleTable;
   MonthlyPass: MonthlyPassTable;
 }
+
+declare module '../../db/schema.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged, not empty
+  interface Database extends GarageTables {}
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../db/seed/context.ts';
+import type { DemoContext } from '../../demo/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 
 /** Operator staff per area (who receives fault reports) and a few more operators bound to departments. */

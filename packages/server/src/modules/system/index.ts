@@ -38,3 +38,5 @@ export const systemModule: ServerModule = {
 export { SettingsService, type SettingValues } from './settings/service.ts';
 export { AreaHub } from './hub/hub.ts';
 export { registerHub, recheckHubSessions, watchHubSessions } from './hub/routes.ts';
+export { resetAdminPassword } from './app-user/reset-admin.ts';
+export { seedSystem } from './seed.ts';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { PortableMigration } from '../../db/migrations/helpers.ts';
+import type { PortableMigration } from '../../db/migration.ts';
 
 /**
  * The cluster's shared state (docs/deployment.md, "Cluster building blocks"): the same text on SQLite and

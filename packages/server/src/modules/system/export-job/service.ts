@@ -11,7 +11,7 @@ import {
   type Page,
 } from '@gatehouse/shared';
 import type { Selectable } from 'kysely';
-import type { ExportJobTable } from '../../../db/schema.ts';
+import type { ExportJobTable } from '../../../platform/tables.ts';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, forbidden, notFound } from '../../../platform/errors.ts';
 import { removeExportFile, writeExportFile } from '../../../platform/exports/files.ts';

@@ -1,5 +1,5 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
-import type { DialectName } from '../database.ts';
+import type { DialectName } from './database.ts';
 
 export interface MigrationContext {
   dialect: DialectName;

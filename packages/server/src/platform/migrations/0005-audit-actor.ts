@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { PortableMigration } from './helpers.ts';
+import type { PortableMigration } from '../../db/migration.ts';
 
 /**
  * The audit log names any actor, not only users: devices (through their gateways) and the system write

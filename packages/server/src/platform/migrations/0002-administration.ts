@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withId, withTimestamps, type MigrationContext, type PortableMigration } from './helpers.ts';
+import { withId, withTimestamps, type MigrationContext, type PortableMigration } from '../../db/migration.ts';
 
 /** Organisation (departments, people groups and types), operator staff, the audit log and export jobs. */
 export const administration: PortableMigration = {

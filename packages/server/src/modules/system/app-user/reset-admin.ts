@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from './database.ts';
-import { audit } from '../platform/audit.ts';
-import { hashPassword } from '../platform/auth/passwords.ts';
-import type { Clock } from '../platform/clock.ts';
-import { systemActor } from '../platform/context.ts';
+import type { Db } from '../../../db/database.ts';
+import { audit } from '../../../platform/audit.ts';
+import { hashPassword } from '../../../platform/auth/passwords.ts';
+import type { Clock } from '../../../platform/clock.ts';
+import { systemActor } from '../../../platform/context.ts';
 
 export interface ResetAdminResult {
   /** Present when the password was generated: the only copy, to print once. */

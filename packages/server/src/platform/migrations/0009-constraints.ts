@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { PortableMigration } from './helpers.ts';
+import type { PortableMigration } from '../../db/migration.ts';
 
 /**
  * Every uniqueness rule a service checks (a resource's `unique`) is also a database constraint, so two

@@ -1,9 +1,9 @@
 // `npm run reset-admin-password`: a new password for `admin` (ADMIN_PASSWORD, or generated and printed once).
+import { migrateToLatest } from '../assembly.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { resetAdminPassword } from '../modules/system/index.ts';
 import { systemClock } from '../platform/clock.ts';
-import { openDatabase } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
-import { resetAdminPassword } from './reset-admin.ts';
 
 try {
   const config = loadConfig();

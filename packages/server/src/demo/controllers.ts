@@ -4,10 +4,10 @@
 // (SIMULATOR=off) or in tests.
 
 import { WgSimulator, type ControllerOptions } from '@gatehouse/wg-simulator';
-import type { Db } from '../../db/database.ts';
-import { recordCursor, wgControllers } from '../../modules/access-control/index.ts';
-import { systemClock } from '../../platform/clock.ts';
-import { systemActor, type ServiceContext } from '../../platform/context.ts';
+import type { Db } from '../db/database.ts';
+import { recordCursor, wgControllers } from '../modules/access-control/index.ts';
+import { systemClock } from '../platform/clock.ts';
+import { systemActor, type ServiceContext } from '../platform/context.ts';
 
 export interface DemoControllers {
   simulator: WgSimulator;

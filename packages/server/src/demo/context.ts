@@ -1,4 +1,4 @@
-import type { Db } from '../database.ts';
+import type { Db } from '../db/database.ts';
 
 /**
  * What every module's demo seeder receives. Declared apart from the seeder list (demo.ts), which imports the

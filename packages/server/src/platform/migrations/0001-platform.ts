@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { withId, withTimestamps, type MigrationContext, type PortableMigration } from './helpers.ts';
+import { withId, withTimestamps, type MigrationContext, type PortableMigration } from '../../db/migration.ts';
 
 /** Areas, users, roles, resources, their links, sessions and settings. */
 export const platform: PortableMigration = {

@@ -4,9 +4,9 @@
 // sees sockets and sessions opening and closing live. Nothing here runs with SIMULATOR=off or in tests.
 
 import { Simulator } from '@gatehouse/ocpp-simulator';
-import type { Db } from '../../db/database.ts';
-import { DEMO_OCPP_KEY } from '../../modules/garage/index.ts';
-import { OCPP_CHARGING_SYSTEM_TYPE } from './auth.ts';
+import type { Db } from '../db/database.ts';
+import { DEMO_OCPP_KEY } from '../modules/garage/index.ts';
+import { OCPP_CHARGING_SYSTEM_TYPE } from '../gateways/ocpp/index.ts';
 
 export interface DemoChargePoints {
   simulator: Simulator;

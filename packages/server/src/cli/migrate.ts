@@ -1,6 +1,7 @@
+// `npm run migrate`: applies the house's migrations without starting the server.
+import { migrateToLatest } from '../assembly.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { openDatabase } from '../db/database.ts';
 
 const config = loadConfig();
 const db = openDatabase(config.databaseUrl);

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from './db/database.ts';
+import { runMigrations, type MigrationSet } from './db/migrate.ts';
+import { ocppMigration, ocppSafetyMigration } from './gateways/ocpp/migration.ts';
+import { wgMigration, wgSentMigration } from './gateways/wg/migration.ts';
+import { seedSystem } from './modules/system/index.ts';
+import { hashPassword } from './platform/auth/passwords.ts';
+import { platform } from './platform/migrations/0001-platform.ts';
+import { administration } from './platform/migrations/0002-administration.ts';
+import { auditActor } from './platform/migrations/0005-audit-actor.ts';
+import { constraintsMigration } from './platform/migrations/0009-constraints.ts';
+import { serverModules } from './routes.ts';
+
+/**
+ * The house assembled above its floors: which migrations run in which order, and how an empty database is
+ * seeded. db/ (the ground floor) only runs what it is handed; the module list is routes.ts.
+ */
+
+const moduleMigrations = Object.assign({}, ...serverModules.map((m) => m.migrations ?? {})) as MigrationSet;
+
+/** Applied in key order; a key is never renamed or reused once released. */
+export const migrations: MigrationSet = {
+  '0001-platform': platform,
+  '0002-administration': administration,
+  ...moduleMigrations,
+  '0005-audit-actor': auditActor,
+  '0006-ocpp': ocppMigration,
+  '0007-wg': wgMigration,
+  '0008-ocpp-safety': ocppSafetyMigration,
+  '0009-constraints': constraintsMigration,
+  '0010-wg-sent': wgSentMigration,
+};
+
+/** Brings a database up to date with the house's migrations. */
+export function migrateToLatest(db: Db): Promise<string[]> {
+  return runMigrations(db, migrations);
+}
+
+export interface SeedOptions {
+  mode: 'demo' | 'none';
+  adminPassword: string | undefined;
+  now: number;
+  /** Bulk demo volume, 1 = full (see DemoContext.scale). */
+  scale?: number;
+}
+
+export interface SeedResult {
+  seeded: boolean;
+  /** Present when the admin password was generated: shown once, never stored in clear. */
+  generatedAdminPassword?: string;
+  demoUsers: string[];
+}
+
+/**
+ * Fills an empty database (no users): the system's built-in rows and the admin, and with mode demo the demo
+ * (loaded only then), all in one transaction, so a database is either empty or completely seeded.
+ */
+export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedResult> {
+  const existing = await db.kysely.selectFrom('AppUser').select('Id').limit(1).executeTakeFirst();
+  if (existing) return { seeded: false, demoUsers: [] };
+
+  const generated = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
+  const adminHash = await hashPassword(options.adminPassword ?? generated!);
+  const demo = options.mode === 'demo' ? await import('./demo/seed.ts') : undefined;
+  const demoHash = demo ? await hashPassword((await import('./demo/catalog.ts')).DEMO_PASSWORD) : '';
+  let demoUsers: string[] = [];
+  await db.kysely.transaction().execute(async (trx) => {
+    const roleIds = await seedSystem(trx, { adminHash, now: options.now });
+    if (demo)
+      demoUsers = await demo.seedDemo(db, trx, {
+        roleIds,
+        now: options.now,
+        passwordHash: demoHash,
+        scale: options.scale ?? 1,
+      });
+  });
+  return { seeded: true, ...(generated ? { generatedAdminPassword: generated } : {}), demoUsers };
+}
