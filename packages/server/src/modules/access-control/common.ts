@@ -98,3 +98,17 @@ export const isSet =
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any list's query
   (eb: ExpressionBuilder<any, any>, set: boolean) =>
     eb(column, set ? 'is not' : 'is', null);
+
+/**
+ * Runs `run` over `items` in chunks of `size` (bound parameters stay far below both databases' limits) and
+ * joins what each chunk returns.
+ */
+export async function inChunks<T, R>(
+  items: readonly T[],
+  run: (chunk: T[]) => Promise<R[]>,
+  size = 500,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await run(items.slice(i, i + size))));
+  return out;
+}

@@ -5,6 +5,7 @@ import { customTimeZone } from '../../../platform/area-zone.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { ServiceContext } from '../../../platform/context.ts';
 import { ISSUE, PENDING_SYNC } from '../card-user-link-channel/lifecycle.ts';
+import { inChunks } from '../common.ts';
 
 /**
  * The seam between this module and the door-controller gateway (gateways/wg). The module owns the tables and
@@ -205,14 +206,10 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
     .execute();
   const holderIds = [...new Set(links.map((l) => l.CardUserId))];
   const holderCards = new Map<number, number[]>(holderIds.map((h) => [h, []]));
-  for (let i = 0; i < holderIds.length; i += 500) {
-    const cards = await k
-      .selectFrom('Card')
-      .select(['CardUserId', 'CardNumber'])
-      .where('CardUserId', 'in', holderIds.slice(i, i + 500))
-      .execute();
-    for (const c of cards) holderCards.get(c.CardUserId!)!.push(displayToCard(c.CardNumber));
-  }
+  const held = await inChunks(holderIds, (chunk) =>
+    k.selectFrom('Card').select(['CardUserId', 'CardNumber']).where('CardUserId', 'in', chunk).execute(),
+  );
+  for (const c of held) holderCards.get(c.CardUserId!)!.push(displayToCard(c.CardNumber));
   const grants = new Map<number, { from: number; to: number; doors: Set<number> }>();
   for (const l of links) {
     if (!LIVE.includes(l.IssueStatus) || l.Revoked || l.Disabled || l.DoorNumber < 1) continue;

@@ -8,7 +8,7 @@ import {
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { UserContext } from '../../../platform/context.ts';
-import { assertOwnArea, type Trx } from '../common.ts';
+import { assertOwnArea, inChunks, type Trx } from '../common.ts';
 import { cardQuery } from '../card/items.ts';
 import { inPoolOrOwnAreas } from '../pool.ts';
 
@@ -49,15 +49,11 @@ export async function registerCards(ctx: UserContext, input: RegisterCardsInput)
   if (input.AreaId !== undefined) assertOwnArea(ctx, input.AreaId);
   const now = ctx.clock.now();
   return ctx.db.kysely.transaction().execute(async (trx) => {
-    const taken: string[] = [];
-    for (let i = 0; i < numbers.length; i += 500) {
-      const rows = await trx
-        .selectFrom('Card')
-        .select('CardNumber')
-        .where('CardNumber', 'in', numbers.slice(i, i + 500))
-        .execute();
-      taken.push(...rows.map((r) => r.CardNumber));
-    }
+    const byNumber = <K extends 'Id' | 'CardNumber'>(column: K) =>
+      inChunks(numbers, (chunk) =>
+        trx.selectFrom('Card').select(column).where('CardNumber', 'in', chunk).execute(),
+      );
+    const taken = (await byNumber('CardNumber')).map((r) => r.CardNumber);
     if (taken.length) {
       taken.sort();
       throw new AppError(409, 'accessControl.error.cardRegistered', {
@@ -74,21 +70,8 @@ export async function registerCards(ctx: UserContext, input: RegisterCardsInput)
       CreatedAt: now,
       UpdatedAt: now,
     }));
-    for (let i = 0; i < values.length; i += 200)
-      await trx
-        .insertInto('Card')
-        .values(values.slice(i, i + 200))
-        .execute();
-    const ids: number[] = [];
-    for (let i = 0; i < numbers.length; i += 500) {
-      const rows = await trx
-        .selectFrom('Card')
-        .select('Id')
-        .where('CardNumber', 'in', numbers.slice(i, i + 500))
-        .execute();
-      ids.push(...rows.map((r) => r.Id));
-    }
-    ids.sort((a, b) => a - b);
+    await inChunks(values, (chunk) => trx.insertInto('Card').values(chunk).execute(), 200);
+    const ids = (await byNumber('Id')).map((r) => r.Id).sort((a, b) => a - b);
     await audit(
       ctx,
       {

@@ -12,7 +12,7 @@ import type { Insertable } from 'kysely';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
-import { iso, type Trx } from '../common.ts';
+import { inChunks, iso, type Trx } from '../common.ts';
 import { controllerStateAsKnown, gatewayRunning } from '../access-control-device/controllers.ts';
 import { areaChannels } from '../access-control-channel/service.ts';
 import { inDepartmentTree } from '../card-user/items.ts';
@@ -109,26 +109,20 @@ async function grant(
       }
     }
   }
-  for (let i = 0; i < inserts.length; i += 500)
-    await trx
-      .insertInto('CardUserLinkChannel')
-      .values(inserts.slice(i, i + 500))
-      .execute();
+  await inChunks(inserts, (chunk) => trx.insertInto('CardUserLinkChannel').values(chunk).execute());
   return result;
 }
 
 async function cardCounts(trx: Trx, holderIds: number[]): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  for (let i = 0; i < holderIds.length; i += 500) {
-    const rows = await trx
+  const rows = await inChunks(holderIds, (chunk) =>
+    trx
       .selectFrom('Card')
       .select((eb) => ['CardUserId', eb.fn.countAll().as('n')])
-      .where('CardUserId', 'in', holderIds.slice(i, i + 500))
+      .where('CardUserId', 'in', chunk)
       .groupBy('CardUserId')
-      .execute();
-    for (const r of rows) out.set(Number(r.CardUserId), Number(r.n));
-  }
-  return out;
+      .execute(),
+  );
+  return new Map(rows.map((r) => [Number(r.CardUserId), Number(r.n)]));
 }
 
 /** One holder onto chosen channels. The holder must be enabled and have a card. */

@@ -19,7 +19,7 @@ import type { AreaContext } from '../../../platform/context.ts';
 import { FileReply } from '../../../platform/route.ts';
 import { fieldErrors } from '../../../platform/validation.ts';
 import { customTimeZone } from '../../../platform/area-zone.ts';
-import type { Trx } from '../common.ts';
+import { inChunks, type Trx } from '../common.ts';
 import { insertHolder } from './service.ts';
 
 /**
@@ -273,17 +273,15 @@ async function rowCheck(ctx: AreaContext, raw: RawRow[]): Promise<RowCheck> {
       const canonical = canonicalCardNumber(n);
       if (canonical) named.add(canonical);
     }
-  const cards: RowCheck['cards'] = new Map();
-  const list = [...named];
-  for (let i = 0; i < list.length; i += 500) {
-    for (const c of await k
+  const found = await inChunks([...named], (chunk) =>
+    k
       .selectFrom('Card')
       .select(['Id', 'CardNumber', 'CardUserId'])
       .where('AreaId', '=', ctx.areaId)
-      .where('CardNumber', 'in', list.slice(i, i + 500))
-      .execute())
-      cards.set(c.CardNumber, c);
-  }
+      .where('CardNumber', 'in', chunk)
+      .execute(),
+  );
+  const cards: RowCheck['cards'] = new Map(found.map((c) => [c.CardNumber, c]));
   const holders = await k
     .selectFrom('CardUser')
     .select('CitizenId')

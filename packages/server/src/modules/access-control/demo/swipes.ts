@@ -68,25 +68,36 @@ export async function seedSwipes(
   };
 
   const records: Record<string, number | string | null>[] = [];
+  /** A swipe at a channel (an unknown card when there is no holder); granted exactly when the reason is 1. */
+  const record = (
+    { device, channel }: (typeof allChannels)[number],
+    at: number,
+    card: string,
+    holder: { id: number; name: string } | null,
+    reason: number,
+  ) => ({
+    AreaId: areaId,
+    At: at,
+    CardNumber: card,
+    CardUserId: holder?.id ?? null,
+    HolderName: holder?.name ?? null,
+    DeviceId: device.Id,
+    DeviceName: device.Name,
+    ChannelId: channel.Id,
+    ChannelName: channel.Name,
+    DoorNumber: channel.DoorNumber,
+    Direction: channel.Direction,
+    Result: reason === 1 ? 1 : 0,
+    Reason: reason,
+  });
   for (let i = 0; i < options.count; i++) {
     const u = r.next();
     if (u < 0.02 || holders.length === 0) {
-      const { device, channel } = r.pick(allChannels);
-      records.push({
-        AreaId: areaId,
-        At: timeIn(windowStart),
-        CardNumber: String(r.int(90_000_000, 99_999_999)).padStart(10, '0'),
-        CardUserId: null,
-        HolderName: null,
-        DeviceId: device.Id,
-        DeviceName: device.Name,
-        ChannelId: channel.Id,
-        ChannelName: channel.Name,
-        DoorNumber: channel.DoorNumber,
-        Direction: channel.Direction,
-        Result: 0,
-        Reason: 2,
-      });
+      // Drawn in this order (channel, time, card), so the demo's records stay what they were.
+      const where = r.pick(allChannels);
+      const at = timeIn(windowStart);
+      const card = String(r.int(90_000_000, 99_999_999)).padStart(10, '0');
+      records.push(record(where, at, card, null, 2));
       continue;
     }
     const h = r.pick(holders);
@@ -96,21 +107,7 @@ export async function seedSwipes(
     let reason = unauthorised && !h.channels.some((c) => c.channel.Id === channel.Id) ? 4 : 1;
     if (reason === 1 && h.disabledAt !== null && at >= h.disabledAt) reason = 6;
     else if (reason === 1 && (at > h.validTo || at < h.validFrom)) reason = 5;
-    records.push({
-      AreaId: areaId,
-      At: at,
-      CardNumber: r.pick(h.cards),
-      CardUserId: h.id,
-      HolderName: h.name,
-      DeviceId: device.Id,
-      DeviceName: device.Name,
-      ChannelId: channel.Id,
-      ChannelName: channel.Name,
-      DoorNumber: channel.DoorNumber,
-      Direction: channel.Direction,
-      Result: reason === 1 ? 1 : 0,
-      Reason: reason,
-    });
+    records.push(record({ device, channel }, at, r.pick(h.cards), h, reason));
   }
   records.sort((a, b) => (a.At as number) - (b.At as number));
   await bulkInsert(db, ctx.sqlite, 'DoorOpeningRecord', records);
