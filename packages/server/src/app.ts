@@ -20,16 +20,13 @@ import { installErrorHandling } from './platform/http-errors.ts';
 import type { Platform } from './platform/platform.ts';
 import { redactUrl, registerSecurityHeaders } from './platform/security-headers.ts';
 import { openApiComponents, registerRoute, type AnyRoute } from './platform/route.ts';
-import {
-  AreaHub,
-  SettingsService,
-  recheckHubSessions,
-  registerHub,
-  watchHubSessions,
-} from './modules/system/index.ts';
+import { AreaHub } from './platform/hub/hub.ts';
+import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
+import { SettingsService } from './modules/system/index.ts';
 import { registerModules, routeTable } from './routes.ts';
-import { registerOcpp, type CentralSystem } from './gateways/ocpp/index.ts';
-import { startWgGateway, type WgGateway } from './gateways/wg/index.ts';
+import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
+import { wgGateway, type WgGateway } from './gateways/wg/index.ts';
+import type { DeviceGateway, GatewayDeps } from './platform/gateway.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -54,6 +51,8 @@ export interface Built {
   routes: AnyRoute[];
   /** The WG controller gateway, when `devices` asked for it and config.wg enables it. */
   wg: WgGateway | undefined;
+  /** Every device gateway the app started, in the one gateway shape. */
+  gateways: DeviceGateway[];
 }
 
 export const DEFAULT_SETTINGS = {
@@ -180,14 +179,39 @@ export async function buildApp({
   for (const route of routeTable) registerRoute(app, platform, route);
   registerHub(app, platform, hub);
   const unwatchHub = watchHubSessions(platform, hub);
-  const ocpp = registerOcpp(app, platform, hub);
+
+  // Device gateways, one shape (platform/gateway.ts): built now, started once the server exists, closed with
+  // the app. OCPP always (it waits for charge points to connect); WG when asked (main.ts), since driving
+  // controllers sends datagrams: tests start their own gateway with test timings.
+  const gatewayDeps: GatewayDeps = { db, clock, log: app.log, hub };
+  const ocpp = ocppGateway(gatewayDeps, config.ocpp);
+  const wg =
+    devices && config.wg.enabled
+      ? wgGateway(
+          { ...gatewayDeps, log: app.log.child({ module: 'wg' }) },
+          {
+            listen: config.wg.listen,
+            advertise: config.wg.advertise,
+            pollSeconds: config.wg.pollSeconds,
+            driver: { timeoutMs: config.wg.timeoutMs, tries: config.wg.tries },
+          },
+        )
+      : undefined;
+  const gateways: DeviceGateway[] = wg ? [ocpp, wg] : [ocpp];
+  app.addHook('onReady', async () => {
+    for (const gateway of gateways) await gateway.start(app.server);
+  });
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     const started = performance.now();
     try {
       await sql`select 1`.execute(db.kysely);
       const latencyMs = Math.round((performance.now() - started) * 100) / 100;
-      return reply.send({ code: 200, msg: '', data: { status: 'ok', database: db.dialect, latencyMs } });
+      return reply.send({
+        code: 200,
+        msg: '',
+        data: { status: 'ok', database: db.dialect, latencyMs, gateways: gateways.map((g) => g.health()) },
+      });
     } catch (error) {
       app.log.error({ err: error }, 'health check failed');
       return reply
@@ -214,25 +238,12 @@ export async function buildApp({
   }
 
   if (extend) await extend(app, platform);
-  const wg =
-    devices && config.wg.enabled
-      ? await startWgGateway({
-          db,
-          clock,
-          hub,
-          log: app.log.child({ module: 'wg' }),
-          listen: config.wg.listen,
-          advertise: config.wg.advertise,
-          pollSeconds: config.wg.pollSeconds,
-          driver: { timeoutMs: config.wg.timeoutMs, tries: config.wg.tries },
-        })
-      : undefined;
   app.addHook('onClose', async () => {
-    await wg?.close();
+    for (const gateway of [...gateways].reverse()) await gateway.close();
     unwatchHub();
     hub.close();
     await platform.exports.close();
   });
   await app.ready();
-  return { app, platform, hub, ocpp, routes: routeTable, wg };
+  return { app, platform, hub, ocpp: ocpp.central, routes: routeTable, wg: wg?.gateway(), gateways };
 }

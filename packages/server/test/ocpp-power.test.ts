@@ -4,7 +4,7 @@ import { ChargePoint } from '@gatehouse/ocpp-simulator';
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardToHub, setOcppPassword, type CentralSystem } from '../src/gateways/ocpp/index.ts';
-import type { AreaHub } from '../src/modules/system/index.ts';
+import type { AreaHub } from '../src/platform/hub/hub.ts';
 import { auditRows, garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb, type Harness } from './support/harness.ts';

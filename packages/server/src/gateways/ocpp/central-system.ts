@@ -105,17 +105,6 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
     });
     this.rpc.on('client', (client: unknown) => this.onClient(client as ChargePointClient));
     this.rpc.on('error', (error: unknown) => options.log.error({ err: error }, 'ocpp server error'));
-    // Silence is checked every interval; the grace period of offline hosts at least every 30 s.
-    this.sweeper = setInterval(
-      () => {
-        this.sweep();
-        this.closeLostSessions().catch((error: unknown) =>
-          options.log.error({ err: error }, 'ocpp: closing sessions of offline hosts failed'),
-        );
-      },
-      Math.min(this.heartbeatSeconds, 30) * 1000,
-    );
-    this.sweeper.unref();
   }
 
   /**
@@ -123,6 +112,17 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
    * is offline from its last sign of life until its charge point connects again.
    */
   async start(): Promise<void> {
+    // Silence is checked every interval; the grace period of offline hosts at least every 30 s.
+    this.sweeper = setInterval(
+      () => {
+        this.sweep();
+        this.closeLostSessions().catch((error: unknown) =>
+          this.options.log.error({ err: error }, 'ocpp: closing sessions of offline hosts failed'),
+        );
+      },
+      Math.min(this.heartbeatSeconds, 30) * 1000,
+    );
+    this.sweeper.unref();
     const k = this.options.db.kysely;
     const stale = await k
       .selectFrom('ChargeHost')

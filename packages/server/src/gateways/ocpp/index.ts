@@ -1,7 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/platform.ts';
 import { installChargerGateway } from '../../modules/garage/index.ts';
-import type { AreaHub } from '../../modules/system/index.ts';
+import type { DeviceGateway, GatewayDeps } from '../../platform/gateway.ts';
 import { CentralSystem } from './central-system.ts';
 import { ocppChargerGateway } from './charger-gateway.ts';
 import { forwardToHub } from './live.ts';
@@ -27,28 +25,52 @@ export { forwardToHub } from './live.ts';
 export { deviceTime, MAX_DEVICE_CLOCK_LAG_MS } from './handlers.ts';
 export { REFUSED_TRANSACTION_ID, latestReadings, readSample, stopReasonFromOcpp } from './transactions.ts';
 
+/** The OCPP gateway's settings (config.ocpp). */
+export interface OcppSettings {
+  heartbeatSeconds: number;
+  offlineGraceSeconds: number;
+}
+
 /**
- * Starts the OCPP 1.6J central system on the app's HTTP server (`/ocpp/{serial}`), next to the live hub's
- * WebSocket route. The upgrade listener is wrapped once every plugin has registered its own. Installs the
- * power-off gateway for this database's app, and forwards what charge points report to the area's hub.
+ * The OCPP 1.6J central system in the house's one gateway shape (platform/gateway.ts): built with the app (so
+ * the garage's charger seam exists from the first request), started on the app's HTTP server
+ * (`/ocpp/{serial}`, beside the live hub's WebSocket route), closed with the app. What charge points report
+ * goes to the area's live hub.
  */
-export function registerOcpp(app: FastifyInstance, platform: Platform, hub?: AreaHub): CentralSystem {
+export function ocppGateway(
+  deps: GatewayDeps,
+  settings: OcppSettings,
+): DeviceGateway & { central: CentralSystem } {
   const central = new CentralSystem({
-    db: platform.db,
-    clock: platform.clock,
-    log: platform.log.child({ module: 'ocpp' }),
-    heartbeatSeconds: platform.config.ocpp?.heartbeatSeconds ?? 60,
-    offlineGraceSeconds: platform.config.ocpp?.offlineGraceSeconds ?? 600,
+    db: deps.db,
+    clock: deps.clock,
+    log: deps.log.child({ module: 'ocpp' }),
+    heartbeatSeconds: settings.heartbeatSeconds,
+    offlineGraceSeconds: settings.offlineGraceSeconds,
   });
-  installChargerGateway(ocppChargerGateway(central), platform.db);
-  if (hub) forwardToHub(central, hub);
-  app.addHook('onReady', async () => {
-    await central.start();
-    central.attach(app.server);
-  });
-  app.addHook('onClose', async () => {
-    installChargerGateway(undefined, platform.db);
-    await central.close();
-  });
-  return central;
+  installChargerGateway(ocppChargerGateway(central), deps.db);
+  forwardToHub(central, deps.hub);
+  let running = false;
+  return {
+    name: 'ocpp',
+    central,
+    async start(server) {
+      await central.start();
+      central.attach(server);
+      running = true;
+    },
+    async close() {
+      running = false;
+      installChargerGateway(undefined, deps.db);
+      await central.close();
+    },
+    health() {
+      return {
+        name: 'ocpp',
+        running,
+        devices: central.connected().length,
+        connected: central.connected().length,
+      };
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { FAULT_PORT_STATES, OFFLINE_PORT_STATE } from '@gatehouse/shared';
-import type { AreaHub } from '../../modules/system/index.ts';
+import type { LiveEvents } from '../../platform/gateway.ts';
 import type { CentralSystem } from './central-system.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { CentralSystem } from './central-system.ts';
  * - `PortFault`: an alert, raised when a port enters a fault state.
  * Their shapes are the contract's (`hubEventSchemas` in packages/shared).
  */
-export function forwardToHub(central: CentralSystem, hub: AreaHub): void {
+export function forwardToHub(central: CentralSystem, hub: LiveEvents): void {
   central.on('connected', (e) =>
     hub.publish(e.areaId, { Type: 'HostOnline', HostId: e.hostId, Online: true }),
   );

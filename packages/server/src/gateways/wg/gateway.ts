@@ -1,11 +1,10 @@
 // The WG device gateway (docs/devices.md, "Gateway"): drives the access-control module's WG controllers.
-// Started by one explicit call (`startWgGateway`, from buildApp when the config enables it); owns a driver,
+// Started in the house's gateway shape (`wgGateway`, started by buildApp when the config enables it); owns a driver,
 // the listener for pushed events, the polling loop (record collection, the watchdog behind pushes) and the
 // sync loop (authorisations pending on a controller), and reports to the live hub. Services are called with
 // the controller as the actor; the module is reached only through its face.
 
 import os from 'node:os';
-import type { HubEventInput } from '@gatehouse/shared';
 import {
   DoorControllerError,
   clearSyncBackoff,
@@ -23,6 +22,7 @@ import {
 } from '../../modules/access-control/index.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { DeviceGateway, GatewayDeps, LiveEvents } from '../../platform/gateway.ts';
 import { deviceActor, systemActor, type ServiceContext } from '../../platform/context.ts';
 import { collectRecords, recordInput } from './collector.ts';
 import { RecordType } from './constants.ts';
@@ -38,9 +38,8 @@ import {
 import { syncController, type SyncPhase } from './sync.ts';
 import { toLocalDateTime } from './time.ts';
 
-export interface HubLike {
-  publish(areaId: number, event: HubEventInput): void;
-}
+/** The live hub as the gateway sees it (tests hand it a recorder). */
+export type HubLike = LiveEvents;
 
 export interface GatewayLog {
   info(obj: object, msg?: string): void;
@@ -136,6 +135,11 @@ export class WgGateway implements DoorControllers {
     gateway.loop(options.pollSeconds ?? 5, () => gateway.pollAll());
     gateway.loop(options.syncSeconds ?? 2, () => gateway.syncDue());
     return gateway;
+  }
+
+  /** How many controllers it drives now. */
+  controllerCount(): number {
+    return this.controllers.size;
   }
 
   /** Where pushed events arrive (the bound listener), if listening. */
@@ -525,7 +529,38 @@ export function localAddressFacing(ip: string): string {
   return fallback ?? '127.0.0.1';
 }
 
-/** Starts the gateway: the one explicit call (no import side effect). */
-export function startWgGateway(options: WgGatewayOptions): Promise<WgGateway> {
-  return WgGateway.start(options);
+/** The WG gateway's settings (config.wg), besides the test-only knobs of WgGatewayOptions. */
+export type WgSettings = Pick<WgGatewayOptions, 'listen' | 'advertise' | 'pollSeconds' | 'driver'>;
+
+/**
+ * The WG door-controller gateway in the house's one gateway shape (platform/gateway.ts): nothing happens
+ * until `start` (the app starts it once its server exists), `close` stops every loop and the listener.
+ */
+export function wgGateway(
+  deps: GatewayDeps,
+  settings: WgSettings,
+): DeviceGateway & { gateway(): WgGateway | undefined } {
+  let running: WgGateway | undefined;
+  return {
+    name: 'wg',
+    async start() {
+      running = await WgGateway.start({
+        ...settings,
+        db: deps.db,
+        clock: deps.clock,
+        hub: deps.hub,
+        log: deps.log,
+      });
+    },
+    async close() {
+      await running?.close();
+      running = undefined;
+    },
+    health() {
+      const devices = running ? running.controllerCount() : 0;
+      const connected = running ? running.driver.devices().filter((d) => d.online === true).length : 0;
+      return { name: 'wg', running: running !== undefined, devices, connected };
+    },
+    gateway: () => running,
+  };
 }

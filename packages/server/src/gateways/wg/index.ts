@@ -6,7 +6,8 @@ export * from './time.ts';
 export * from './driver.ts';
 export {
   WgGateway,
-  startWgGateway,
+  wgGateway,
+  type WgSettings,
   localAddressFacing,
   type WgGatewayOptions,
   type HubLike,

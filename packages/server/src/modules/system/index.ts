@@ -34,9 +34,7 @@ export const systemModule: ServerModule = {
   register: registerSystemDependents,
 };
 
-// What other layers use: the settings store (app.ts builds it) and the live-event hub.
+// What other layers use: the settings store (app.ts builds it).
 export { SettingsService, type SettingValues } from './settings/service.ts';
-export { AreaHub } from './hub/hub.ts';
-export { registerHub, recheckHubSessions, watchHubSessions } from './hub/routes.ts';
 export { resetAdminPassword } from './app-user/reset-admin.ts';
 export { seedSystem } from './seed.ts';

@@ -1,8 +1,8 @@
 import { HUB_PATH } from '@gatehouse/shared';
 import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../../platform/platform.ts';
-import { parseAreaHeader } from '../../../platform/area-guard.ts';
-import { hashToken } from '../../../platform/auth/tokens.ts';
+import type { Platform } from '../platform.ts';
+import { parseAreaHeader } from '../area-guard.ts';
+import { hashToken } from '../auth/tokens.ts';
 import type { AreaHub } from './hub.ts';
 
 /** Close codes: the session is gone (log in again), or the area is no longer the user's. */

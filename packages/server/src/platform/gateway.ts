@@ -1,0 +1,40 @@
+import type { Server } from 'node:http';
+import type { HubEventInput } from '@gatehouse/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.ts';
+import type { Clock } from './clock.ts';
+
+/** Where a gateway reports what devices say: the area's live hub (platform/hub). */
+export interface LiveEvents {
+  publish(areaId: number, event: HubEventInput): void;
+}
+
+/** What every device gateway is given: the database, the clock, a logger and the live hub. */
+export interface GatewayDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  hub: LiveEvents;
+}
+
+/** What /healthz reports of a gateway. */
+export interface GatewayHealth {
+  name: string;
+  running: boolean;
+  /** Devices it drives (or may accept), and how many of them answer or are connected now. */
+  devices: number;
+  connected: number;
+}
+
+/**
+ * One shape for every device gateway (door controllers over WG, chargers over OCPP): built from the same
+ * dependencies, started once the app's HTTP server exists (a gateway that accepts connections attaches to
+ * it), closed with the app, and asked for its health. The app starts and closes them all the same way
+ * (app.ts); a gateway reaches the modules only through their faces.
+ */
+export interface DeviceGateway {
+  readonly name: string;
+  start(server: Server): Promise<void>;
+  close(): Promise<void>;
+  health(): GatewayHealth;
+}
