@@ -1,18 +1,30 @@
 import { QueryClient } from '@tanstack/react-query';
-import type { ChargeEquipmentGrid, ChargeRecordItem } from '@gatehouse/shared';
+import type { ChargeEquipmentGrid, ChargeRecordItem, HubEventOf } from '@gatehouse/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HubMessage } from '../src/core/hub.ts';
-import { GarageLiveUpdates, STALE_AFTER, meterReading } from '../src/pages/garage/live.ts';
-import { portFaultAlert } from '../src/pages/garage/fault-alerts.ts';
+import { GarageLiveUpdates, STALE_AFTER, type GarageEvent } from '../src/pages/garage/live.ts';
+import { faultCode, portFaultAlert } from '../src/pages/garage/fault-alerts.ts';
 import { canRemoteStart } from '../src/pages/garage/charge-equipment/types.ts';
 
 const AT = '2026-03-01T08:30:00.000Z';
 const START = '2026-03-01T08:00:00.000Z';
-const message = (type: string, fields: Record<string, unknown> = {}): HubMessage => ({
-  type,
-  at: AT,
-  ...fields,
-});
+/** An event as the hub sends it: the contract's type and casing, stamped with its time. */
+const event = <K extends GarageEvent>(
+  Type: K,
+  fields: Omit<HubEventOf<K>, 'Type' | 'At'>,
+  At = AT,
+): HubEventOf<K> => ({ Type, At, ...fields }) as HubEventOf<K>;
+const meter = (RecordId: number, EnergyWh: number, EstimatedCents: number | null) =>
+  event('SessionMeter', {
+    HostId: 3,
+    SocketId: 1,
+    PortNumber: 1,
+    RecordId,
+    EnergyWh,
+    PowerW: null,
+    EstimatedCents,
+  });
+const socketState = (SocketId: number, State: number, PreviousState = 0) =>
+  event('SocketState', { HostId: 3, SocketId, PortNumber: SocketId, State, PreviousState });
 
 function grid(): ChargeEquipmentGrid {
   const socket = (id: number, session: boolean) => ({
@@ -76,7 +88,7 @@ describe('garage live updates from the hub', () => {
     const invalidate = vi.spyOn(client, 'invalidateQueries');
     const live = new GarageLiveUpdates(client, 0);
 
-    live.handle(message('sessionMeter', { recordId: 501, socketId: 1, energyWh: 640, estimatedCents: 77 }));
+    live.handle(meter(501, 640, 77));
 
     const tile = client.getQueryData<ChargeEquipmentGrid>(['garage.grid', 3])!.Sockets[0]!.Session!;
     expect(tile).toMatchObject({ EnergyWh: 640, EstimatedCents: 77, DurationMinutes: 30 });
@@ -85,7 +97,7 @@ describe('garage live updates from the hub', () => {
     expect(rows[1]).toBe(ended);
     expect(invalidate).not.toHaveBeenCalled();
     // A late reading never lowers what is shown.
-    live.handle(message('sessionMeter', { recordId: 501, socketId: 1, energyWh: 300, estimatedCents: 40 }));
+    live.handle(meter(501, 300, 40));
     expect(client.getQueryData<ChargeEquipmentGrid>(['garage.grid', 3])!.Sockets[0]!.Session!.EnergyWh).toBe(
       640,
     );
@@ -96,45 +108,82 @@ describe('garage live updates from the hub', () => {
     const client = new QueryClient();
     const invalidate = vi.spyOn(client, 'invalidateQueries').mockResolvedValue();
     const live = new GarageLiveUpdates(client, 300);
-    live.handle(message('socketState', { socketId: 1, state: 1 }));
-    live.handle(message('socketState', { socketId: 2, state: 0 }));
-    live.handle(message('hostOnline', { hostId: 3, online: false }));
+    live.handle(socketState(1, 1));
+    live.handle(socketState(2, 0));
     expect(invalidate).not.toHaveBeenCalled();
     vi.advanceTimersByTime(300);
     const keys = invalidate.mock.calls.map(([filters]) => JSON.stringify(filters?.queryKey));
-    expect(keys.sort()).toEqual(STALE_AFTER.socketState.map((k) => JSON.stringify(k)).sort());
+    expect(keys.sort()).toEqual(STALE_AFTER.SocketState.map((k) => JSON.stringify(k)).sort());
+    // The grid is patched in place, never reloaded for a state.
+    expect(keys).not.toContain('["garage.grid"]');
 
     invalidate.mockClear();
-    live.handle(message('sessionEnded', { recordId: 501, orderId: 901 }));
+    live.handle(event('HostOnline', { HostId: 3, Online: false, State: 255 }));
+    live.handle(
+      event('SessionEnded', {
+        HostId: 3,
+        SocketId: 1,
+        PortNumber: 1,
+        RecordId: 501,
+        OrderId: 901,
+        AmountCents: 120,
+        EnergyWh: 640,
+        StopReason: 3,
+        Corrected: false,
+      }),
+    );
     vi.advanceTimersByTime(300);
     const ended = invalidate.mock.calls.map(([filters]) => JSON.stringify(filters?.queryKey));
-    // The session's end settles its order and turns a pending power-off into "power cut".
+    // The session's end settles its order and turns a pending power-off into "power cut"; a host that went
+    // away changes every socket of its grid.
     expect(ended).toEqual(
       expect.arrayContaining(['["garage.grid"]', '["list","ChargeOrder"]', '["list","ForcedOutageRecord"]']),
     );
-    live.handle(message('swipe', {}));
-    vi.advanceTimersByTime(300);
-    expect(invalidate).toHaveBeenCalledTimes(ended.length);
+    expect(new Set(ended).size).toBe(ended.length);
   });
 
-  it('reads meter and port-fault messages, and nothing else as one', () => {
-    expect(meterReading(message('sessionMeter', { recordId: 5, energyWh: 10 }))).toMatchObject({
-      recordId: 5,
-      energyWh: 10,
-      estimatedCents: null,
+  it('applies a socket state to the cached grid: the tile, its colour and group, the counts', () => {
+    const client = new QueryClient();
+    client.setQueryData(['garage.grid', 3], grid());
+    const live = new GarageLiveUpdates(client, 0);
+    // Socket 2 goes from idle to a fault (9).
+    live.handle(socketState(2, 9));
+    const patched = client.getQueryData<ChargeEquipmentGrid>(['garage.grid', 3])!;
+    expect(patched.Sockets[1]).toMatchObject({ State: 9, StateGroup: 'fault', StateChangedAt: AT });
+    expect(patched.Sockets[1]!.StateColor).toMatch(/^#/);
+    expect(patched.Counts).toEqual({ idle: 0, occupied: 1, fault: 1, disabled: 0, offline: 0 });
+    // Another host's socket, or the state it already has: the same grid object.
+    live.handle(socketState(77, 1));
+    live.handle(socketState(2, 9));
+    expect(client.getQueryData(['garage.grid', 3])).toBe(patched);
+    live.dispose();
+  });
+
+  it('turns a port fault into an alert, keeping only the codes that say something', () => {
+    const fault = (ErrorCode: string, VendorErrorCode: string | null) =>
+      event('PortFault', {
+        HostId: 3,
+        Serial: 'S3',
+        SocketId: 31,
+        PortNumber: 1,
+        State: 9,
+        ErrorCode,
+        VendorErrorCode,
+      });
+    const alert = portFaultAlert(fault('OtherError', 'RelayStuck'));
+    expect(alert).toEqual({
+      At: AT,
+      HostId: 3,
+      Serial: 'S3',
+      SocketId: 31,
+      PortNumber: 1,
+      State: 9,
+      ErrorCode: 'OtherError',
+      VendorErrorCode: 'RelayStuck',
     });
-    expect(meterReading(message('socketState', { recordId: 5, energyWh: 10 }))).toBeNull();
-    const fault = message('portFault', {
-      hostId: 3,
-      serial: 'S3',
-      socketId: 31,
-      portNumber: 1,
-      state: 9,
-      errorCode: 'OtherError',
-      vendorErrorCode: 'RelayStuck',
-    });
-    expect(portFaultAlert(fault)).toMatchObject({ serial: 'S3', state: 9, vendorErrorCode: 'RelayStuck' });
-    expect(portFaultAlert(message('portFault', { hostId: 3 }))).toBeNull();
+    expect(faultCode(alert)).toBe('OtherError / RelayStuck');
+    expect(portFaultAlert(fault('NoError', null))).toMatchObject({ ErrorCode: null, VendorErrorCode: null });
+    expect(faultCode(portFaultAlert(fault('NoError', '')))).toBe('');
   });
 
   it('offers a remote start only through a connected live link, on a free enabled socket', () => {

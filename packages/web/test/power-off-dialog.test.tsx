@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { ForcedOutageRecordItem } from '@gatehouse/shared';
+import { ForcedOutageRecordApi, type ForcedOutageRecordItem } from '@gatehouse/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // jsdom has no layout: antd reads media queries and element sizes, which only need to exist.
@@ -26,12 +26,14 @@ vi.mock('react-i18next', () => ({
     t: (key: string, values?: Record<string, unknown>) => (values ? `${key} ${JSON.stringify(values)}` : key),
   }),
 }));
-const post = vi.fn();
-vi.mock('../src/core/http.ts', () => ({ http: { post } }));
+// The dialog calls the API through the typed client only.
+const call = vi.fn();
+vi.mock('../src/core/api.ts', () => ({ call }));
 const show = vi.fn();
 vi.mock('../src/core/feedback.tsx', () => ({ DIALOG_MASK: { closable: false }, feedback: { show } }));
 
 const { PowerOffDialog } = await import('../src/pages/garage/charge-equipment/PowerOffDialog.tsx');
+const { openDialog, useGarageDialogs } = await import('../src/pages/garage/dialogs.ts');
 const { powerOffOutcome } = await import('../src/pages/garage/charge-equipment/power-off-outcome.ts');
 
 const target = {
@@ -74,10 +76,14 @@ function record(fields: Partial<ForcedOutageRecordItem>): ForcedOutageRecordItem
   };
 }
 
-async function cutPower(onClose: () => void) {
+/** Whether the dialog is still open on the target (the screens open it through the garage's dialog store). */
+const stillOpen = () => useGarageDialogs.getState().powerOff !== null;
+
+async function cutPower() {
+  openDialog('powerOff', target);
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <PowerOffDialog target={target} onClose={onClose} />
+      <PowerOffDialog />
     </QueryClientProvider>,
   );
   fireEvent.change(await screen.findByTestId('power-off-reason'), { target: { value: '插座冒烟' } });
@@ -87,40 +93,36 @@ async function cutPower(onClose: () => void) {
 
 describe('forced power-off dialog: says what the device did', () => {
   beforeEach(() => {
-    post.mockReset();
+    call.mockReset();
     show.mockReset();
   });
   afterEach(cleanup);
 
   it('not sent: a warning with the reason, the session still running; the dialog stays to be read', async () => {
-    post.mockResolvedValue(record({}));
-    const onClose = vi.fn();
-    await cutPower(onClose);
-    expect(post).toHaveBeenCalledWith('/api/ChargeEquipment/ForcedPowerOff', {
-      ChargeEquipmentId: 11,
-      ChargeRecordId: 501,
-      Reason: '插座冒烟',
+    call.mockResolvedValue(record({}));
+    await cutPower();
+    expect(call).toHaveBeenCalledWith(ForcedOutageRecordApi.powerOff, {
+      body: { ChargeEquipmentId: 11, ChargeRecordId: 501, Reason: '插座冒烟' },
     });
     const [toast] = show.mock.calls[0]!;
     expect(toast.type).toBe('warning');
     expect(toast.content).toContain('garageUi.powerOff.notSentRunning');
     expect(toast.content).toContain('已记录，未下发：主机未连接');
     expect(toast.content).not.toContain('garageUi.powerOff.done');
-    expect(onClose).not.toHaveBeenCalled();
+    expect(stillOpen()).toBe(true);
     const outcome = await screen.findByTestId('power-off-outcome');
     expect(outcome.getAttribute('data-cut')).toBe('false');
     expect(outcome.textContent).toContain('已记录，未下发：主机未连接');
   });
 
   it('power cut: success with the settled order, and the dialog closes', async () => {
-    post.mockResolvedValue(record({ Result: 1, ResultReason: null, ResultText: null, AmountCents: 148 }));
-    const onClose = vi.fn();
-    await cutPower(onClose);
+    call.mockResolvedValue(record({ Result: 1, ResultReason: null, ResultText: null, AmountCents: 148 }));
+    await cutPower();
     const [toast] = show.mock.calls[0]!;
     expect(toast.type).toBe('success');
     expect(toast.content).toContain('garageUi.powerOff.doneWithOrder');
     expect(toast.content).toContain('"amount":"1.48"');
-    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    await waitFor(() => expect(stillOpen()).toBe(false));
   });
 
   it('failed or not confirmed: never success, with the charger’s reason', () => {

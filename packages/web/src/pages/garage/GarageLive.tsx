@@ -6,13 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { chargePortState, findEnumItem } from '@gatehouse/shared';
 import { useHubEvents } from '../../core/hub.ts';
 import { useAreaStore } from '../../stores/area.ts';
-import { portFaultAlert, useFaultAlerts, type PortFaultAlert } from './fault-alerts.ts';
+import { faultCode, portFaultAlert, useFaultAlerts } from './fault-alerts.ts';
 import { GARAGE_EVENTS, GarageLiveUpdates } from './live.ts';
-
-/** "OtherError / RelayStuck": what the charger reported, for the technician. */
-export function faultCode(alert: Pick<PortFaultAlert, 'errorCode' | 'vendorErrorCode'>): string {
-  return [alert.errorCode, alert.vendorErrorCode].filter(Boolean).join(' / ');
-}
+import { socketsHref } from './options.ts';
 
 /**
  * The garage's live link, mounted once in the layout for users of the garage: the area's charger events keep
@@ -30,22 +26,22 @@ export default function GarageLive() {
   // Alerts belong to the area they came from.
   useEffect(() => useFaultAlerts.getState().clear(), [areaId]);
 
-  useHubEvents(GARAGE_EVENTS, (message) => {
-    updates.handle(message);
-    const alert = portFaultAlert(message);
-    if (!alert) return;
+  useHubEvents(GARAGE_EVENTS, (event) => {
+    updates.handle(event);
+    if (event.Type !== 'PortFault') return;
+    const alert = portFaultAlert(event);
     useFaultAlerts.getState().add(alert);
-    const item = findEnumItem(chargePortState, alert.state);
-    const key = `port-fault-${alert.socketId}`;
+    const item = findEnumItem(chargePortState, alert.State);
+    const key = `port-fault-${alert.SocketId}`;
     notification.warning({
       key,
       // A fault needs someone to go and look: it stays until closed.
       duration: 0,
       title: t('garageUi.alert.portFault'),
       description: t('garageUi.alert.portFaultText', {
-        host: alert.serial,
-        port: alert.portNumber,
-        state: item ? t(item.key as never) : String(alert.state),
+        host: alert.Serial,
+        port: alert.PortNumber,
+        state: item ? t(item.key as never) : String(alert.State),
         code: faultCode(alert) || '-',
       }),
       actions: (
@@ -54,7 +50,7 @@ export default function GarageLive() {
           type="primary"
           onClick={() => {
             notification.destroy(key);
-            void navigate(`/Bicycle/chargeEquipment?ChargeHostId=${alert.hostId}&view=grid`);
+            void navigate(socketsHref({ ChargeHostId: alert.HostId }));
           }}
         >
           {t('garageUi.alert.viewSockets')}

@@ -1,7 +1,14 @@
 import { Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { findEnumItem, formatCents, formatKWh, paymentState } from '@gatehouse/shared';
-import { CentsCell, EllipsisCell, InstantCell, type TKey } from '../../components/list-page/index.ts';
+import {
+  CentsCell,
+  EllipsisCell,
+  InstantCell,
+  type ColumnDef,
+  type Row,
+  type TKey,
+} from '../../components/list-page/index.ts';
 
 const dash = <Typography.Text type="secondary">-</Typography.Text>;
 
@@ -73,6 +80,15 @@ export function EndCell({ value, running }: { value: string | null; running: TKe
 export function SocketCell({ host, port }: { host: string; port: number }) {
   const { t } = useTranslation();
   return <span className="list-page-nowrap">{t('garageUi.socket.hostPort', { host, port })}</span>;
+}
+
+/** The column of where a session happened: host and port. */
+export function socketColumn<T extends Row & { HostName: string; PortNumber: number }>(): ColumnDef<T> {
+  return {
+    key: 'HostName',
+    title: 'garageUi.socket.column',
+    render: (row) => <SocketCell host={row.HostName} port={row.PortNumber} />,
+  };
 }
 
 /** Why an order was closed or refunded (an order has at most one of the two). */

@@ -1,41 +1,38 @@
 import { create } from 'zustand';
-import type { HubMessage } from '../../core/hub.ts';
+import type { HubEventOf } from '@gatehouse/shared';
 
-/** A port that entered a fault state, as the hub's `portFault` alert reported it. */
+/** A port that entered a fault state, as the hub's `PortFault` alert reported it. */
 export interface PortFaultAlert {
-  /** The hub message's time (ISO). */
-  at: string;
-  hostId: number;
-  serial: string;
-  socketId: number;
-  portNumber: number;
-  state: number;
-  errorCode: string | null;
-  vendorErrorCode: string | null;
+  /** The event's time (ISO). */
+  At: string;
+  HostId: number;
+  Serial: string;
+  SocketId: number;
+  PortNumber: number;
+  State: number;
+  /** What the charger reported (none: "NoError" or empty). */
+  ErrorCode: string | null;
+  VendorErrorCode: string | null;
 }
 
-/** A `portFault` message as an alert, or null when it is not one. */
-export function portFaultAlert(message: HubMessage): PortFaultAlert | null {
-  const { hostId, serial, socketId, portNumber, state, errorCode, vendorErrorCode } = message;
-  if (
-    message.type !== 'portFault' ||
-    typeof hostId !== 'number' ||
-    typeof socketId !== 'number' ||
-    typeof portNumber !== 'number' ||
-    typeof state !== 'number'
-  )
-    return null;
-  const text = (v: unknown) => (typeof v === 'string' && v && v !== 'NoError' ? v : null);
+/** A `PortFault` event as an alert: the charger's codes kept only when they say something. */
+export function portFaultAlert(event: HubEventOf<'PortFault'>): PortFaultAlert {
+  const text = (v: string | null) => (v && v !== 'NoError' ? v : null);
   return {
-    at: message.at,
-    hostId,
-    serial: typeof serial === 'string' ? serial : '',
-    socketId,
-    portNumber,
-    state,
-    errorCode: text(errorCode),
-    vendorErrorCode: text(vendorErrorCode),
+    At: event.At,
+    HostId: event.HostId,
+    Serial: event.Serial,
+    SocketId: event.SocketId,
+    PortNumber: event.PortNumber,
+    State: event.State,
+    ErrorCode: text(event.ErrorCode),
+    VendorErrorCode: text(event.VendorErrorCode),
   };
+}
+
+/** "OtherError / RelayStuck": what the charger reported, for the technician. */
+export function faultCode(alert: Pick<PortFaultAlert, 'ErrorCode' | 'VendorErrorCode'>): string {
+  return [alert.ErrorCode, alert.VendorErrorCode].filter(Boolean).join(' / ');
 }
 
 /** The dashboard lists the latest few; older ones are in the socket screens' states and the audit of the device. */

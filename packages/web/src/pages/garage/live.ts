@@ -1,90 +1,119 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import {
+  chargePortState,
   durationMinutes,
+  findEnumItem,
+  portStateGroup,
   type ChargeEquipmentGrid,
   type ChargeEquipmentItem,
   type ChargeEquipmentSession,
   type ChargeOrderItem,
   type ChargeRecordItem,
+  type HubEventOf,
+  type HubEventType,
 } from '@gatehouse/shared';
-import type { HubMessage } from '../../core/hub.ts';
 import type { Page } from '../../components/list-page/index.ts';
 
 /**
  * What the area's hub says about chargers (docs/chargers.md, "Live"; published by the server's
- * gateways/ocpp/live.ts), and what each event changes on the garage screens.
+ * gateways/ocpp/live.ts in the contract's casing), and what each event changes on the garage screens.
  */
 export const GARAGE_EVENTS = [
-  'socketState',
-  'hostOnline',
-  'sessionStarted',
-  'sessionMeter',
-  'sessionEnded',
-  'portFault',
-] as const;
+  'SocketState',
+  'HostOnline',
+  'SessionStarted',
+  'SessionMeter',
+  'SessionEnded',
+  'PortFault',
+] as const satisfies readonly HubEventType[];
 export type GarageEvent = (typeof GARAGE_EVENTS)[number];
+export type GarageMessage = HubEventOf<GarageEvent>;
 
-const GRID: QueryKey = ['garage.grid'];
-const DASHBOARD: QueryKey = ['garage.dashboard'];
-const DAILY: QueryKey = ['garage.dashboard.daily'];
+/** The socket grid of a host (`[...GRID_KEY, hostId]`), the dashboard's figures and its charts. */
+export const GRID_KEY: QueryKey = ['garage.grid'];
+export const DASHBOARD_KEY: QueryKey = ['garage.dashboard'];
+export const DAILY_KEY: QueryKey = ['garage.dashboard.daily'];
 const list = (resource: string): QueryKey => ['list', resource];
 
-/** A socket's state shows on the grid, the socket list, the host and zone counts and the dashboard. */
-const SOCKET_STATE = [GRID, list('ChargeEquipment'), list('ChargeHost'), list('ParkArea'), DASHBOARD];
-const SESSIONS = [GRID, list('ChargeEquipment'), list('ChargeRecord'), list('ChargeOrder'), DASHBOARD, DAILY];
+/** What counts sockets by state: the host and zone lists and the dashboard. */
+const SOCKET_COUNTS = [list('ChargeHost'), list('ParkArea'), DASHBOARD_KEY];
+const SESSIONS = [
+  GRID_KEY,
+  list('ChargeEquipment'),
+  list('ChargeRecord'),
+  list('ChargeOrder'),
+  DASHBOARD_KEY,
+  DAILY_KEY,
+];
 
 /**
  * The queries each event makes stale: they reload (those on screen at once, the others when next shown),
- * keeping the filters, sort and page the operator chose. Meter readings are patched in place instead
- * (`patchMeter`): they come every few seconds per session and change only the energy and the estimate.
+ * keeping the filters, sort and page the operator chose. What an event carries whole is applied in place
+ * instead: a socket's new state on the grid (`patchSocketState`), a meter reading wherever its session shows
+ * (`patchMeter`, every few seconds per session).
  */
 export const STALE_AFTER: Record<GarageEvent, readonly QueryKey[]> = {
-  socketState: SOCKET_STATE,
+  // The grid tile changes in place; the socket list reloads (its filters may no longer hold the row), and
+  // whatever counts sockets by state.
+  SocketState: [list('ChargeEquipment'), ...SOCKET_COUNTS],
   // A host that comes or goes changes its presence and every socket's shown state (255 while away).
-  hostOnline: SOCKET_STATE,
-  sessionStarted: SESSIONS,
+  HostOnline: [GRID_KEY, list('ChargeEquipment'), ...SOCKET_COUNTS],
+  SessionStarted: SESSIONS,
   // The end also turns a pending power-off into "power cut" (its record) and settles the order.
-  sessionEnded: [...SESSIONS, list('ForcedOutageRecord')],
-  portFault: [DASHBOARD],
-  sessionMeter: [],
+  SessionEnded: [...SESSIONS, list('ForcedOutageRecord')],
+  PortFault: [DASHBOARD_KEY],
+  SessionMeter: [],
 };
 
-export interface MeterReading {
-  recordId: number;
-  socketId: number;
-  energyWh: number;
-  estimatedCents: number | null;
-  /** The server's time of the reading (ms). */
-  at: number;
+/** The server's time of an event (ms), or now when it is unreadable. */
+const eventTime = (at: string) => {
+  const ms = Date.parse(at);
+  return Number.isNaN(ms) ? Date.now() : ms;
+};
+
+/** A grid with a socket's new state applied, and its group counts again; the same object when not its socket. */
+export function gridWithState(
+  grid: ChargeEquipmentGrid,
+  event: HubEventOf<'SocketState'>,
+): ChargeEquipmentGrid {
+  const socket = grid.Sockets.find((s) => s.Id === event.SocketId);
+  if (!socket || socket.State === event.State) return grid;
+  const Sockets = grid.Sockets.map((s) =>
+    s.Id === event.SocketId
+      ? {
+          ...s,
+          State: event.State,
+          StateColor: findEnumItem(chargePortState, event.State)?.color ?? null,
+          StateGroup: portStateGroup(event.State),
+          StateChangedAt: new Date(eventTime(event.At)).toISOString(),
+        }
+      : s,
+  );
+  const Counts = { idle: 0, occupied: 0, fault: 0, disabled: 0, offline: 0 };
+  for (const s of Sockets) Counts[s.StateGroup] += 1;
+  return { ...grid, Sockets, Counts };
 }
 
-/** A `sessionMeter` message as a reading, or null when it is not one. */
-export function meterReading(message: HubMessage): MeterReading | null {
-  const { recordId, socketId, energyWh, estimatedCents } = message;
-  if (message.type !== 'sessionMeter' || typeof recordId !== 'number' || typeof energyWh !== 'number')
-    return null;
-  const at = Date.parse(message.at);
-  return {
-    recordId,
-    socketId: typeof socketId === 'number' ? socketId : 0,
-    energyWh,
-    estimatedCents: typeof estimatedCents === 'number' ? estimatedCents : null,
-    at: Number.isNaN(at) ? Date.now() : at,
-  };
+/** Applies a socket's new state to the cached grids (its tile, the legend's counts). Nothing is fetched. */
+export function patchSocketState(client: QueryClient, event: HubEventOf<'SocketState'>): void {
+  client.setQueriesData<ChargeEquipmentGrid>({ queryKey: GRID_KEY }, (grid) =>
+    grid ? gridWithState(grid, event) : grid,
+  );
 }
 
 /** The running session with the reading applied (the same object when the reading is not about it). */
-function meteredSession<S extends ChargeEquipmentSession | null>(session: S, reading: MeterReading): S {
-  if (!session || session.ChargeRecordId !== reading.recordId) return session;
+function meteredSession<S extends ChargeEquipmentSession | null>(
+  session: S,
+  reading: HubEventOf<'SessionMeter'>,
+): S {
+  if (!session || session.ChargeRecordId !== reading.RecordId) return session;
+  const start = Date.parse(session.StartAt);
   return {
     ...session,
     // A late reading never lowers the energy (the server keeps the highest too).
-    EnergyWh: Math.max(session.EnergyWh, reading.energyWh),
-    EstimatedCents: reading.estimatedCents ?? session.EstimatedCents,
-    DurationMinutes: durationMinutes(
-      Date.parse(session.StartAt),
-      Math.max(reading.at, Date.parse(session.StartAt)),
-    ),
+    EnergyWh: Math.max(session.EnergyWh, reading.EnergyWh),
+    EstimatedCents: reading.EstimatedCents ?? session.EstimatedCents,
+    DurationMinutes: durationMinutes(start, Math.max(eventTime(reading.At), start)),
   };
 }
 
@@ -92,14 +121,15 @@ function meteredSession<S extends ChargeEquipmentSession | null>(session: S, rea
 function meteredRow<T extends ChargeRecordItem | ChargeOrderItem>(
   row: T,
   recordId: number,
-  reading: MeterReading,
+  reading: HubEventOf<'SessionMeter'>,
 ): T {
-  if (recordId !== reading.recordId || !row.Open) return row;
+  if (recordId !== reading.RecordId || !row.Open) return row;
+  const start = Date.parse(row.StartAt);
   return {
     ...row,
-    EnergyWh: Math.max(row.EnergyWh, reading.energyWh),
-    ...(reading.estimatedCents !== null ? { AmountCents: reading.estimatedCents } : {}),
-    DurationMinutes: durationMinutes(Date.parse(row.StartAt), Math.max(reading.at, Date.parse(row.StartAt))),
+    EnergyWh: Math.max(row.EnergyWh, reading.EnergyWh),
+    ...(reading.EstimatedCents !== null ? { AmountCents: reading.EstimatedCents } : {}),
+    DurationMinutes: durationMinutes(start, Math.max(eventTime(reading.At), start)),
   };
 }
 
@@ -120,9 +150,9 @@ function patchPages<T>(client: QueryClient, key: QueryKey, patch: (item: T) => T
  * Applies a meter reading to every cached view of its session: the grid tile, the socket list, the charging
  * records and orders (energy, running estimate, minutes). Nothing is fetched.
  */
-export function patchMeter(client: QueryClient, reading: MeterReading): void {
-  client.setQueriesData<ChargeEquipmentGrid>({ queryKey: GRID }, (grid) => {
-    if (!grid?.Sockets.some((s) => s.Session?.ChargeRecordId === reading.recordId)) return grid;
+export function patchMeter(client: QueryClient, reading: HubEventOf<'SessionMeter'>): void {
+  client.setQueriesData<ChargeEquipmentGrid>({ queryKey: GRID_KEY }, (grid) => {
+    if (!grid?.Sockets.some((s) => s.Session?.ChargeRecordId === reading.RecordId)) return grid;
     return {
       ...grid,
       Sockets: grid.Sockets.map((s) => ({ ...s, Session: meteredSession(s.Session, reading) })),
@@ -142,8 +172,8 @@ export function patchMeter(client: QueryClient, reading: MeterReading): void {
 export const RELOAD_BATCH_MS = 300;
 
 /**
- * Turns the hub's garage events into query updates: meter readings patched at once, everything else
- * gathered for `RELOAD_BATCH_MS` and invalidated once per key.
+ * Turns the hub's garage events into query updates: what an event carries whole applied at once, everything
+ * else gathered for `RELOAD_BATCH_MS` and invalidated once per key.
  */
 export class GarageLiveUpdates {
   private pending = new Map<string, QueryKey>();
@@ -154,13 +184,10 @@ export class GarageLiveUpdates {
     private readonly batchMs = RELOAD_BATCH_MS,
   ) {}
 
-  handle(message: HubMessage): void {
-    const reading = meterReading(message);
-    if (reading) {
-      patchMeter(this.client, reading);
-      return;
-    }
-    const keys = STALE_AFTER[message.type as GarageEvent];
+  handle(event: GarageMessage): void {
+    if (event.Type === 'SessionMeter') patchMeter(this.client, event);
+    if (event.Type === 'SocketState') patchSocketState(this.client, event);
+    const keys = STALE_AFTER[event.Type];
     if (!keys?.length) return;
     for (const key of keys) this.pending.set(JSON.stringify(key), key);
     this.timer ??= setTimeout(() => this.flush(), this.batchMs);

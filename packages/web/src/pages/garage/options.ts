@@ -1,44 +1,46 @@
-import { PAGE_SIZE_MAX, isMonthlyChargeType } from '@gatehouse/shared';
-import { http } from '../../core/http.ts';
-import type { Option, OptionSource, Page, TKey } from '../../components/list-page/index.ts';
+import {
+  ChargeHostApi,
+  ChargeRuleApi,
+  PAGE_SIZE_MAX,
+  ParkAreaApi,
+  isMonthlyChargeType,
+  type AnyResourceApi,
+  type ListFilterIn,
+  type ReplyOf,
+} from '@gatehouse/shared';
+import { call } from '../../core/api.ts';
+import type { FilterDef, Option, OptionSource, Page, TKey } from '../../components/list-page/index.ts';
+
+/** The row type of a resource's list. */
+export type ItemOf<A extends AnyResourceApi> = ReplyOf<A['list']> extends { Items: (infer I)[] } ? I : never;
 
 /** Pages through a garage list (the server pages at most PAGE_SIZE_MAX rows): choices for selects. */
-export async function loadAll<T>(
-  resource: string,
-  query: Record<string, string | number> = {},
-): Promise<T[]> {
-  const items: T[] = [];
+export async function loadAll<A extends AnyResourceApi>(
+  api: A,
+  query?: ListFilterIn<A['def']>,
+): Promise<ItemOf<A>[]> {
+  const items: ItemOf<A>[] = [];
   for (let index = 1; index <= 50; index += 1) {
-    const page = await http.get<Page<T>>(`/api/${resource}`, {
+    const page = (await call(api.list, {
       query: { ...query, PageIndex: index, PageSize: PAGE_SIZE_MAX },
-    });
+    } as never)) as Page<ItemOf<A>>;
     items.push(...page.Items);
     if (items.length >= page.Total || page.Items.length === 0) break;
   }
   return items;
 }
 
-interface Named {
-  Id: number;
-  Name: string;
-}
-
 export const zoneOptions: OptionSource = {
   kind: 'remote',
   key: 'garage.zones',
   load: async () =>
-    (await loadAll<Named>('ParkArea', { SortField: 'Name', SortOrder: 'asc' })).map((z) => ({
+    (await loadAll(ParkAreaApi, { SortField: 'Name', SortOrder: 'asc' })).map((z) => ({
       value: z.Id,
       label: z.Name,
     })),
 };
 
-interface RuleOption extends Named {
-  ChargeType: number;
-  Disabled: boolean;
-}
-
-const rules = () => loadAll<RuleOption>('ChargeRule', { SortField: 'ChargeType', SortOrder: 'asc' });
+const rules = () => loadAll(ChargeRuleApi, { SortField: 'ChargeType', SortOrder: 'asc' });
 
 export const ruleOptions: OptionSource = {
   kind: 'remote',
@@ -56,19 +58,21 @@ export const monthlyRuleOptions: OptionSource = {
       .map((r) => ({ value: r.Id, label: r.Name })),
 };
 
-interface HostOption extends Named {
-  SerialNumber: string;
-}
-
 export const hostOptions: OptionSource = {
   kind: 'remote',
   key: 'garage.hosts',
   load: async () =>
-    (await loadAll<HostOption>('ChargeHost', { SortField: 'Name', SortOrder: 'asc' })).map((h) => ({
+    (await loadAll(ChargeHostApi, { SortField: 'Name', SortOrder: 'asc' })).map((h) => ({
       value: h.Id,
       label: `${h.Name} (${h.SerialNumber})`,
     })),
 };
+
+/** The filters on where something happened: its zone and its host. */
+export const placeFilters: FilterDef[] = [
+  { name: 'ParkAreaId', label: 'garage.field.ZoneName', kind: 'select', options: zoneOptions },
+  { name: 'ChargeHostId', label: 'garage.field.HostName', kind: 'select', options: hostOptions, width: 240 },
+];
 
 /**
  * A yes/no filter with words that fit it ("charging" / "ended"). The values are the query's text, so the
@@ -82,4 +86,19 @@ export function flagOptions(yes: TKey, no: TKey): OptionSource {
       { value: 'false', label: t(no) },
     ],
   };
+}
+
+/** The socket screen on one host's grid, or on one zone's sockets (a row action's link). */
+export function socketsHref(preset: { ChargeHostId: number } | { ParkAreaId: number }): string {
+  return 'ChargeHostId' in preset
+    ? `/Bicycle/chargeEquipment?ChargeHostId=${preset.ChargeHostId}&view=grid`
+    : `/Bicycle/chargeEquipment?ParkAreaId=${preset.ParkAreaId}`;
+}
+
+/**
+ * Opens a screen from a list's row action (declared outside any component): the hash router follows the
+ * address as it follows a link.
+ */
+export function openScreen(path: string): void {
+  window.location.hash = path;
 }

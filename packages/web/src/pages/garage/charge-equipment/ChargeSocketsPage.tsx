@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Segmented } from 'antd';
 import { AppstoreOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
@@ -7,7 +7,6 @@ import { PowerOffDialog } from './PowerOffDialog.tsx';
 import { RemoteStartDialog } from './RemoteStartDialog.tsx';
 import { SocketGrid } from './SocketGrid.tsx';
 import { SocketsTable } from './SocketsTable.tsx';
-import type { PowerOffTarget, RemoteStartTarget } from './types.ts';
 
 type View = 'table' | 'grid';
 
@@ -33,8 +32,6 @@ function SocketsScreen({ params }: { params: URLSearchParams }) {
   const hostId = idParam(params, 'ChargeHostId');
   const zoneId = idParam(params, 'ParkAreaId');
   const [view, setView] = useState<View>(params.get('view') === 'grid' ? 'grid' : 'table');
-  const [target, setTarget] = useState<PowerOffTarget | null>(null);
-  const [starting, setStarting] = useState<RemoteStartTarget | null>(null);
   const preset = useMemo(
     () =>
       hostId || zoneId
@@ -42,8 +39,6 @@ function SocketsScreen({ params }: { params: URLSearchParams }) {
         : undefined,
     [hostId, zoneId],
   );
-  const powerOff = useCallback((next: PowerOffTarget) => setTarget(next), []);
-  const remoteStart = useCallback((next: RemoteStartTarget) => setStarting(next), []);
 
   return (
     <div className="garage-sockets">
@@ -58,17 +53,12 @@ function SocketsScreen({ params }: { params: URLSearchParams }) {
         data-testid="socket-view"
       />
       {view === 'table' ? (
-        <SocketsTable initialFilters={preset} onPowerOff={powerOff} />
+        <SocketsTable initialFilters={preset} />
       ) : (
-        <SocketGrid
-          initialHostId={hostId}
-          initialZoneId={zoneId}
-          onPowerOff={powerOff}
-          onRemoteStart={remoteStart}
-        />
+        <SocketGrid initialHostId={hostId} initialZoneId={zoneId} />
       )}
-      <PowerOffDialog target={target} onClose={() => setTarget(null)} />
-      <RemoteStartDialog target={starting} onClose={() => setStarting(null)} />
+      <PowerOffDialog />
+      <RemoteStartDialog />
     </div>
   );
 }

@@ -2,11 +2,19 @@ import { useState } from 'react';
 import { Alert, Button, Descriptions, Form, Input } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ForcedOutageRecordItem } from '@gatehouse/shared';
-import { PAYMENT_REASON_MAX, antdRule, formatCents, formatKWh, required } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import {
+  ForcedOutageRecordApi,
+  PAYMENT_REASON_MAX,
+  antdRule,
+  formatCents,
+  formatKWh,
+  required,
+} from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
+import { closeDialog, useGarageDialogs } from '../dialogs.ts';
 import type { PowerOffTarget } from './types.ts';
+import { GRID_KEY } from '../live.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
 import { useSaving } from '../../../components/use-saving.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
@@ -14,7 +22,7 @@ import { powerOffOutcome, type PowerOffOutcome } from './power-off-outcome.ts';
 
 /** Every list the cut changes: the socket's state, the session, its order and the power-off records. */
 const AFFECTED = [
-  ['garage.grid'],
+  GRID_KEY,
   ['list', 'ChargeEquipment'],
   ['list', 'ChargeRecord'],
   ['list', 'ChargeOrder'],
@@ -28,8 +36,10 @@ const AFFECTED = [
  * settled order closes the dialog; anything else (not sent, refused, no answer, not confirmed yet) stays on
  * screen with its reason, and the session runs on until the device confirms.
  */
-export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | null; onClose(): void }) {
+export function PowerOffDialog() {
   const { t } = useTranslation();
+  const target = useGarageDialogs((s) => s.powerOff);
+  const onClose = () => closeDialog('powerOff');
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ Reason: string }>();
   const [saving, withSaving] = useSaving();
@@ -45,10 +55,12 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
     const { Reason } = await form.validateFields();
     try {
       await withSaving(async () => {
-        const record = await http.post<ForcedOutageRecordItem>('/api/ChargeEquipment/ForcedPowerOff', {
-          ChargeEquipmentId: target!.socketId,
-          ...(session ? { ChargeRecordId: session.ChargeRecordId } : {}),
-          Reason: Reason.trim(),
+        const record = await call(ForcedOutageRecordApi.powerOff, {
+          body: {
+            ChargeEquipmentId: target!.socketId,
+            ...(session ? { ChargeRecordId: session.ChargeRecordId } : {}),
+            Reason: Reason.trim(),
+          },
         });
         const said = powerOffOutcome(record, (key, values) => String(t(key as never, values as never)));
         feedback.show({ type: said.type, content: said.text, duration: said.cut ? 3 : 8 });
@@ -95,43 +107,7 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
           data-cut={outcome.cut}
         />
       )}
-      {target && (
-        <Descriptions
-          size="small"
-          column={1}
-          bordered
-          style={{ marginBottom: 16 }}
-          data-testid="power-off-target"
-        >
-          <Descriptions.Item label={t('garage.entity.ChargeEquipment')}>
-            {t('garageUi.socket.hostPort', { host: target.hostName, port: target.portNumber })}
-          </Descriptions.Item>
-          {session && (
-            <>
-              <Descriptions.Item label={t('garage.field.OrderNo')}>
-                {session.OrderNo ?? '-'}
-              </Descriptions.Item>
-              <Descriptions.Item label={t('garage.field.CardNumber')}>
-                {session.CardNumber ?? '-'}
-              </Descriptions.Item>
-              <Descriptions.Item label={t('garage.field.StartAt')}>
-                {formatSiteTime(session.StartAt)}
-              </Descriptions.Item>
-              <Descriptions.Item label={t('garageUi.socket.usage')}>
-                {t('garageUi.socket.minutesEnergy', {
-                  minutes: session.DurationMinutes,
-                  kwh: formatKWh(session.EnergyWh),
-                })}
-              </Descriptions.Item>
-              {session.EstimatedCents !== null && (
-                <Descriptions.Item label={t('garageUi.powerOff.billed')}>
-                  ¥{formatCents(session.EstimatedCents)}
-                </Descriptions.Item>
-              )}
-            </>
-          )}
-        </Descriptions>
-      )}
+      {target && <TargetSummary target={target} />}
       {target && !session && !outcome && (
         <Alert
           type="warning"
@@ -152,5 +128,46 @@ export function PowerOffDialog({ target, onClose }: { target: PowerOffTarget | n
         </Form.Item>
       </Form>
     </PageModal>
+  );
+}
+
+/** Which socket the cut is for and, when a session runs there, its order, card, start, use and estimate. */
+function TargetSummary({ target }: { target: PowerOffTarget }) {
+  const { t } = useTranslation();
+  const session = target.session;
+  return (
+    <Descriptions
+      size="small"
+      column={1}
+      bordered
+      style={{ marginBottom: 16 }}
+      data-testid="power-off-target"
+    >
+      <Descriptions.Item label={t('garage.entity.ChargeEquipment')}>
+        {t('garageUi.socket.hostPort', { host: target.hostName, port: target.portNumber })}
+      </Descriptions.Item>
+      {session && (
+        <>
+          <Descriptions.Item label={t('garage.field.OrderNo')}>{session.OrderNo ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('garage.field.CardNumber')}>
+            {session.CardNumber ?? '-'}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('garage.field.StartAt')}>
+            {formatSiteTime(session.StartAt)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('garageUi.socket.usage')}>
+            {t('garageUi.socket.minutesEnergy', {
+              minutes: session.DurationMinutes,
+              kwh: formatKWh(session.EnergyWh),
+            })}
+          </Descriptions.Item>
+          {session.EstimatedCents !== null && (
+            <Descriptions.Item label={t('garageUi.powerOff.billed')}>
+              ¥{formatCents(session.EstimatedCents)}
+            </Descriptions.Item>
+          )}
+        </>
+      )}
+    </Descriptions>
   );
 }

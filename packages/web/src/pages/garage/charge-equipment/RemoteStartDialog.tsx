@@ -1,12 +1,13 @@
 import { Alert, Form, Input } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { antdRule, required } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { ChargeEquipmentApi, antdRule, required } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { PageModal } from '../../../components/PageModal.tsx';
 import { useSaving } from '../../../components/use-saving.ts';
-import type { RemoteStartTarget } from './types.ts';
+import { closeDialog, useGarageDialogs } from '../dialogs.ts';
+import { GRID_KEY } from '../live.ts';
 
 /** Card numbers as the server takes them (RemoteStart: 1–20 characters, the OCPP idTag). */
 const CARD_MAX = 20;
@@ -17,14 +18,10 @@ const CARD_MAX = 20;
  * command; the session appears when the charger reports its start (live, on the grid). A refusal, an offline
  * host or no answer is the server's message, and nothing changes.
  */
-export function RemoteStartDialog({
-  target,
-  onClose,
-}: {
-  target: RemoteStartTarget | null;
-  onClose(): void;
-}) {
+export function RemoteStartDialog() {
   const { t } = useTranslation();
+  const target = useGarageDialogs((s) => s.remoteStart);
+  const onClose = () => closeDialog('remoteStart');
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ CardNumber: string }>();
   const [saving, withSaving] = useSaving();
@@ -32,14 +29,13 @@ export function RemoteStartDialog({
   async function submit() {
     const { CardNumber } = await form.validateFields();
     await withSaving(async () => {
-      const reply = await http.post<{ Status: string }>('/api/ChargeEquipment/RemoteStart', {
-        ChargeEquipmentId: target!.socketId,
-        CardNumber: CardNumber.trim(),
+      const reply = await call(ChargeEquipmentApi.remoteStart, {
+        body: { ChargeEquipmentId: target!.socketId, CardNumber: CardNumber.trim() },
       });
       feedback.success(t('garageUi.remoteStart.accepted', { status: reply.Status }));
       onClose();
     });
-    await queryClient.invalidateQueries({ queryKey: ['garage.grid'] });
+    await queryClient.invalidateQueries({ queryKey: GRID_KEY });
   }
 
   return (

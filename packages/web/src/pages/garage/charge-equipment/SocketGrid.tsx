@@ -3,22 +3,21 @@ import { Button, Card, Empty, Select, Skeleton, Space, Tag, Typography } from 'a
 import { LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PORT_STATE_GROUPS } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import {
+  ChargeEquipmentApi,
+  ChargeHostApi,
+  PORT_STATE_GROUPS,
+  type ChargeEquipmentGrid,
+} from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
+import { HostPresence } from '../charge-host/HostPresence.tsx';
+import { openDialog } from '../dialogs.ts';
 import { loadAll } from '../options.ts';
+import { GRID_KEY } from '../live.ts';
 import { PortStateLegend } from './PortStateLegend.tsx';
 import { SocketTile } from './SocketTile.tsx';
-import { canRemoteStart, type PowerOffTarget, type RemoteStartTarget, type SocketGridData } from './types.ts';
-import { HostPresence } from '../charge-host/HostPresence.tsx';
+import { canRemoteStart } from './types.ts';
 import './sockets.css';
-
-interface HostChoice {
-  Id: number;
-  Name: string;
-  SerialNumber: string;
-  ParkAreaId: number;
-  ZoneName: string;
-}
 
 /**
  * The area's hub brings every change as it happens (GarageLive); the grid still reloads this often, so the
@@ -34,19 +33,15 @@ const REFRESH_MS = 30_000;
 export function SocketGrid({
   initialHostId,
   initialZoneId,
-  onPowerOff,
-  onRemoteStart,
 }: {
   initialHostId?: number | undefined;
   initialZoneId?: number | undefined;
-  onPowerOff(target: PowerOffTarget): void;
-  onRemoteStart(target: RemoteStartTarget): void;
 }) {
   const { t } = useTranslation();
   const hosts = useQuery({
     // Under 'options': the host screen reloads it after a write (its `invalidates`).
     queryKey: ['options', 'garage.gridHosts'],
-    queryFn: () => loadAll<HostChoice>('ChargeHost', { SortField: 'ZoneName', SortOrder: 'asc' }),
+    queryFn: () => loadAll(ChargeHostApi, { SortField: 'ZoneName', SortOrder: 'asc' }),
   });
   const [zoneId, setZoneId] = useState<number | undefined>(initialZoneId);
   const [chosen, setChosen] = useState<number | undefined>(initialHostId);
@@ -58,9 +53,8 @@ export function SocketGrid({
   const index = inZone.findIndex((h) => h.Id === hostId);
 
   const grid = useQuery({
-    queryKey: ['garage.grid', hostId],
-    queryFn: () =>
-      http.get<SocketGridData>('/api/ChargeEquipment/Grid', { query: { ChargeHostId: hostId! } }),
+    queryKey: [...GRID_KEY, hostId],
+    queryFn: () => call(ChargeEquipmentApi.grid, { query: { ChargeHostId: hostId! } }),
     enabled: hostId !== undefined,
     refetchInterval: REFRESH_MS,
   });
@@ -129,58 +123,63 @@ export function SocketGrid({
   return (
     <Card data-testid="socket-grid">
       {toolbar}
-      {!data ? (
-        <Skeleton active />
-      ) : (
-        <>
-          <div className="socket-grid-host" data-testid="grid-host-summary">
-            <Typography.Text strong>{data.Host.Name}</Typography.Text>
-            <Typography.Text type="secondary">
-              {data.Host.SerialNumber} · {data.Host.ZoneName}
-            </Typography.Text>
-            <HostPresence host={data.Host} inline />
-            {data.Host.Disabled && <Tag>{t('enum.disabledFlag.true')}</Tag>}
-            <span className="socket-grid-counts">
-              {PORT_STATE_GROUPS.map((g) => (
-                <span key={g} data-group={g}>
-                  {t(`garage.portGroup.${g}`)} <strong>{data.Counts[g] ?? 0}</strong>
-                </span>
-              ))}
-            </span>
-          </div>
-          <PortStateLegend sockets={data.Sockets} />
-          {data.Sockets.length === 0 ? (
-            <Empty description={t('garageUi.socket.noSockets')} />
-          ) : (
-            <div className="socket-grid">
-              {data.Sockets.map((socket) => (
-                <SocketTile
-                  key={socket.Id}
-                  socket={socket}
-                  onRemoteStart={
-                    canRemoteStart(socket, data.Host)
-                      ? () =>
-                          onRemoteStart({
-                            socketId: socket.Id,
-                            hostName: data.Host.Name,
-                            portNumber: socket.PortNumber,
-                          })
-                      : undefined
-                  }
-                  onPowerOff={() =>
-                    onPowerOff({
-                      socketId: socket.Id,
-                      hostName: data.Host.Name,
-                      portNumber: socket.PortNumber,
-                      session: socket.Session,
-                    })
-                  }
-                />
-              ))}
-            </div>
-          )}
-        </>
-      )}
+      {data ? <HostSockets data={data} /> : <Skeleton active />}
     </Card>
+  );
+}
+
+/** One host's sockets: its presence and group counts, the legend, and a tile per socket. */
+function HostSockets({ data }: { data: ChargeEquipmentGrid }) {
+  const { t } = useTranslation();
+  const host = data.Host;
+  return (
+    <>
+      <div className="socket-grid-host" data-testid="grid-host-summary">
+        <Typography.Text strong>{host.Name}</Typography.Text>
+        <Typography.Text type="secondary">
+          {host.SerialNumber} · {host.ZoneName}
+        </Typography.Text>
+        <HostPresence host={host} inline />
+        {host.Disabled && <Tag>{t('enum.disabledFlag.true')}</Tag>}
+        <span className="socket-grid-counts">
+          {PORT_STATE_GROUPS.map((g) => (
+            <span key={g} data-group={g}>
+              {t(`garage.portGroup.${g}`)} <strong>{data.Counts[g] ?? 0}</strong>
+            </span>
+          ))}
+        </span>
+      </div>
+      <PortStateLegend sockets={data.Sockets} />
+      {data.Sockets.length === 0 ? (
+        <Empty description={t('garageUi.socket.noSockets')} />
+      ) : (
+        <div className="socket-grid">
+          {data.Sockets.map((socket) => (
+            <SocketTile
+              key={socket.Id}
+              socket={socket}
+              onRemoteStart={
+                canRemoteStart(socket, host)
+                  ? () =>
+                      openDialog('remoteStart', {
+                        socketId: socket.Id,
+                        hostName: host.Name,
+                        portNumber: socket.PortNumber,
+                      })
+                  : undefined
+              }
+              onPowerOff={() =>
+                openDialog('powerOff', {
+                  socketId: socket.Id,
+                  hostName: host.Name,
+                  portNumber: socket.PortNumber,
+                  session: socket.Session,
+                })
+              }
+            />
+          ))}
+        </div>
+      )}
+    </>
   );
 }

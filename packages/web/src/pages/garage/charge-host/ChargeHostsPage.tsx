@@ -1,31 +1,32 @@
-import type { ChargeHostItem } from '@gatehouse/shared';
-import { useMemo, useState } from 'react';
 import { Alert, Typography } from 'antd';
-import { useNavigate } from 'react-router';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { chargingSystemType, BICYCLE_ADMIN, BICYCLE_ANY } from '@gatehouse/shared';
+import {
+  ChargeHostApi,
+  chargingSystemType,
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+  type ChargeHostItem,
+} from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { PageModal } from '../../../components/PageModal.tsx';
+import { call } from '../../../core/api.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
-import { http } from '../../../core/http.ts';
-import { zoneOptions } from '../options.ts';
+import { closeDialog, openDialog, useGarageDialogs } from '../dialogs.ts';
+import { openScreen, socketsHref, zoneOptions } from '../options.ts';
 import { hostForm } from './host-form.ts';
 import { HostPresence } from './HostPresence.tsx';
 
 type HostRow = ChargeHostItem;
 
-/** A new OCPP password, as the server returns it: once, in this reply only. */
-interface NewPassword {
-  host: HostRow;
-  password: string;
-}
-
 /**
  * Shows a host's new OCPP password once (docs/chargers.md, "Connecting a charger"): the server keeps only
  * its hash, so closing this is the last chance to copy it into the charger.
  */
-function PasswordOnceDialog({ shown, onClose }: { shown: NewPassword | null; onClose(): void }) {
+function PasswordOnceDialog() {
   const { t } = useTranslation();
+  const shown = useGarageDialogs((s) => s.ocppPassword);
+  const onClose = () => closeDialog('ocppPassword');
   return (
     <PageModal
       open={shown !== null}
@@ -62,116 +63,112 @@ function PasswordOnceDialog({ shown, onClose }: { shown: NewPassword | null; onC
 }
 
 /** Charging hosts: serial, zone, ports, charging system and its connection, presence; a way to their sockets. */
+const config: ListPageConfig<HostRow> = {
+  api: ChargeHostApi,
+  read: BICYCLE_ANY,
+  write: BICYCLE_ADMIN,
+  actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
+  invalidates: ['garage.hosts', 'garage.gridHosts'],
+  refreshes: ['ParkArea', 'ChargeEquipment'],
+  defaultSort: { field: 'Name', order: 'asc' },
+  filters: [
+    {
+      name: 'Keyword',
+      label: 'garageUi.keyword',
+      kind: 'text',
+      placeholder: 'garageUi.host.keyword',
+    },
+    { name: 'ParkAreaId', label: 'garage.field.ZoneName', kind: 'select', options: zoneOptions },
+    {
+      name: 'ChargingSystemType',
+      label: 'garage.field.ChargingSystemType',
+      kind: 'select',
+      options: { kind: 'enum', def: chargingSystemType },
+    },
+    { name: 'Disabled', label: 'garage.field.Status', kind: 'bool' },
+  ],
+  columns: [
+    { key: 'Name', title: 'garageUi.host.name', sort: 'Name', width: 170 },
+    { key: 'SerialNumber', title: 'garage.field.SerialNumber', sort: 'SerialNumber', width: 130 },
+    { key: 'ZoneName', title: 'garage.field.ZoneName', sort: 'ZoneName', width: 170 },
+    {
+      key: 'LastSeenAt',
+      title: 'garage.field.Online',
+      sort: 'LastSeenAt',
+      width: 220,
+      render: (row) => <HostPresence host={row} />,
+    },
+    {
+      key: 'SocketCount',
+      title: 'garageUi.host.sockets',
+      width: 150,
+      render: (row, tr) => (
+        <span className="list-page-nowrap">
+          {tr('garageUi.host.socketSummary', {
+            total: row.SocketCount,
+            occupied: row.SocketsOccupied,
+            fault: row.SocketsFault,
+          })}
+        </span>
+      ),
+    },
+    { key: 'Disabled', title: 'garage.field.Status', kind: 'status', width: 100 },
+    {
+      key: 'ChargingSystemType',
+      title: 'garage.field.ChargingSystemType',
+      kind: 'enum',
+      enumDef: chargingSystemType,
+      width: 150,
+    },
+    { key: 'Endpoint', title: 'garage.field.Endpoint', ellipsis: true, width: 200 },
+    { key: 'Remark', title: 'garage.field.Remark', ellipsis: true },
+  ],
+  form: hostForm<HostRow>(),
+  rowActions: [
+    {
+      key: 'sockets',
+      label: 'garageUi.host.viewSockets',
+      codes: BICYCLE_ANY,
+      run: (row) => openScreen(socketsHref({ ChargeHostId: row.Id })),
+    },
+    // Commands go to charging-API hosts over their live link (docs/chargers.md, "Commands"); an offline
+    // host, a refusal or no answer is the server's message.
+    {
+      key: 'reset',
+      label: 'garageUi.host.reset',
+      codes: BICYCLE_ADMIN,
+      visible: (row) => row.LiveLink,
+      confirm: 'garageUi.host.confirmReset',
+      run: (row) =>
+        call(ChargeHostApi.reset, { body: { Id: row.Id } })
+          .then((reply) =>
+            feedback.success(
+              i18next.t('garageUi.host.resetAccepted', { host: row.Name, status: reply.Status }),
+            ),
+          )
+          // The request client has shown why (offline, refused, no answer).
+          .catch(() => undefined),
+    },
+    {
+      key: 'ocppPassword',
+      label: 'garageUi.host.setPassword',
+      codes: BICYCLE_ADMIN,
+      visible: (row) => row.LiveLink,
+      confirm: 'garageUi.host.confirmPassword',
+      run: (row) =>
+        call(ChargeHostApi.setOcppPassword, { body: { Id: row.Id } })
+          .then((reply) => openDialog('ocppPassword', { host: row, password: reply.Password }))
+          .catch(() => undefined),
+    },
+  ],
+};
+
 export default function ChargeHostsPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const [password, setPassword] = useState<NewPassword | null>(null);
-  const config = useMemo<ListPageConfig<HostRow>>(
-    () => ({
-      resource: 'ChargeHost',
-      read: BICYCLE_ANY,
-      write: BICYCLE_ADMIN,
-      actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
-      invalidates: ['garage.hosts', 'garage.gridHosts'],
-      refreshes: ['ParkArea', 'ChargeEquipment'],
-      defaultSort: { field: 'Name', order: 'asc' },
-      filters: [
-        {
-          name: 'Keyword',
-          label: 'garageUi.keyword',
-          kind: 'text',
-          placeholder: 'garageUi.host.keyword',
-        },
-        { name: 'ParkAreaId', label: 'garage.field.ZoneName', kind: 'select', options: zoneOptions },
-        {
-          name: 'ChargingSystemType',
-          label: 'garage.field.ChargingSystemType',
-          kind: 'select',
-          options: { kind: 'enum', def: chargingSystemType },
-        },
-        { name: 'Disabled', label: 'garage.field.Status', kind: 'bool' },
-      ],
-      columns: [
-        { key: 'Name', title: 'garageUi.host.name', sort: 'Name', width: 170 },
-        { key: 'SerialNumber', title: 'garage.field.SerialNumber', sort: 'SerialNumber', width: 130 },
-        { key: 'ZoneName', title: 'garage.field.ZoneName', sort: 'ZoneName', width: 170 },
-        {
-          key: 'LastSeenAt',
-          title: 'garage.field.Online',
-          sort: 'LastSeenAt',
-          width: 220,
-          render: (row) => <HostPresence host={row} />,
-        },
-        {
-          key: 'SocketCount',
-          title: 'garageUi.host.sockets',
-          width: 150,
-          render: (row, tr) => (
-            <span className="list-page-nowrap">
-              {tr('garageUi.host.socketSummary', {
-                total: row.SocketCount,
-                occupied: row.SocketsOccupied,
-                fault: row.SocketsFault,
-              })}
-            </span>
-          ),
-        },
-        { key: 'Disabled', title: 'garage.field.Status', kind: 'status', width: 100 },
-        {
-          key: 'ChargingSystemType',
-          title: 'garage.field.ChargingSystemType',
-          kind: 'enum',
-          enumDef: chargingSystemType,
-          width: 150,
-        },
-        { key: 'Endpoint', title: 'garage.field.Endpoint', ellipsis: true, width: 200 },
-        { key: 'Remark', title: 'garage.field.Remark', ellipsis: true },
-      ],
-      form: hostForm<HostRow>(),
-      rowActions: [
-        {
-          key: 'sockets',
-          label: 'garageUi.host.viewSockets',
-          codes: BICYCLE_ANY,
-          run: (row) => void navigate(`/Bicycle/chargeEquipment?ChargeHostId=${row.Id}&view=grid`),
-        },
-        // Commands go to charging-API hosts over their live link (docs/chargers.md, "Commands"); an offline
-        // host, a refusal or no answer is the server's message.
-        {
-          key: 'reset',
-          label: 'garageUi.host.reset',
-          codes: BICYCLE_ADMIN,
-          visible: (row) => row.LiveLink,
-          confirm: 'garageUi.host.confirmReset',
-          run: (row) =>
-            http
-              .post<{ Status: string }>('/api/ChargeHost/Reset', { Id: row.Id })
-              .then((reply) =>
-                feedback.success(t('garageUi.host.resetAccepted', { host: row.Name, status: reply.Status })),
-              )
-              // The request client has shown why (offline, refused, no answer).
-              .catch(() => undefined),
-        },
-        {
-          key: 'ocppPassword',
-          label: 'garageUi.host.setPassword',
-          codes: BICYCLE_ADMIN,
-          visible: (row) => row.LiveLink,
-          confirm: 'garageUi.host.confirmPassword',
-          run: (row) =>
-            http
-              .post<{ Password: string }>('/api/ChargeHost/SetOcppPassword', { Id: row.Id })
-              .then((reply) => setPassword({ host: row, password: reply.Password }))
-              .catch(() => undefined),
-        },
-      ],
-    }),
-    [navigate, t],
-  );
   return (
     <>
       <ListPage config={config} title={t('route.chargeHosts')} />
-      <PasswordOnceDialog shown={password} onClose={() => setPassword(null)} />
+      <PasswordOnceDialog />
     </>
   );
 }

@@ -1,16 +1,13 @@
-import type { ChargeRecordItem } from '@gatehouse/shared';
 import { useTranslation } from 'react-i18next';
-import { chargeStopReason, BICYCLE_ANY } from '@gatehouse/shared';
+import { ChargeRecordApi, chargeStopReason, BICYCLE_ANY, type ChargeRecordItem } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { AmountCell, EndCell, EnergyCell, PaymentStateTag, SocketCell } from '../cells.tsx';
-import { flagOptions, hostOptions, zoneOptions } from '../options.ts';
+import { AmountCell, EndCell, EnergyCell, PaymentStateTag, socketColumn } from '../cells.tsx';
+import { flagOptions, placeFilters } from '../options.ts';
 import { recordRange } from '../record-range.ts';
 
-type RecordRow = ChargeRecordItem;
-
 /** Charging records: the sessions as measured, read-only, with the order each one priced. */
-const config: ListPageConfig<RecordRow> = {
-  resource: 'ChargeRecord',
+const config: ListPageConfig<ChargeRecordItem> = {
+  api: ChargeRecordApi,
   read: BICYCLE_ANY,
   write: [],
   actions: { export: true },
@@ -18,14 +15,7 @@ const config: ListPageConfig<RecordRow> = {
   filters: [
     recordRange('garage.field.StartAt'),
     { name: 'CardNumber', label: 'garage.field.CardNumber', kind: 'text' },
-    { name: 'ParkAreaId', label: 'garage.field.ZoneName', kind: 'select', options: zoneOptions },
-    {
-      name: 'ChargeHostId',
-      label: 'garage.field.HostName',
-      kind: 'select',
-      options: hostOptions,
-      width: 240,
-    },
+    ...placeFilters,
     {
       name: 'StopReason',
       label: 'garage.field.StopReason',
@@ -50,11 +40,7 @@ const config: ListPageConfig<RecordRow> = {
       render: (row) => <EndCell value={row.EndAt} running="garageUi.charging" />,
     },
     { key: 'ZoneName', title: 'garage.field.ZoneName', width: 160 },
-    {
-      key: 'HostName',
-      title: 'garageUi.socket.column',
-      render: (row) => <SocketCell host={row.HostName} port={row.PortNumber} />,
-    },
+    socketColumn(),
     { key: 'CardNumber', title: 'garage.field.CardNumber', width: 120 },
     { key: 'DurationMinutes', title: 'garage.field.DurationMinutes', width: 110 },
     {

@@ -1,25 +1,24 @@
-import type { ChargeRuleItem } from '@gatehouse/shared';
 import { Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
+  ChargeRuleApi,
   chargeType,
   isMonthlyChargeType,
   temporaryChargeType,
   BICYCLE_ADMIN,
   BICYCLE_ANY,
+  type ChargeRuleItem,
 } from '@gatehouse/shared';
 import { CentsCell, EnumCell, ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { PriceCell } from '../cells.tsx';
 import { zoneOptions } from '../options.ts';
 import { ruleForm } from './rule-form.tsx';
 
-export type RuleRow = ChargeRuleItem;
-
 const notApplicable = <Typography.Text type="secondary">-</Typography.Text>;
 
 /** Charge rules: every charge type with the terms that apply to it, and the zones that use each rule. */
-const config: ListPageConfig<RuleRow> = {
-  resource: 'ChargeRule',
+const config: ListPageConfig<ChargeRuleItem> = {
+  api: ChargeRuleApi,
   read: BICYCLE_ANY,
   write: BICYCLE_ADMIN,
   actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
@@ -114,7 +113,7 @@ const config: ListPageConfig<RuleRow> = {
     },
     { key: 'Remark', title: 'garage.field.Remark', ellipsis: true, width: 160 },
   ],
-  form: ruleForm<RuleRow>(),
+  form: ruleForm<ChargeRuleItem>(),
 };
 
 export default function ChargeRulesPage() {

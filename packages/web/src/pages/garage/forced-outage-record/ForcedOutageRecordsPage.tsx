@@ -1,10 +1,15 @@
-import type { ForcedOutageRecordItem } from '@gatehouse/shared';
 import { Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { findEnumItem, forcedOutageResult, BICYCLE_ANY } from '@gatehouse/shared';
+import {
+  ForcedOutageRecordApi,
+  findEnumItem,
+  forcedOutageResult,
+  BICYCLE_ANY,
+  type ForcedOutageRecordItem,
+} from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { AmountCell, SocketCell } from '../cells.tsx';
-import { hostOptions, zoneOptions } from '../options.ts';
+import { AmountCell, socketColumn } from '../cells.tsx';
+import { placeFilters } from '../options.ts';
 import { recordRange } from '../record-range.ts';
 
 type OutageRow = ForcedOutageRecordItem;
@@ -30,7 +35,7 @@ function ResultCell({ row }: { row: OutageRow }) {
 
 /** Forced power-off records: who cut which socket when and why, the order it ended and the device's answer. */
 const config: ListPageConfig<OutageRow> = {
-  resource: 'ForcedOutageRecord',
+  api: ForcedOutageRecordApi,
   read: BICYCLE_ANY,
   write: [],
   actions: { export: true },
@@ -44,14 +49,7 @@ const config: ListPageConfig<OutageRow> = {
       placeholder: 'garageUi.powerOff.keyword',
       width: 220,
     },
-    { name: 'ParkAreaId', label: 'garage.field.ZoneName', kind: 'select', options: zoneOptions },
-    {
-      name: 'ChargeHostId',
-      label: 'garage.field.HostName',
-      kind: 'select',
-      options: hostOptions,
-      width: 240,
-    },
+    ...placeFilters,
     {
       name: 'Result',
       label: 'garage.field.Result',
@@ -62,11 +60,7 @@ const config: ListPageConfig<OutageRow> = {
   ],
   columns: [
     { key: 'At', title: 'garage.field.At', kind: 'instant', sort: 'At', width: 170 },
-    {
-      key: 'HostName',
-      title: 'garageUi.socket.column',
-      render: (row) => <SocketCell host={row.HostName} port={row.PortNumber} />,
-    },
+    socketColumn(),
     { key: 'Reason', title: 'garage.field.Reason', ellipsis: true, width: 220 },
     {
       key: 'Result',

@@ -3,10 +3,21 @@ import { Card, Col, Empty, Row, Skeleton } from 'antd';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { chargePortState, findEnumItem, formatCents, formatKWh } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import {
+  GarageDashboardApi,
+  chargePortState,
+  findEnumItem,
+  formatCents,
+  formatKWh,
+  type GarageDaily,
+  type GarageSummary,
+} from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
+import { DAILY_KEY } from '../live.ts';
 import { echarts } from './echarts.ts';
-import { CHART_DAYS, type GarageDaily, type GarageSummary } from './types.ts';
+
+/** Days the charts cover. */
+const CHART_DAYS = 30;
 
 const CHART_HEIGHT = 280;
 /** Series colours of the daily charts (the socket chart uses the port-state colours). */
@@ -115,8 +126,8 @@ function RevenueChart({ daily }: { daily: GarageDaily }) {
 export default function GarageCharts({ summary }: { summary: GarageSummary }) {
   const { t } = useTranslation();
   const daily = useQuery({
-    queryKey: ['garage.dashboard.daily', CHART_DAYS],
-    queryFn: () => http.get<GarageDaily>('/api/GarageDashboard/Daily', { query: { Days: CHART_DAYS } }),
+    queryKey: [...DAILY_KEY, CHART_DAYS],
+    queryFn: () => call(GarageDashboardApi.daily, { query: { Days: CHART_DAYS } }),
   });
   const days = daily.data;
   return (

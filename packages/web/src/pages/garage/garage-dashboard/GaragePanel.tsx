@@ -3,12 +3,12 @@ import { Alert, Card, Skeleton, Statistic, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { chargePortState, findEnumItem, formatCents, formatKWh } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { GarageDashboardApi, chargePortState, findEnumItem, formatCents, formatKWh } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
-import { useFaultAlerts } from '../fault-alerts.ts';
-import { faultCode } from '../GarageLive.tsx';
-import type { GarageSummary } from './types.ts';
+import { faultCode, useFaultAlerts } from '../fault-alerts.ts';
+import { DASHBOARD_KEY } from '../live.ts';
+import { socketsHref } from '../options.ts';
 import './garage-dashboard.css';
 
 const GarageCharts = lazy(() => import('./GarageCharts.tsx'));
@@ -63,7 +63,7 @@ function Figure({
 }
 
 /**
- * Ports that entered a fault state since this page was opened (the hub's `portFault` alerts, newest first),
+ * Ports that entered a fault state since this page was opened (the hub's `PortFault` alerts, newest first),
  * each with a link to its host's grid.
  */
 function FaultAlerts() {
@@ -80,15 +80,15 @@ function FaultAlerts() {
       description={
         <ul>
           {alerts.map((a) => {
-            const item = findEnumItem(chargePortState, a.state);
+            const item = findEnumItem(chargePortState, a.State);
             return (
-              <li key={`${a.socketId}-${a.at}`} data-socket={a.socketId}>
-                {formatSiteTime(a.at, 'HH:mm:ss')}{' '}
-                <Link to={`/Bicycle/chargeEquipment?ChargeHostId=${a.hostId}&view=grid`}>
-                  {t('garageUi.socket.hostPort', { host: a.serial, port: a.portNumber })}
+              <li key={`${a.SocketId}-${a.At}`} data-socket={a.SocketId}>
+                {formatSiteTime(a.At, 'HH:mm:ss')}{' '}
+                <Link to={socketsHref({ ChargeHostId: a.HostId })}>
+                  {t('garageUi.socket.hostPort', { host: a.Serial, port: a.PortNumber })}
                 </Link>
                 {': '}
-                {item ? t(item.key as never) : a.state}
+                {item ? t(item.key as never) : a.State}
                 {faultCode(a) && ` (${faultCode(a)})`}
               </li>
             );
@@ -108,8 +108,8 @@ function FaultAlerts() {
 export default function GaragePanel() {
   const { t } = useTranslation();
   const summary = useQuery({
-    queryKey: ['garage.dashboard'],
-    queryFn: () => http.get<GarageSummary>('/api/GarageDashboard'),
+    queryKey: DASHBOARD_KEY,
+    queryFn: () => call(GarageDashboardApi.summary),
   });
   const [chartsRef, chartsSeen] = useSeen<HTMLDivElement>();
   const s = summary.data;

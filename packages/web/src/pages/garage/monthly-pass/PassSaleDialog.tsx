@@ -1,13 +1,14 @@
 import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { MAX_PASS_UNITS, formatCents } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { MAX_PASS_UNITS, MonthlyPassApi, formatCents, type InputOf } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { FormDialog, type FormDef, type Row } from '../../../components/list-page/index.ts';
 import { monthlyRuleOptions } from '../options.ts';
 import { VehicleSelect } from '../vehicle/VehicleSelect.tsx';
 import { formatSiteTime, siteNow } from '../../../core/site-time.ts';
+import { closeDialog, useGarageDialogs } from '../dialogs.ts';
 
 const form: FormDef<Row> = {
   width: 720,
@@ -47,22 +48,19 @@ const form: FormDef<Row> = {
   ],
 };
 
+type SellBody = InputOf<typeof MonthlyPassApi.sell>['body'];
+
 /**
- * Selling a monthly pass: vehicle, monthly rule, how many time units and from when. The server computes
- * the end (on the area's calendar) and the price; the toast shows both.
+ * Selling a monthly pass: vehicle, monthly rule, how many time units and from when (preset on a vehicle when
+ * sold from its row). The server computes the end (on the area's calendar) and the price; the toast shows
+ * both.
  */
-export function PassSaleDialog({
-  open,
-  vehicleId,
-  onClose,
-}: {
-  open: boolean;
-  /** Preset when sold from a vehicle's row. */
-  vehicleId?: number | undefined;
-  onClose(): void;
-}) {
+export function PassSaleDialog() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const selling = useGarageDialogs((s) => s.sellPass);
+  const open = selling !== null;
+  const vehicleId = selling?.vehicleId;
   // New defaults on every opening: the start is "now" when the dialog opens, not when the page loaded.
   const defaults = useMemo(
     () => (open ? { VehicleId: vehicleId, Units: 1, StartAt: siteNow() } : undefined),
@@ -75,13 +73,10 @@ export function PassSaleDialog({
       defaults={defaults}
       title={t('garageUi.vehicle.sellPass')}
       form={form}
-      onClose={onClose}
+      onClose={() => closeDialog('sellPass')}
       onSubmit={async (body) => {
-        const pass = await http.post<{ EndAt: string; AmountCents: number; Plate: string }>(
-          '/api/MonthlyPass',
-          body,
-          { quiet: true },
-        );
+        // The form's fields are the body's (VehicleId, ChargeRuleId, Units, StartAt, Remark).
+        const pass = await call(MonthlyPassApi.sell, { body: body as SellBody }, { quiet: true });
         feedback.success(
           t('garageUi.pass.sold', {
             plate: pass.Plate,

@@ -1,26 +1,25 @@
 import { Descriptions, Form, Input, InputNumber } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { MAX_PASS_UNITS, antdRule, formatCents, required } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { MonthlyPassApi, MAX_PASS_UNITS, antdRule, formatCents, required } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
-import type { PassRow } from './types.ts';
 import { FormModal } from '../../../components/FormModal.tsx';
-import { toSitePicker } from '../../../core/site-time.ts';
-import { formatSiteTime } from '../../../core/site-time.ts';
+import { formatSiteTime, toSitePicker } from '../../../core/site-time.ts';
+import { closeDialog, useGarageDialogs } from '../dialogs.ts';
 
 /** Renewal sells the next pass under the same rule, from where this one ends (or now, once it has ended). */
-export function RenewDialog({ pass, onClose }: { pass: PassRow | null; onClose(): void }) {
+export function RenewDialog() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const pass = useGarageDialogs((s) => s.renewPass);
+  const onClose = () => closeDialog('renewPass');
   const [form] = Form.useForm<{ Units: number; Remark?: string }>();
   const start = pass ? toSitePicker(Math.max(Date.parse(pass.EndAt), Date.now())) : null;
 
   async function submit(values: { Units: number; Remark?: string }) {
-    const renewed = await http.post<PassRow>('/api/MonthlyPass/Renew', {
-      Id: pass!.Id,
-      Units: values.Units,
-      Remark: values.Remark?.trim() || null,
+    const renewed = await call(MonthlyPassApi.renew, {
+      body: { Id: pass!.Id, Units: values.Units, Remark: values.Remark?.trim() || null },
     });
     feedback.success(
       t('garageUi.pass.sold', {

@@ -1,47 +1,47 @@
-import { useCallback, useMemo, useState } from 'react';
 import { Descriptions, Form, Input } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
+  ChargeOrderApi,
   PAYMENT_ACTIONS,
   PAYMENT_ACTION_NAMES,
   PAYMENT_REASON_MAX,
+  ParkOrderApi,
   antdRule,
   findEnumItem,
   formatCents,
   paymentState,
   required,
-  type PaymentAction,
   BICYCLE_ADMIN,
   BICYCLE_ANY,
-  type ChargeOrderItem,
-  type ParkOrderItem,
+  type OrderKind,
+  type PaymentAction,
 } from '@gatehouse/shared';
-import { http } from '../../../core/http.ts';
+import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import type { RowAction, TKey } from '../../../components/list-page/index.ts';
-import { PaymentStateTag } from '../cells.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
+import { PaymentStateTag } from '../cells.tsx';
+import { queryClient } from '../../../core/query-client.ts';
+import { closeDialog, openDialog, useGarageDialogs, type OrderRow } from '../dialogs.ts';
 
-/** What both order lists carry for the payment actions. */
-/** An order of either kind: the payment actions need only what both carry. */
-export type OrderRow = ChargeOrderItem | ParkOrderItem;
+const APIS = { ChargeOrder: ChargeOrderApi, ParkOrder: ParkOrderApi } as const;
 
-type OrderResource = 'ChargeOrder' | 'ParkOrder';
+/** Sends an operator action; the reply is the order as its list shows it. */
+function act(kind: OrderKind, action: PaymentAction, id: number, reason?: string): Promise<OrderRow> {
+  return call(APIS[kind][action], { body: { Id: id, ...(reason ? { Reason: reason } : {}) } });
+}
 
-function useAfterAction(resource: OrderResource) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  return useCallback(
-    async (order: OrderRow) => {
-      const state = findEnumItem(paymentState, order.PaymentState);
-      feedback.success(
-        t('garageUi.order.done', { order: order.OrderNo, state: state ? t(state.key as never) : '' }),
-      );
-      await queryClient.invalidateQueries({ queryKey: ['list', resource] });
-    },
-    [t, queryClient, resource],
+/** The toast naming the order and its new state; the order list reloads. */
+function announce(kind: OrderKind, order: OrderRow) {
+  const state = findEnumItem(paymentState, order.PaymentState);
+  feedback.success(
+    i18next.t('garageUi.order.done', {
+      order: order.OrderNo,
+      state: state ? i18next.t(state.key as TKey) : '',
+    }),
   );
+  return queryClient.invalidateQueries({ queryKey: ['list', kind] });
 }
 
 /**
@@ -49,71 +49,38 @@ function useAfterAction(resource: OrderResource) {
  * follow the caller's code: refunds are the Admin's); the codes here hide them for the same reasons.
  * Actions taking a reason open a dialog; a retry only asks for confirmation.
  */
-export function useOrderActions(resource: OrderResource): {
-  rowActions: RowAction<OrderRow>[];
-  dialog: React.ReactNode;
-} {
-  const [pending, setPending] = useState<{ action: PaymentAction; order: OrderRow } | null>(null);
-  const after = useAfterAction(resource);
-  const rowActions = useMemo(
-    () =>
-      PAYMENT_ACTION_NAMES.map((action): RowAction<OrderRow> => {
-        const rule = PAYMENT_ACTIONS[action];
-        return {
-          key: action,
-          label: `garage.action.${action}` as TKey,
-          codes: rule.level === 'admin' ? BICYCLE_ADMIN : BICYCLE_ANY,
-          danger: action === 'Refund',
-          visible: (row) => row.Actions.includes(action),
-          ...(rule.reason === 'none'
-            ? {
-                confirm: 'garageUi.order.confirmRetry' as TKey,
-                run: async (row: OrderRow) =>
-                  after(await http.post<OrderRow>(`/api/${resource}/${action}`, { Id: row.Id })),
-              }
-            : { run: (row: OrderRow) => setPending({ action, order: row }) }),
-        };
-      }),
-    [after, resource],
-  );
-  return {
-    rowActions,
-    dialog: (
-      <ReasonDialog
-        resource={resource}
-        pending={pending}
-        onClose={() => setPending(null)}
-        onDone={(order) => void after(order)}
-      />
-    ),
-  };
+export function orderRowActions(kind: OrderKind): RowAction<OrderRow>[] {
+  return PAYMENT_ACTION_NAMES.map((action): RowAction<OrderRow> => {
+    const rule = PAYMENT_ACTIONS[action];
+    return {
+      key: action,
+      label: `garage.action.${action}` as TKey,
+      codes: rule.level === 'admin' ? BICYCLE_ADMIN : BICYCLE_ANY,
+      danger: action === 'Refund',
+      visible: (row) => row.Actions.includes(action),
+      ...(rule.reason === 'none'
+        ? {
+            confirm: 'garageUi.order.confirmRetry' as TKey,
+            run: async (row: OrderRow) => announce(kind, await act(kind, action, row.Id)),
+          }
+        : { run: (row: OrderRow) => openDialog('orderAction', { kind, action, order: row }) }),
+    };
+  });
 }
 
-/** The reason an operator gives for closing or refunding an order (required for a refund). */
-function ReasonDialog({
-  resource,
-  pending,
-  onClose,
-  onDone,
-}: {
-  resource: OrderResource;
-  pending: { action: PaymentAction; order: OrderRow } | null;
-  onClose(): void;
-  onDone(order: OrderRow): void;
-}) {
+/** The reason an operator gives for closing or refunding an order of this kind (required for a refund). */
+export function OrderActionDialog({ kind }: { kind: OrderKind }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ Reason?: string }>();
+  const open = useGarageDialogs((s) => s.orderAction);
+  const pending = open?.kind === kind ? open : null;
   const action = pending?.action;
   const needed = action ? PAYMENT_ACTIONS[action].reason === 'required' : false;
 
   async function submit({ Reason }: { Reason?: string }) {
-    const reason = Reason?.trim();
-    const order = await http.post<OrderRow>(`/api/${resource}/${action!}`, {
-      Id: pending!.order.Id,
-      ...(reason ? { Reason: reason } : {}),
-    });
-    onClose();
-    onDone(order);
+    const order = await act(kind, action!, pending!.order.Id, Reason?.trim());
+    closeDialog('orderAction');
+    await announce(kind, order);
   }
 
   return (
@@ -126,7 +93,7 @@ function ReasonDialog({
       okText={t('list.confirm')}
       okButtonProps={{ danger: action === 'Refund' }}
       okTestId="order-action-ok"
-      onCancel={onClose}
+      onCancel={() => closeDialog('orderAction')}
       onSubmit={submit}
     >
       {pending && (

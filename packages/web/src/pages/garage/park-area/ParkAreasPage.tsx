@@ -1,7 +1,9 @@
 import { Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { PassSaleDialog } from '../monthly-pass/PassSaleDialog.tsx';
 import { PassesList } from '../monthly-pass/PassesList.tsx';
+import { RenewDialog } from '../monthly-pass/RenewDialog.tsx';
 import { VehiclesList } from '../vehicle/VehiclesList.tsx';
 import { ZonesList } from './ZonesList.tsx';
 
@@ -11,7 +13,8 @@ type Tab = (typeof TABS)[number];
 /**
  * The garage's landing screen (spec parkArea): parking zones, and beside them the vehicles and monthly
  * passes that park in them. The spec's menu has no entries for vehicles and passes; this is where an
- * operator managing parking looks for them (`?tab=vehicles` or `?tab=passes` opens one directly).
+ * operator managing parking looks for them (`?tab=vehicles` or `?tab=passes` opens one directly). A pass is
+ * sold from either tab and renewed from the passes: their dialogs are the screen's.
  */
 export default function ParkAreasPage() {
   const { t } = useTranslation();
@@ -21,16 +24,20 @@ export default function ParkAreasPage() {
   // page is kept alive in its tab.
   const active: Tab = TABS.includes(asked as Tab) ? (asked as Tab) : 'zones';
   return (
-    <Tabs
-      activeKey={active}
-      onChange={(key) => setParams(key === 'zones' ? {} : { tab: key }, { replace: true })}
-      className="garage-tabs"
-      data-testid="park-area-tabs"
-      items={[
-        { key: 'zones', label: t('garage.title.parkArea'), children: <ZonesList /> },
-        { key: 'vehicles', label: t('garage.title.vehicle'), children: <VehiclesList /> },
-        { key: 'passes', label: t('garage.title.monthlyPass'), children: <PassesList /> },
-      ]}
-    />
+    <>
+      <Tabs
+        activeKey={active}
+        onChange={(key) => setParams(key === 'zones' ? {} : { tab: key }, { replace: true })}
+        className="garage-tabs"
+        data-testid="park-area-tabs"
+        items={[
+          { key: 'zones', label: t('garage.title.parkArea'), children: <ZonesList /> },
+          { key: 'vehicles', label: t('garage.title.vehicle'), children: <VehiclesList /> },
+          { key: 'passes', label: t('garage.title.monthlyPass'), children: <PassesList /> },
+        ]}
+      />
+      <PassSaleDialog />
+      <RenewDialog />
+    </>
   );
 }

@@ -1,14 +1,11 @@
-import type { ParkAreaItem } from '@gatehouse/shared';
-import { BICYCLE_ADMIN, BICYCLE_ANY } from '@gatehouse/shared';
-import { useMemo } from 'react';
+import { BICYCLE_ADMIN, BICYCLE_ANY, ParkAreaApi, type ParkAreaItem } from '@gatehouse/shared';
 import { Progress, Space, Tag, Tooltip, Typography } from 'antd';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { ruleOptions } from '../options.ts';
+import { openScreen, ruleOptions, socketsHref } from '../options.ts';
 import '../garage.css';
 
-export type ZoneRow = ParkAreaItem;
+type ZoneRow = ParkAreaItem;
 
 /** Live socket occupancy of a zone: occupied / total, a bar, and the idle, fault and disabled counts. */
 function Occupancy({ zone }: { zone: ZoneRow }) {
@@ -43,90 +40,87 @@ function Occupancy({ zone }: { zone: ZoneRow }) {
 }
 
 /** Parking zones: capacity, location, the rules that apply, and live occupancy. */
+const config: ListPageConfig<ZoneRow> = {
+  api: ParkAreaApi,
+  read: BICYCLE_ANY,
+  write: BICYCLE_ADMIN,
+  actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
+  invalidates: ['garage.zones', 'garage.gridHosts'],
+  refreshes: ['ChargeRule', 'ChargeHost', 'ChargeEquipment'],
+  defaultSort: { field: 'Name', order: 'asc' },
+  filters: [
+    { name: 'Name', label: 'garage.field.ZoneName', kind: 'text' },
+    { name: 'ChargeRuleId', label: 'garage.field.ChargeRules', kind: 'select', options: ruleOptions },
+    { name: 'Disabled', label: 'garage.field.Status', kind: 'bool' },
+  ],
+  columns: [
+    { key: 'Name', title: 'garage.field.ZoneName', sort: 'Name', width: 160 },
+    { key: 'Capacity', title: 'garage.field.Capacity', sort: 'Capacity', width: 90 },
+    {
+      key: 'SocketsOccupied',
+      title: 'garageUi.zone.occupancy',
+      width: 170,
+      render: (row) => <Occupancy zone={row} />,
+    },
+    { key: 'ParkedCount', title: 'garage.field.ParkedCount', width: 110 },
+    { key: 'HostCount', title: 'garage.field.HostCount', width: 80 },
+    { key: 'Disabled', title: 'garage.field.Status', kind: 'status', width: 100 },
+    {
+      key: 'ChargeRules',
+      title: 'garage.field.ChargeRules',
+      width: 230,
+      render: (row, tr) =>
+        row.ChargeRules.length ? (
+          <Space size={[0, 4]} wrap>
+            {row.ChargeRules.map((r) => (
+              <Tag key={r.Id} color={r.Disabled ? 'default' : 'blue'}>
+                {r.Name}
+                {r.Disabled ? ` (${tr('enum.disabledFlag.true')})` : ''}
+              </Tag>
+            ))}
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">-</Typography.Text>
+        ),
+    },
+    { key: 'Location', title: 'garage.field.Location', ellipsis: true, width: 140 },
+  ],
+  form: {
+    width: 720,
+    fields: [
+      { name: 'Name', label: 'garage.field.ZoneName', kind: 'text', required: true, maxLength: 50 },
+      {
+        name: 'Capacity',
+        label: 'garage.field.Capacity',
+        kind: 'number',
+        required: true,
+        min: 0,
+        max: 100_000,
+      },
+      { name: 'Location', label: 'garage.field.Location', kind: 'text', maxLength: 100, wide: true },
+      {
+        name: 'ChargeRuleIds',
+        label: 'garage.field.ChargeRules',
+        kind: 'multiSelect',
+        options: ruleOptions,
+        wide: true,
+        extra: 'garageUi.zone.rulesHint',
+      },
+      { name: 'Remark', label: 'garage.field.Remark', kind: 'textarea', maxLength: 200 },
+    ],
+    toBody: (values) => ({ ...values, ChargeRuleIds: values.ChargeRuleIds ?? [] }),
+  },
+  rowActions: [
+    {
+      key: 'sockets',
+      label: 'garageUi.zone.sockets',
+      codes: BICYCLE_ANY,
+      run: (row) => openScreen(socketsHref({ ParkAreaId: row.Id })),
+    },
+  ],
+};
+
 export function ZonesList() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const config = useMemo<ListPageConfig<ZoneRow>>(
-    () => ({
-      resource: 'ParkArea',
-      read: BICYCLE_ANY,
-      write: BICYCLE_ADMIN,
-      actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
-      invalidates: ['garage.zones', 'garage.gridHosts'],
-      refreshes: ['ChargeRule', 'ChargeHost', 'ChargeEquipment'],
-      defaultSort: { field: 'Name', order: 'asc' },
-      filters: [
-        { name: 'Name', label: 'garage.field.ZoneName', kind: 'text' },
-        { name: 'ChargeRuleId', label: 'garage.field.ChargeRules', kind: 'select', options: ruleOptions },
-        { name: 'Disabled', label: 'garage.field.Status', kind: 'bool' },
-      ],
-      columns: [
-        { key: 'Name', title: 'garage.field.ZoneName', sort: 'Name', width: 160 },
-        { key: 'Capacity', title: 'garage.field.Capacity', sort: 'Capacity', width: 90 },
-        {
-          key: 'SocketsOccupied',
-          title: 'garageUi.zone.occupancy',
-          width: 170,
-          render: (row) => <Occupancy zone={row} />,
-        },
-        { key: 'ParkedCount', title: 'garage.field.ParkedCount', width: 110 },
-        { key: 'HostCount', title: 'garage.field.HostCount', width: 80 },
-        { key: 'Disabled', title: 'garage.field.Status', kind: 'status', width: 100 },
-        {
-          key: 'ChargeRules',
-          title: 'garage.field.ChargeRules',
-          width: 230,
-          render: (row, tr) =>
-            row.ChargeRules.length ? (
-              <Space size={[0, 4]} wrap>
-                {row.ChargeRules.map((r) => (
-                  <Tag key={r.Id} color={r.Disabled ? 'default' : 'blue'}>
-                    {r.Name}
-                    {r.Disabled ? ` (${tr('enum.disabledFlag.true')})` : ''}
-                  </Tag>
-                ))}
-              </Space>
-            ) : (
-              <Typography.Text type="secondary">-</Typography.Text>
-            ),
-        },
-        { key: 'Location', title: 'garage.field.Location', ellipsis: true, width: 140 },
-      ],
-      form: {
-        width: 720,
-        fields: [
-          { name: 'Name', label: 'garage.field.ZoneName', kind: 'text', required: true, maxLength: 50 },
-          {
-            name: 'Capacity',
-            label: 'garage.field.Capacity',
-            kind: 'number',
-            required: true,
-            min: 0,
-            max: 100_000,
-          },
-          { name: 'Location', label: 'garage.field.Location', kind: 'text', maxLength: 100, wide: true },
-          {
-            name: 'ChargeRuleIds',
-            label: 'garage.field.ChargeRules',
-            kind: 'multiSelect',
-            options: ruleOptions,
-            wide: true,
-            extra: 'garageUi.zone.rulesHint',
-          },
-          { name: 'Remark', label: 'garage.field.Remark', kind: 'textarea', maxLength: 200 },
-        ],
-        toBody: (values) => ({ ...values, ChargeRuleIds: values.ChargeRuleIds ?? [] }),
-      },
-      rowActions: [
-        {
-          key: 'sockets',
-          label: 'garageUi.zone.sockets',
-          codes: BICYCLE_ANY,
-          run: (row) => void navigate(`/Bicycle/chargeEquipment?ParkAreaId=${row.Id}`),
-        },
-      ],
-    }),
-    [navigate],
-  );
   return <ListPage config={config} title={t('route.parkAreas')} />;
 }

@@ -2,16 +2,12 @@ import { useEffect, useState } from 'react';
 import { Select } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { http } from '../../../core/http.ts';
-import type { FieldControlProps, Page } from '../../../components/list-page/index.ts';
+import { VehicleApi, type VehicleItem } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
+import type { FieldControlProps } from '../../../components/list-page/index.ts';
 
-export interface VehicleChoice {
-  Id: number;
-  Plate: string;
-  OwnerName: string | null;
-}
-
-const label = (v: VehicleChoice) => (v.OwnerName ? `${v.Plate} · ${v.OwnerName}` : v.Plate);
+const label = (v: Pick<VehicleItem, 'Plate' | 'OwnerName'>) =>
+  v.OwnerName ? `${v.Plate} · ${v.OwnerName}` : v.Plate;
 
 /**
  * A vehicle picked by typing part of its plate, owner, phone or card: an area can hold more vehicles than
@@ -39,7 +35,7 @@ export function VehicleSelect({
   const found = useQuery({
     queryKey: ['garage.vehicleSearch', keyword],
     queryFn: () =>
-      http.get<Page<VehicleChoice>>('/api/Vehicle', {
+      call(VehicleApi.list, {
         query: {
           PageSize: 20,
           SortField: 'Plate',
@@ -52,7 +48,7 @@ export function VehicleSelect({
   // The chosen vehicle (preset by the vehicle row) may not be among the results: fetch it by id.
   const chosen = useQuery({
     queryKey: ['garage.vehicle', value],
-    queryFn: () => http.get<VehicleChoice>(`/api/Vehicle/${value}`),
+    queryFn: () => call(VehicleApi.get, { params: { Id: value! } }),
     enabled: typeof value === 'number' && !found.data?.Items.some((v) => v.Id === value),
   });
 
