@@ -131,6 +131,20 @@ export class SessionStore {
     return principal;
   }
 
+  /**
+   * A user's principal as a background job acting for them sees it now (an export started by that user, run
+   * later or on another instance): null when the user is gone or disabled. It carries no session.
+   */
+  async principalOfUser(userId: number): Promise<Principal | null> {
+    const user = await this.db.kysely
+      .selectFrom('AppUser')
+      .select(['Id', 'UserName', 'Name', 'Disabled'])
+      .where('Id', '=', userId)
+      .executeTakeFirst();
+    if (!user || user.Disabled) return null;
+    return this.loadPrincipal(user.Id, user.UserName, user.Name, '');
+  }
+
   private async touch(entry: CachedPrincipal, now: number): Promise<void> {
     if (now - entry.lastSeenAt < TOUCH_INTERVAL_MS) return;
     entry.lastSeenAt = now;
