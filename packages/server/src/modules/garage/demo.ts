@@ -12,8 +12,8 @@ import {
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { DemoContext } from '../../db/seed/context.ts';
-import { prng, type Random } from '../../db/seed/random.ts';
+import type { DemoContext } from '../../demo/context.ts';
+import { prng, type Random } from '../../demo/random.ts';
 import { areaTimeZone } from './common/index.ts';
 import type {
   ChargeOrderTable,
@@ -674,7 +674,7 @@ async function writePortable(k: Kysely<Database>, bulk: Bulk): Promise<void> {
 /**
  * The OCPP password of every demo host of the charging-API type (40 hexadecimal digits, an AuthorizationKey
  * every charger takes; published like the demo accounts' password). `npm start` runs the charge-point
- * simulator for those hosts with it (gateways/ocpp/demo.ts).
+ * simulator for those hosts with it (demo/charge-points.ts).
  */
 export const DEMO_OCPP_KEY = '67617465686f7573652d64656d6f2d6f63707021';
 
