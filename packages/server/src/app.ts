@@ -27,6 +27,7 @@ import { registerModules, routeTable } from './routes.ts';
 import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
 import { wgGateway, type WgGateway } from './gateways/wg/index.ts';
 import type { DeviceGateway, GatewayDeps } from './platform/gateway.ts';
+import { ClusterNode } from './platform/cluster/node.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -86,26 +87,46 @@ export async function buildApp({
     bodyLimit: 2 * 1024 * 1024,
   });
 
-  const settings = new SettingsService(db, clock, {
-    ...DEFAULT_SETTINGS,
-    SessionTtlSeconds: config.sessionTtlSeconds,
-  });
+  // This instance in the cluster (one member on SQLite): the bus that carries session ends, setting changes
+  // and live events to the other instances, the shared leases and the cluster-wide periodic tasks.
+  const cluster = new ClusterNode(config.instanceId, db, clock, app.log);
+  const busError = (error: unknown) => app.log.error({ err: error }, 'cluster bus');
+  const settings = new SettingsService(
+    db,
+    clock,
+    { ...DEFAULT_SETTINGS, SessionTtlSeconds: config.sessionTtlSeconds },
+    cluster.bus,
+    busError,
+  );
   await settings.load();
   const platform: Platform = {
     config,
     db,
     clock,
     settings,
-    sessions: new SessionStore(db, clock, () => settings.get('SessionTtlSeconds') * 1000),
-    hubTickets: new HubTickets(clock),
-    throttle: new LoginThrottle(clock, () => ({
+    sessions: new SessionStore(
+      db,
+      clock,
+      () => settings.get('SessionTtlSeconds') * 1000,
+      cluster.bus,
+      busError,
+    ),
+    hubTickets: new HubTickets(db, clock),
+    throttle: new LoginThrottle(db, clock, () => ({
       maxFailures: settings.get('LoginMaxFailures'),
       lockMinutes: settings.get('LoginLockMinutes'),
     })),
-    exports: new ExportQueue(db, clock, config.exportDir, (error) =>
-      app.log.error({ err: error }, 'export queue'),
-    ),
+    // Export jobs on the job queue (in-process on SQLite, pg-boss shared by every instance on PostgreSQL),
+    // run for the user as they are when the job runs; files in the database; expiry once across the cluster.
+    exports: new ExportQueue({
+      db,
+      clock,
+      principalOfUser: (userId) => platform.sessions.principalOfUser(userId),
+      retentionDays: () => settings.get('ExportRetentionDays'),
+      log: app.log,
+    }),
     log: app.log,
+    cluster,
   };
   await platform.exports.start();
   // Before each heartbeat every connection's session is checked again (expiry by inactivity has no event).
@@ -115,7 +136,12 @@ export async function buildApp({
     () => {
       recheckHubSessions(platform, hub).catch((error: unknown) => app.log.error({ err: error }, 'hub check'));
     },
+    cluster.bus,
+    busError,
   );
+  // Login counts and hub tickets live in the database: their old rows are swept once across the cluster.
+  cluster.singleton('auth-prune', 10 * 60_000, () => platform.throttle.prune());
+  await cluster.start();
 
   // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
   // messages), and replies are plain JSON, so Fastify's own compilers stand aside.
@@ -243,6 +269,7 @@ export async function buildApp({
     unwatchHub();
     hub.close();
     await platform.exports.close();
+    await cluster.close();
   });
   await app.ready();
   return { app, platform, hub, ocpp: ocpp.central, routes: routeTable, wg: wg?.gateway(), gateways };

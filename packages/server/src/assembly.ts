@@ -9,6 +9,9 @@ import { platform } from './platform/migrations/0001-platform.ts';
 import { administration } from './platform/migrations/0002-administration.ts';
 import { auditActor } from './platform/migrations/0005-audit-actor.ts';
 import { constraintsMigration } from './platform/migrations/0009-constraints.ts';
+import { exportFilesMigration } from './platform/migrations/0012-export-files.ts';
+import { sharedAuthMigration } from './platform/migrations/0013-shared-auth.ts';
+import { clusterMigration } from './platform/cluster/index.ts';
 import { serverModules } from './routes.ts';
 
 /**
@@ -29,6 +32,9 @@ export const migrations: MigrationSet = {
   '0008-ocpp-safety': ocppSafetyMigration,
   '0009-constraints': constraintsMigration,
   '0010-wg-sent': wgSentMigration,
+  '0011-cluster': clusterMigration,
+  '0012-export-files': exportFilesMigration,
+  '0013-shared-auth': sharedAuthMigration,
 };
 
 /** Brings a database up to date with the house's migrations. */

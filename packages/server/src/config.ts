@@ -1,3 +1,4 @@
+import { instanceId } from './platform/cluster/instances.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,8 @@ export interface Config {
   simulatorControl: { host: string; port: number } | null;
   /** OCPP charge points (gateways/ocpp, docs/chargers.md). */
   ocpp: OcppConfig;
+  /** This instance's name in the cluster, its logs and screens (INSTANCE_ID, else host-pid-random). */
+  instanceId: string;
 }
 
 export interface OcppConfig {
@@ -192,7 +195,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (apiDocs !== 'public' && apiDocs !== 'signed-in' && apiDocs !== 'off')
     throw new ConfigError('API_DOCS', `expected "public", "signed-in" or "off", got "${apiDocs}"`);
 
+  let instance: string;
+  try {
+    instance = instanceId(env);
+  } catch (error) {
+    throw new ConfigError('INSTANCE_ID', (error as Error).message);
+  }
+
   return {
+    instanceId: instance,
     wg,
     simulator,
     simulatorControl,

@@ -78,36 +78,56 @@ describeEachDb('login throttle under attack', (h) => {
   });
 });
 
-it('doubles a repeated lock up to a cap, and an unlock clears the name everywhere', () => {
-  let now = 0;
-  const throttle = new LoginThrottle({ now: () => now } as never, () => ({
-    maxFailures: 2,
-    lockMinutes: 10,
-  }));
-  const fail = () => {
-    const attempt = throttle.begin('Admin', '1.2.3.4');
-    expect('failed' in attempt).toBe(true);
-  };
-  const lockedFor = () => throttle.locked('admin', '1.2.3.4')?.minutes ?? 0;
-  const lengths: number[] = [];
-  for (let round = 0; round < 8; round++) {
-    fail();
-    fail();
-    lengths.push(lockedFor());
-    now += lockedFor() * 60_000 + 1;
-    expect(lockedFor()).toBe(0);
-  }
-  expect(lengths).toEqual([10, 20, 40, 80, 160, 320, 320, 320]);
-  fail();
-  fail();
-  expect(throttle.nameLock('ADMIN ')).toBeDefined();
-  expect(throttle.unlock('admin')).toBe(true);
-  expect(lockedFor()).toBe(0);
-  // A success resets the growth: the next lock is the plain one again.
-  fail();
-  const attempt = throttle.begin('admin', '1.2.3.4');
-  if ('succeeded' in attempt) attempt.succeeded();
-  fail();
-  fail();
-  expect(lockedFor()).toBe(10);
+describeEachDb('login throttle, counted in the database', (h) => {
+  it('doubles a repeated lock up to a cap, and an unlock clears the name everywhere', async () => {
+    let now = Date.UTC(2026, 10, 2);
+    const throttle = new LoginThrottle(h().db, { now: () => now } as never, () => ({
+      maxFailures: 2,
+      lockMinutes: 10,
+    }));
+    const fail = async () => {
+      const attempt = await throttle.begin('Admin', '1.2.3.4');
+      expect('failed' in attempt).toBe(true);
+    };
+    const lockedFor = async () => (await throttle.locked('admin', '1.2.3.4'))?.minutes ?? 0;
+    const lengths: number[] = [];
+    for (let round = 0; round < 8; round++) {
+      await fail();
+      await fail();
+      lengths.push(await lockedFor());
+      now += (await lockedFor()) * 60_000 + 1;
+      expect(await lockedFor()).toBe(0);
+    }
+    expect(lengths).toEqual([10, 20, 40, 80, 160, 320, 320, 320]);
+    await fail();
+    await fail();
+    expect(await throttle.nameLock('ADMIN ')).toBeDefined();
+    expect(await throttle.unlock('admin')).toBe(true);
+    expect(await lockedFor()).toBe(0);
+    // A success resets the growth: the next lock is the plain one again.
+    await fail();
+    const attempt = await throttle.begin('admin', '1.2.3.4');
+    if ('succeeded' in attempt) await attempt.succeeded();
+    await fail();
+    await fail();
+    expect(await lockedFor()).toBe(10);
+  });
+
+  it('evaluates at most the limit of a parallel burst spread over two instances', async () => {
+    const now = Date.UTC(2026, 10, 3);
+    const policy = () => ({ maxFailures: 5, lockMinutes: 15 });
+    // Two throttles over one database: two instances of a cluster.
+    const a = new LoginThrottle(h().db, { now: () => now } as never, policy);
+    const b = new LoginThrottle(h().db, { now: () => now } as never, policy);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).begin('burst-user', '9.9.9.9')),
+    );
+    const evaluated = results.filter((r) => 'failed' in r).length;
+    expect(evaluated).toBeGreaterThan(0);
+    expect(evaluated).toBeLessThanOrEqual(5);
+    expect(await b.locked('burst-user', '9.9.9.9')).toBeDefined();
+    // Locked on one instance is locked on the other, and an unlock on one lifts it on both.
+    expect(await a.unlock('burst-user')).toBe(true);
+    expect(await b.locked('burst-user', '9.9.9.9')).toBeUndefined();
+  });
 });

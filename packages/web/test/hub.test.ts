@@ -60,7 +60,7 @@ describe('live hub connection', () => {
     expect(seen).toEqual(['Swipe']);
   });
 
-  it('reconnects with a new ticket and growing pauses, but not after 4401 or 4403', async () => {
+  it('reconnects with a new ticket and growing pauses (a refused ticket too, to any instance), but not after 4403', async () => {
     const { hub, sockets, timers } = setup();
     hub.connect(1);
     await tick();
@@ -73,8 +73,15 @@ describe('live hub connection', () => {
     expect(timers.map((t) => t.ms)).toEqual([1000, 2000]);
     timers[1]!.fn();
     await tick();
+    // A ticket another instance refused, or a session that ended: try again with a fresh ticket.
     sockets[2]!.onclose!({ code: 4401 });
-    expect(timers).toHaveLength(2);
+    expect(timers.map((t) => t.ms)).toEqual([1000, 2000, 4000]);
+    timers[2]!.fn();
+    await tick();
+    expect(sockets[3]!.url).toContain('ticket=t4');
+    // The user lost the area: nothing to reconnect to until the area changes.
+    sockets[3]!.onclose!({ code: 4403 });
+    expect(timers).toHaveLength(3);
   });
 
   it('moves to another area and closes the old socket', async () => {

@@ -12,6 +12,9 @@ export interface Db {
   dialect: DialectName;
   /** The underlying better-sqlite3 handle (SQLite only), for bulk seeding and benchmarks. */
   sqlite?: SQLite.Database;
+  /** PostgreSQL only: the connection string and schema, for connections of its own (the bus's listener). */
+  url?: string;
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -62,7 +65,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    return {
+      kysely,
+      dialect: 'postgres',
+      url,
+      ...(options.pgSchema ? { schema: options.pgSchema } : {}),
+      close: () => kysely.destroy(),
+    };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const sqlite = new SQLite(url);

@@ -5,6 +5,7 @@ import type { HubTickets } from './auth/hub-tickets.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
 import type { Clock } from './clock.ts';
+import type { ClusterNode } from './cluster/node.ts';
 import type { ExportQueue } from './exports/queue.ts';
 import type { Settings } from './settings.ts';
 
@@ -20,4 +21,6 @@ export interface Platform {
   throttle: LoginThrottle;
   exports: ExportQueue;
   log: FastifyBaseLogger;
+  /** This instance in the cluster: bus, leases, instance registry, cluster-wide tasks. */
+  cluster: ClusterNode;
 }

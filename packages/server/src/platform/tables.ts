@@ -154,6 +154,28 @@ export interface ExportJobTable {
   ExpiresAt: number | null;
 }
 
+/** One counted login attempt on one throttle key (platform/auth/throttle.ts). */
+export interface LoginAttemptTable {
+  Id: Generated<number>;
+  Key: string;
+  At: number;
+}
+
+/** A throttle key locked until LockedUntil; Locks counts the locks in a row (each doubles the next). */
+export interface LoginLockTable {
+  Key: string;
+  LockedUntil: number;
+  Locks: number;
+}
+
+/** A one-time ticket to open the live hub (its hash; the ticket itself is only in the browser's URL). */
+export interface HubTicketTable {
+  TicketHash: string;
+  TokenHash: string;
+  AreaId: number;
+  ExpiresAt: number;
+}
+
 /**
  * The platform's tables (sessions, settings, the audit log and export jobs) and the system and organization
  * modules' (users, roles, resources, areas, departments, named lists, operator staff), created by the
@@ -175,6 +197,9 @@ export interface PlatformTables {
   OperatorStaff: OperatorStaffTable;
   AuditLog: AuditLogTable;
   ExportJob: ExportJobTable;
+  LoginAttempt: LoginAttemptTable;
+  LoginLock: LoginLockTable;
+  HubTicket: HubTicketTable;
 }
 
 declare module '../db/schema.ts' {

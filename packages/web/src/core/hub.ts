@@ -26,14 +26,19 @@ export interface WebSocketLike {
   close(): void;
 }
 
-/** Close codes after which reconnecting is pointless until the session or the area changes. */
-const FINAL_CODES = new Set([4401, 4403]);
+/**
+ * Close codes after which reconnecting is pointless until the area changes: the user lost the area. Any
+ * other close (an instance restarting or killed, a proxy, a ticket refused) retries with a fresh ticket, on
+ * whichever instance answers; a session that really ended fails to get a ticket, and the next API call tells
+ * the operator.
+ */
+const FINAL_CODES = new Set([4403]);
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 
 /**
  * One WebSocket to the current area's hub, shared by every open screen: each reconnect asks for a new
- * one-time ticket; a lost connection retries with growing pauses; an ended session (4401) or a lost area
+ * one-time ticket; a lost connection retries with growing pauses (to any instance of a cluster); a lost area
  * (4403) stops it until `connect` is called again.
  */
 export class HubConnection {

@@ -1,9 +1,9 @@
 import { defaultChannels, doorDirection, enumLabel, translate } from '@gatehouse/shared';
 import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../db/seed/context.ts';
+import type { DemoContext } from '../../demo/context.ts';
 import { formatInstant } from '../../platform/exports/workbook.ts';
 import { ISSUE } from './card-user-link-channel/lifecycle.ts';
-import { prng, type Random } from '../../db/seed/random.ts';
+import { prng, type Random } from '../../demo/random.ts';
 import { bulkInsert } from './demo/bulk.ts';
 import {
   DEVICES,

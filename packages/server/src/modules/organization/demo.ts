@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../db/seed/context.ts';
+import type { DemoContext } from '../../demo/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 
 interface DepartmentSeed {

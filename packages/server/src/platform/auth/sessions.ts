@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { Bus } from '../cluster/bus.ts';
 import type { Clock } from '../clock.ts';
 import { ADMIN_CODE, type Principal } from '../principal.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -23,6 +24,9 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** What ended or may have changed: one session, or any session (users, roles or areas changed). */
 export type SessionChange = { tokenHash: string } | 'all';
 
+/** The bus channel on which instances tell each other that sessions ended or grants changed. */
+const CHANNEL = 'sessions';
+
 export class SessionStore {
   private readonly cache = new Map<string, CachedPrincipal>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
@@ -32,7 +36,38 @@ export class SessionStore {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly ttlMs: () => number,
-  ) {}
+    /**
+     * The cluster's bus: a session ended or grants changed on one instance are told to the others, which drop
+     * their cached principals and close the hub sockets of that session (well within a second).
+     */
+    private readonly bus?: Bus,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    bus?.subscribe(CHANNEL, (message, meta) => {
+      if (meta.local) return;
+      const { t } = message as { t?: string };
+      if (typeof t === 'string') this.forget(t);
+      else this.dropAll();
+    });
+    // Changes told while the bus was reconnecting were missed: read every session again.
+    bus?.onResync(() => this.dropAll());
+  }
+
+  /** Tells the other instances (after the change committed here). */
+  private tell(message: { t: string } | { all: true }): void {
+    this.bus?.publish(CHANNEL, message).catch(this.onError);
+  }
+
+  private forget(tokenHash: string): void {
+    this.cache.delete(tokenHash);
+    this.emit({ tokenHash });
+  }
+
+  private dropAll(): void {
+    this.version++;
+    this.cache.clear();
+    this.emit('all');
+  }
 
   async create(userId: number, meta: { ip?: string; userAgent?: string }): Promise<string> {
     const token = newToken();
@@ -67,7 +102,8 @@ export class SessionStore {
   async revoke(tokenHash: string): Promise<void> {
     this.cache.delete(tokenHash);
     await this.db.kysely.deleteFrom('Session').where('TokenHash', '=', tokenHash).execute();
-    this.emit({ tokenHash });
+    this.forget(tokenHash);
+    this.tell({ t: tokenHash });
   }
 
   async revokeUser(userId: number): Promise<void> {
@@ -75,11 +111,10 @@ export class SessionStore {
     this.invalidate();
   }
 
-  /** Drops every cached principal: call after changing users, roles, resources or areas. */
+  /** Drops every cached principal, here and on every instance: call after changing users, roles, resources or areas. */
   invalidate(): void {
-    this.version++;
-    this.cache.clear();
-    this.emit('all');
+    this.dropAll();
+    this.tell({ all: true });
   }
 
   /** The principal behind a token, or null when it is unknown, expired or its user is disabled. */

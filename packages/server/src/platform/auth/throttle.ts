@@ -1,15 +1,11 @@
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../../db/database.ts';
 import type { Clock } from '../clock.ts';
+import { escapeLike } from '../filters.ts';
 
 export interface ThrottlePolicy {
   maxFailures: number;
   lockMinutes: number;
-}
-
-interface Entry {
-  failures: number[];
-  lockedUntil: number;
-  /** Locks in a row without a success in between: each doubles the next lock (capped). */
-  locks: number;
 }
 
 /** Why a login attempt was refused before its password was looked at. */
@@ -24,9 +20,9 @@ export interface Lock {
 
 /** A reserved attempt: tell it how the password check ended. */
 export interface Attempt {
-  succeeded(): void;
+  succeeded(): Promise<void>;
   /** The lock this failed attempt started (it crossed a limit), for the operation log; else undefined. */
-  failed(): Lock | undefined;
+  failed(): Promise<Lock | undefined>;
 }
 
 /** A name's lock grows to at most this many times the configured lock (15 min → 8 h by default). */
@@ -39,6 +35,14 @@ const ADDRESS_FACTOR = 10;
  * bounds a guessing campaign spread over many addresses.
  */
 const ACCOUNT_FACTOR = 20;
+/** Counts and locks untouched for this long are forgotten (a lock's growth starts again after a quiet day). */
+const FORGET_MS = 24 * 3_600_000;
+
+interface Key {
+  key: string;
+  scope: LockScope;
+  factor: number;
+}
 
 /**
  * Failed logins, counted on three keys: name + address (the ordinary lock, after `maxFailures`), address
@@ -46,41 +50,53 @@ const ACCOUNT_FACTOR = 20;
  * lock ends by itself; repeated locks of one key double in length up to MAX_GROWTH times the setting, and
  * a success or an administrator's unlock resets a name.
  *
- * An attempt is counted when it starts (`begin`, synchronous), before the asynchronous password check, so
- * a burst of parallel attempts cannot evaluate more passwords than the limit allows; a success withdraws
- * its own count. Whether the user exists makes no difference, so a 429 reveals nothing.
- * In memory: one server process guards its own door (documented in docs/permissions.md).
+ * Counted in the database (LoginAttempt, LoginLock), so every instance of a cluster counts the same
+ * attempts and an unlock on one lifts the lock everywhere. An attempt is counted when it starts (`begin`),
+ * before the password check: of a burst of parallel attempts, only those whose count is within the limit
+ * are evaluated at all (the others are refused as locked), so a burst cannot try more passwords than the
+ * limit allows, however many instances it is spread over. A success withdraws its own count. Whether the
+ * user exists makes no difference, so a 429 reveals nothing.
  */
 export class LoginThrottle {
-  private readonly entries = new Map<string, Entry>();
-
   constructor(
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly policy: () => ThrottlePolicy,
-    private readonly maxEntries = 50_000,
   ) {}
 
   private static name(userName: string) {
     return userName.trim().toLowerCase();
   }
 
-  private keys(userName: string, ip: string): Array<[string, LockScope, number]> {
+  // Text keys without NUL (PostgreSQL text cannot hold it): an address never contains '|', a name may.
+  private keys(userName: string, ip: string): [Key, Key, Key] {
     const name = LoginThrottle.name(userName);
     return [
-      [`n:${name}\u0000${ip}`, 'accountFromAddress', 1],
-      [`a:${ip}`, 'address', ADDRESS_FACTOR],
-      [`n:${name}`, 'account', ACCOUNT_FACTOR],
+      { key: `p:${ip}|${name}`, scope: 'accountFromAddress', factor: 1 },
+      { key: `a:${ip}`, scope: 'address', factor: ADDRESS_FACTOR },
+      { key: `n:${name}`, scope: 'account', factor: ACCOUNT_FACTOR },
     ];
   }
 
   /** The longest lock standing against this name from this address, if any. */
-  locked(userName: string, ip: string): Lock | undefined {
+  async locked(userName: string, ip: string): Promise<Lock | undefined> {
     const now = this.clock.now();
+    const keys = this.keys(userName, ip);
+    const rows = await this.db.kysely
+      .selectFrom('LoginLock')
+      .select(['Key', 'LockedUntil'])
+      .where(
+        'Key',
+        'in',
+        keys.map((k) => k.key),
+      )
+      .where('LockedUntil', '>', now)
+      .execute();
     let worst: Lock | undefined;
-    for (const [key, scope] of this.keys(userName, ip)) {
-      const until = this.entries.get(key)?.lockedUntil ?? 0;
-      if (until > now && (!worst || until > worst.until))
-        worst = { scope, until, minutes: Math.ceil((until - now) / 60_000) };
+    for (const row of rows) {
+      const until = Number(row.LockedUntil);
+      const scope = keys.find((k) => k.key === row.Key)!.scope;
+      if (!worst || until > worst.until) worst = { scope, until, minutes: Math.ceil((until - now) / 60_000) };
     }
     return worst;
   }
@@ -89,90 +105,144 @@ export class LoginThrottle {
    * Every lock standing on a user name now: from one address (`address` set) or from all addresses (the
    * name's own lock). For the users screen, which shows who is locked, until when and why.
    */
-  nameLocks(): Array<{ name: string; address: string | null; until: number }> {
-    const now = this.clock.now();
-    const out: Array<{ name: string; address: string | null; until: number }> = [];
-    for (const [key, entry] of this.entries) {
-      if (!key.startsWith('n:') || entry.lockedUntil <= now) continue;
-      const [name, address] = key.slice(2).split('\u0000') as [string, string | undefined];
-      out.push({ name, address: address ?? null, until: entry.lockedUntil });
-    }
-    return out;
+  async nameLocks(): Promise<Array<{ name: string; address: string | null; until: number }>> {
+    const rows = await this.db.kysely
+      .selectFrom('LoginLock')
+      .select(['Key', 'LockedUntil'])
+      .where((eb) => eb.or([eb('Key', 'like', 'n:%'), eb('Key', 'like', 'p:%')]))
+      .where('LockedUntil', '>', this.clock.now())
+      .execute();
+    return rows.map((row) => {
+      const until = Number(row.LockedUntil);
+      if (row.Key.startsWith('n:')) return { name: row.Key.slice(2), address: null, until };
+      const bar = row.Key.indexOf('|');
+      return { name: row.Key.slice(bar + 1), address: row.Key.slice(2, bar), until };
+    });
   }
 
   /** Locks on a name from any address (for the users screen), longest first. */
-  nameLock(userName: string): { until: number } | undefined {
-    const prefix = `n:${LoginThrottle.name(userName)}`;
-    const now = this.clock.now();
-    let until = 0;
-    for (const [key, entry] of this.entries)
-      if ((key === prefix || key.startsWith(`${prefix}\u0000`)) && entry.lockedUntil > now)
-        until = Math.max(until, entry.lockedUntil);
-    return until > now ? { until } : undefined;
+  async nameLock(userName: string): Promise<{ until: number } | undefined> {
+    const name = LoginThrottle.name(userName);
+    const until = Math.max(0, ...(await this.nameLocks()).filter((l) => l.name === name).map((l) => l.until));
+    return until > 0 ? { until } : undefined;
   }
 
   /**
-   * Reserves an attempt or answers the lock that refuses it. Synchronous on purpose: the count is taken
-   * before the caller awaits the password check.
+   * Reserves an attempt or answers the lock that refuses it. The count is taken before the caller checks the
+   * password; an attempt past the limit of a key (a parallel burst) is refused like a locked one.
    */
-  begin(userName: string, ip: string): Lock | Attempt {
-    const lock = this.locked(userName, ip);
-    if (lock) return lock;
+  async begin(userName: string, ip: string): Promise<Lock | Attempt> {
+    const standing = await this.locked(userName, ip);
+    if (standing) return standing;
+    const { maxFailures, lockMinutes } = this.policy();
+    const windowMs = lockMinutes * 60_000;
     const stamp = this.clock.now();
+    const keys = this.keys(userName, ip);
+    const k = this.db.kysely;
+    const inserted = await k
+      .insertInto('LoginAttempt')
+      .values(keys.map(({ key }) => ({ Key: key, At: stamp })))
+      .returning(['Id', 'Key'])
+      .execute();
     let locks = false;
-    for (const [key, , factor] of this.keys(userName, ip)) locks = this.count(key, factor, stamp) || locks;
+    let beyond = false;
+    for (const { key, factor } of keys) {
+      const limit = maxFailures * factor;
+      const { n } = await k
+        .selectFrom('LoginAttempt')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('Key', '=', key)
+        .where('At', '>', stamp - windowMs)
+        .executeTakeFirstOrThrow();
+      const count = Number(n);
+      if (count < limit) continue;
+      // The attempt that reaches the limit is still evaluated (its password may be right); any beyond it, in
+      // the same burst, is not.
+      if (count > limit) beyond = true;
+      if (await this.lock(key, stamp, windowMs)) locks = true;
+    }
+    // Old counts of these keys go as they leave the window.
+    await k
+      .deleteFrom('LoginAttempt')
+      .where(
+        'Key',
+        'in',
+        keys.map((x) => x.key),
+      )
+      .where('At', '<=', stamp - Math.max(windowMs, 60_000))
+      .execute();
+    if (beyond)
+      return (await this.locked(userName, ip)) ?? { scope: 'accountFromAddress', until: stamp, minutes: 1 };
+    const addressAttempt = inserted.find((row) => row.Key === keys[1].key)?.Id;
     return {
-      succeeded: () => this.succeeded(userName, ip, stamp),
+      succeeded: () => this.succeeded(keys, addressAttempt),
       // The lock is set when the attempt is counted, but it is a lockout only if the password was wrong too.
-      failed: () => (locks ? this.locked(userName, ip) : undefined),
+      failed: async () => (locks ? this.locked(userName, ip) : undefined),
     };
   }
 
+  /**
+   * Locks a key that reached its limit and forgets its counts; the lock doubles with each lock in a row. Of
+   * instances locking the same key at the same moment, one sets it (the update applies only to a lock that
+   * has ended). True when this call set it.
+   */
+  private async lock(key: string, stamp: number, windowMs: number): Promise<boolean> {
+    const k = this.db.kysely;
+    const previous = await k
+      .selectFrom('LoginLock')
+      .select('Locks')
+      .where('Key', '=', key)
+      .executeTakeFirst();
+    const locks = previous?.Locks ?? 0;
+    const until = stamp + windowMs * Math.min(2 ** locks, MAX_GROWTH);
+    const set = await k
+      .insertInto('LoginLock')
+      .values({ Key: key, LockedUntil: until, Locks: 1 })
+      .onConflict((oc) =>
+        oc
+          .column('Key')
+          .doUpdateSet({ LockedUntil: until, Locks: sql`"LoginLock"."Locks" + 1` })
+          .where('LoginLock.LockedUntil', '<=', stamp),
+      )
+      .executeTakeFirst();
+    await k.deleteFrom('LoginAttempt').where('Key', '=', key).execute();
+    return Number(set.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
   /** An administrator's unlock: every lock and count on this name, from every address. */
-  unlock(userName: string): boolean {
-    const prefix = `n:${LoginThrottle.name(userName)}`;
-    let any = false;
-    for (const key of [...this.entries.keys()])
-      if (key === prefix || key.startsWith(`${prefix}\u0000`)) {
-        any ||= (this.entries.get(key)?.lockedUntil ?? 0) > this.clock.now();
-        this.entries.delete(key);
-      }
-    return any;
+  async unlock(userName: string): Promise<boolean> {
+    const name = LoginThrottle.name(userName);
+    // The name's own key, and its keys from every address (p:<address>|<name>).
+    const own = sql<SqlBool>`("Key" = ${`n:${name}`} or "Key" like ${`p:%|${escapeLike(name)}`} escape '\\')`;
+    const k = this.db.kysely;
+    const locked = await k
+      .selectFrom('LoginLock')
+      .select('Key')
+      .where(own)
+      .where('LockedUntil', '>', this.clock.now())
+      .execute();
+    await k.deleteFrom('LoginLock').where(own).execute();
+    await k.deleteFrom('LoginAttempt').where(own).execute();
+    return locked.length > 0;
   }
 
-  /** Counts one attempt on a key; true when this count locked it. */
-  private count(key: string, factor: number, stamp: number): boolean {
-    const { maxFailures, lockMinutes } = this.policy();
-    const windowMs = lockMinutes * 60_000;
-    const entry = this.entries.get(key) ?? { failures: [], lockedUntil: 0, locks: 0 };
-    entry.failures = entry.failures.filter((t) => stamp - t < windowMs);
-    entry.failures.push(stamp);
-    const locks = entry.failures.length >= maxFailures * factor;
-    if (locks) {
-      entry.lockedUntil = stamp + windowMs * Math.min(2 ** entry.locks, MAX_GROWTH);
-      entry.locks += 1;
-      entry.failures = [];
-    }
-    // Re-inserted so the Map's order is least recently used first, and the oldest falls out at the cap.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    return locks;
+  /** A right password: the name's own counts and locks start again; the address keeps its other names' counts. */
+  private async succeeded(
+    [pair, , name]: [Key, Key, Key],
+    addressAttempt: number | undefined,
+  ): Promise<void> {
+    const k = this.db.kysely;
+    const own = [pair.key, name.key];
+    await k.deleteFrom('LoginAttempt').where('Key', 'in', own).execute();
+    await k.deleteFrom('LoginLock').where('Key', 'in', own).execute();
+    if (addressAttempt !== undefined)
+      await k.deleteFrom('LoginAttempt').where('Id', '=', addressAttempt).execute();
   }
 
-  /** A right password: the name's own counts start again; the address keeps its count of other names. */
-  private succeeded(userName: string, ip: string, stamp: number) {
-    const [[pairKey], [addressKey], [nameKey]] = this.keys(userName, ip) as [
-      [string, LockScope, number],
-      [string, LockScope, number],
-      [string, LockScope, number],
-    ];
-    this.entries.delete(pairKey);
-    this.entries.delete(nameKey);
-    const address = this.entries.get(addressKey);
-    if (address) {
-      const at = address.failures.lastIndexOf(stamp);
-      if (at >= 0) address.failures.splice(at, 1);
-    }
+  /** Forgets counts and ended locks nobody touched for a day (run once across the cluster). */
+  async prune(): Promise<void> {
+    const before = this.clock.now() - FORGET_MS;
+    await this.db.kysely.deleteFrom('LoginAttempt').where('At', '<', before).execute();
+    await this.db.kysely.deleteFrom('LoginLock').where('LockedUntil', '<', before).execute();
   }
 }

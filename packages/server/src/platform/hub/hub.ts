@@ -1,4 +1,8 @@
 import type { HubEvent, HubEventInput } from '@gatehouse/shared';
+import type { Bus, Json } from '../cluster/bus.ts';
+
+/** The bus channel carrying live events between instances. */
+const CHANNEL = 'hub';
 
 /** Something that can receive a text frame: a WebSocket, or a test double. */
 export interface HubClient {
@@ -30,7 +34,18 @@ export class AreaHub {
     private readonly now: () => number,
     /** Runs before each heartbeat: the place to re-check that every connection's session still holds. */
     private readonly beforeHeartbeat?: () => void,
-  ) {}
+    /**
+     * The cluster's bus: an event published on any instance reaches the browsers of every instance (each
+     * delivers to its own connections). Without it, this process's browsers only.
+     */
+    private readonly bus?: Bus,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    bus?.subscribe(CHANNEL, (message) => {
+      const { a, e } = message as { a: number; e: HubEvent };
+      this.deliver(a, JSON.stringify(e));
+    });
+  }
 
   join(areaId: number, client: HubClient, owner?: HubOwner): () => void {
     let set = this.clients.get(areaId);
@@ -52,9 +67,17 @@ export class AreaHub {
     return [...this.members].map(([client, m]) => ({ client, ...m }));
   }
 
-  /** Sends an event (the contract's union, stamped with the server's time) to every browser of the area. */
+  /**
+   * Sends an event (the contract's union) to every browser of the area, stamped with the server's time unless
+   * it carries its own (a swipe's At is when the door was used, whenever it was collected).
+   */
   publish(areaId: number, event: HubEventInput): void {
-    const text = JSON.stringify({ ...event, At: new Date(this.now()).toISOString() });
+    const stamped = { At: new Date(this.now()).toISOString(), ...event };
+    if (this.bus) this.bus.publish(CHANNEL, { a: areaId, e: stamped as unknown as Json }).catch(this.onError);
+    else this.deliver(areaId, JSON.stringify(stamped));
+  }
+
+  private deliver(areaId: number, text: string): void {
     for (const client of this.clients.get(areaId) ?? []) client.send(text);
   }
 
@@ -66,7 +89,12 @@ export class AreaHub {
 
   private heartbeat(): void {
     this.beforeHeartbeat?.();
-    for (const areaId of this.clients.keys()) this.publish(areaId, { Type: 'Heartbeat' });
+    // This instance's own connections only: every instance beats for its own.
+    const beat = JSON.stringify({
+      Type: 'Heartbeat',
+      At: new Date(this.now()).toISOString(),
+    } satisfies HubEvent);
+    for (const areaId of this.clients.keys()) this.deliver(areaId, beat);
   }
 
   close(): void {

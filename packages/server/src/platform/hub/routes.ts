@@ -22,7 +22,7 @@ export function registerHub(app: FastifyInstance, platform: Platform, hub: AreaH
     const query = request.query as Record<string, string | undefined>;
     const areaId = parseAreaHeader(query.AreaId);
     const bearer = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    const ticket = query.ticket ? platform.hubTickets.redeem(query.ticket) : undefined;
+    const ticket = query.ticket ? await platform.hubTickets.redeem(query.ticket) : undefined;
     const tokenHash = ticket && ticket.areaId === areaId ? ticket.tokenHash : bearer && hashToken(bearer);
     const user = tokenHash ? await platform.sessions.peek(tokenHash) : null;
     if (!user || !tokenHash) return socket.close(HUB_SESSION_ENDED, 'unauthorized');

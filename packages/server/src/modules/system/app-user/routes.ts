@@ -49,7 +49,7 @@ export const appUserRoutes = [
   route(AppUserApi.setStatus, ({ query }, ctx) =>
     changesGrants(ctx, setUserStatus(ctx, query.Id, query.Disabled)).then(() => null),
   ),
-  route(AppUserApi.locks, (_input, ctx) => lockedUsers(ctx, ctx.platform.throttle.nameLocks())),
+  route(AppUserApi.locks, async (_input, ctx) => lockedUsers(ctx, await ctx.platform.throttle.nameLocks())),
   route(AppUserApi.unlock, ({ query }, ctx) =>
     unlockUser(ctx, query.Id, (name) => ctx.platform.throttle.unlock(name)),
   ),

@@ -470,7 +470,7 @@ export async function lockedUsers(ctx: AreaContext, locks: NameLock[]): Promise<
 export async function unlockUser(
   ctx: AreaUserContext,
   id: number,
-  unlock: (userName: string) => boolean,
+  unlock: (userName: string) => Promise<boolean>,
 ): Promise<{ Unlocked: boolean }> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
     await findTarget(ctx, trx, id);
@@ -479,7 +479,7 @@ export async function unlockUser(
       .select('UserName')
       .where('Id', '=', id)
       .executeTakeFirstOrThrow();
-    const unlocked = unlock(user.UserName);
+    const unlocked = await unlock(user.UserName);
     await audit(
       ctx,
       { action: 'unlock', entity: 'AppUser', entityId: id, before: { Locked: unlocked } },

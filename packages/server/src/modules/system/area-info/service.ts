@@ -4,12 +4,13 @@ import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import type { UserContext } from '../../../platform/context.ts';
 import type { AuthedContext } from '../../../platform/route.ts';
-import type {
-  AreaInfoApi,
-  AreaInfoDetail as AreaDetail,
-  AreaInfoItem as AreaListItem,
-  AreaUser,
-  Page,
+import {
+  HUB_PATH,
+  type AreaInfoApi,
+  type AreaInfoDetail as AreaDetail,
+  type AreaInfoItem as AreaListItem,
+  type AreaUser,
+  type Page,
 } from '@gatehouse/shared';
 import type { z } from 'zod';
 
@@ -242,8 +243,8 @@ export async function setAreaCustom(ctx: UserContext, id: number, custom: string
  * purpose: built from the request's Host header it could point the client (and its ticket) anywhere; the
  * browser resolves it against the page's own origin (ws: or wss: after the page's scheme).
  */
-export function hubUrl(ctx: AuthedContext, id: number): string {
+export async function hubUrl(ctx: AuthedContext, id: number): Promise<string> {
   assertAreaAccess(ctx.user, id);
-  const ticket = ctx.platform.hubTickets.issue({ tokenHash: ctx.user.tokenHash, areaId: id });
-  return `/api/hub?AreaId=${id}&ticket=${ticket}`;
+  const ticket = await ctx.platform.hubTickets.issue({ tokenHash: ctx.user.tokenHash, areaId: id });
+  return `${HUB_PATH}?AreaId=${id}&ticket=${ticket}`;
 }

@@ -29,7 +29,7 @@ export async function login(
   // as a system-kind actor with the client's address, since that name may not be (or belong to) the person.
   const attempted = logAs({ kind: 'system', name: input.username.slice(0, 64), ip });
   // Counted before the password is verified, so parallel attempts cannot outrun the limit.
-  const attempt = throttle.begin(input.username, meta.ip ?? '');
+  const attempt = await throttle.begin(input.username, meta.ip ?? '');
   if (!('succeeded' in attempt))
     throw new AppError(429, 'error.loginThrottled', { minutes: attempt.minutes });
 
@@ -40,7 +40,7 @@ export async function login(
     .executeTakeFirst();
   const valid = await verifyPassword(user?.PasswordHash, input.password);
   if (!user || !valid) {
-    const lock = attempt.failed();
+    const lock = await attempt.failed();
     await audit(attempted, { action: 'loginFailed', entity: 'AppUser', entityId: user?.Id ?? null });
     if (lock)
       await audit(attempted, {
@@ -51,7 +51,7 @@ export async function login(
       });
     throw new AppError(400, 'error.loginFailed');
   }
-  attempt.succeeded();
+  await attempt.succeeded();
   if (user.Disabled) {
     await audit(attempted, { action: 'loginDisabled', entity: 'AppUser', entityId: user.Id });
     throw new AppError(403, 'error.accountDisabled');

@@ -2,6 +2,7 @@ import type { SettingsChanges } from '@gatehouse/shared';
 import type { Db } from '../../../db/database.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import type { Bus } from '../../../platform/cluster/index.ts';
 import type { ServiceContext } from '../../../platform/context.ts';
 import type { SettingValues, Settings } from '../../../platform/settings.ts';
 
@@ -20,8 +21,16 @@ export class SettingsService implements Settings {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly defaults: SettingValues,
+    /** The cluster's bus: a change saved on one instance is loaded by the others at once. */
+    private readonly bus?: Bus,
+    private readonly onError: (error: unknown) => void = () => {},
   ) {
     this.values = { ...defaults };
+    bus?.subscribe(CHANNEL, (_message, meta) => {
+      if (!meta.local) this.load().catch(onError);
+    });
+    // Messages missed while the bus was reconnecting: read them again.
+    bus?.onResync(() => this.load().catch(onError));
   }
 
   async load(): Promise<void> {
@@ -57,8 +66,12 @@ export class SettingsService implements Settings {
       }
     });
     await this.load();
+    this.bus?.publish(CHANNEL, {}).catch(this.onError);
   }
 }
+
+/** The bus channel on which instances say that settings changed. */
+const CHANNEL = 'settings';
 
 /** Applies an operator's changes (absent fields stay) with one audit entry of before and after. */
 export async function changeSettings(
