@@ -1,23 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { accessControlModule } from '../modules/access-control/index.ts';
 import { garageModule } from '../modules/garage/index.ts';
-import { organizationModule } from '../modules/organization/index.ts';
-import { systemModule } from '../modules/system/index.ts';
+import { seedAccessControlDemo } from './access-control/index.ts';
 import { DEMO_AREAS, DEMO_USERS } from './catalog.ts';
 import type { DemoSeeder } from './context.ts';
+import { seedOrganizationDemo } from './organization.ts';
+import { seedSystemDemo } from './system.ts';
 
 /**
  * Module demo data, in dependency order (organisation before the card holders that belong to departments).
  * Each seeder runs once, on an empty database, after the demo areas and users.
  */
 export const demoSeeders: DemoSeeder[] = [
-  organizationModule,
-  systemModule,
-  accessControlModule,
-  garageModule,
-].map((m) => m.demo!);
+  seedOrganizationDemo,
+  seedSystemDemo,
+  seedAccessControlDemo,
+  garageModule.demo!,
+];
 
 export interface DemoSeedOptions {
   /** The ready-made role of each permission code (the system seed's). */

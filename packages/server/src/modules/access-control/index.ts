@@ -7,7 +7,6 @@ import { cardUserLinkChannelRoutes } from './card-user-link-channel/routes.ts';
 import { cardUserRoutes } from './card-user/routes.ts';
 import { cardRoutes } from './card/routes.ts';
 import { changeRecordRoutes, renewalRecordRoutes } from './change-record/routes.ts';
-import { seedAccessControlDemo } from './demo.ts';
 import { registerAccessControlDependents } from './dependents.ts';
 import { deviceRegistrationRoutes } from './device-registration/routes.ts';
 import { doorOpeningRecordRoutes } from './door-opening-record/routes.ts';
@@ -34,7 +33,6 @@ export const accessControlModule: ServerModule = {
     ...accessControlDashboardRoutes,
   ],
   migrations: { '0003-access-control': accessControlMigration },
-  demo: seedAccessControlDemo,
   register: registerAccessControlDependents,
 };
 
@@ -74,4 +72,7 @@ export {
   type SyncRow,
 } from './access-control-device/controllers.ts';
 export { ISSUE } from './card-user-link-channel/lifecycle.ts';
+// For the demo place's seeder (src/demo): the change-log kinds and the swipe records' day length.
+export { CHANGE } from './card-user/change-log.ts';
+export { DAY_MS } from './door-opening-record/service.ts';
 export type { AccessControlTables } from './tables.ts';

@@ -1,6 +1,5 @@
 import type { ServerModule } from '../../platform/module.ts';
 import { departmentRoutes } from './department/routes.ts';
-import { seedOrganizationDemo } from './demo.ts';
 import { registerOrganizationDependents } from './dependents.ts';
 import { peopleGroupRoutes, peopleTypeRoutes } from './people-group/routes.ts';
 
@@ -8,7 +7,6 @@ import { peopleGroupRoutes, peopleTypeRoutes } from './people-group/routes.ts';
 export const organizationModule: ServerModule = {
   name: 'organization',
   routes: [...departmentRoutes, ...peopleGroupRoutes, ...peopleTypeRoutes],
-  demo: seedOrganizationDemo,
   register: registerOrganizationDependents,
 };
 

@@ -3,7 +3,6 @@ import { appUserRoutes } from './app-user/routes.ts';
 import { areaInfoRoutes } from './area-info/routes.ts';
 import { auditLogRoutes } from './audit-log/routes.ts';
 import { authRoutes } from './auth/routes.ts';
-import { seedSystemDemo } from './demo.ts';
 import { exportJobRoutes } from './export-job/routes.ts';
 import { operatorStaffRoutes } from './operator-staff/routes.ts';
 import { optionsRoutes } from './options/routes.ts';
@@ -30,7 +29,6 @@ export const systemModule: ServerModule = {
     ...exportJobRoutes,
     ...optionsRoutes,
   ],
-  demo: seedSystemDemo,
   register: registerSystemDependents,
 };
 

@@ -1,6 +1,6 @@
-import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../demo/context.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import type { Db } from '../db/database.ts';
+import type { DemoContext } from './context.ts';
+import { inTransaction } from '../db/transaction.ts';
 
 interface DepartmentSeed {
   name: string;

@@ -1,10 +1,10 @@
 import { defaultChannels, doorDirection, enumLabel, translate } from '@gatehouse/shared';
 import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../demo/context.ts';
+import type { DemoContext } from '../context.ts';
 import { formatInstant } from '../../platform/exports/workbook.ts';
-import { ISSUE } from './card-user-link-channel/lifecycle.ts';
-import { prng, type Random } from '../../demo/random.ts';
-import { bulkInsert } from './demo/bulk.ts';
+import { CHANGE, ISSUE } from '../../modules/access-control/index.ts';
+import { prng, type Random } from '../random.ts';
+import { bulkInsert } from './bulk.ts';
 import {
   DEVICES,
   FAULTS,
@@ -17,9 +17,8 @@ import {
   citizenIdFor,
   mobile,
   serialFor,
-} from './demo/fixtures.ts';
-import { seedSwipes, type SwipeHolder } from './demo/swipes.ts';
-import { CHANGE } from './card-user/change-log.ts';
+} from './fixtures.ts';
+import { seedSwipes, type SwipeHolder } from './swipes.ts';
 
 const DAY = 86_400_000;
 const ZONE = 'Asia/Shanghai';

@@ -1,5 +1,5 @@
-import type { Db } from '../../../db/database.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 
 type Value = string | number | null;
 

@@ -1,6 +1,6 @@
-import type { Db } from '../../db/database.ts';
-import type { DemoContext } from '../../demo/context.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import type { Db } from '../db/database.ts';
+import type { DemoContext } from './context.ts';
+import { inTransaction } from '../db/transaction.ts';
 
 /** Operator staff per area (who receives fault reports) and a few more operators bound to departments. */
 const STAFF: { name: string; type: number; phone: string; remark: string | null }[][] = [

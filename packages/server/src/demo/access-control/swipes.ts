@@ -1,7 +1,7 @@
-import type { Db } from '../../../db/database.ts';
-import type { DemoContext } from '../../../demo/context.ts';
-import { DAY_MS } from '../door-opening-record/service.ts';
-import type { Random } from '../../../demo/random.ts';
+import type { Db } from '../../db/database.ts';
+import type { DemoContext } from '../context.ts';
+import { DAY_MS } from '../../modules/access-control/index.ts';
+import type { Random } from '../random.ts';
 import { bulkInsert } from './bulk.ts';
 
 /** What the swipe generator needs of a holder and a device. */

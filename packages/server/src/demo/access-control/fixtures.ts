@@ -1,5 +1,5 @@
 import { citizenIdCheckChar } from '@gatehouse/shared';
-import type { Random } from '../../../demo/random.ts';
+import type { Random } from '../random.ts';
 
 /** A controller of a demo area: WG unless `other`; `gate` devices are granted to every holder. */
 export interface DeviceSeed {
