@@ -1,35 +1,29 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 
 /**
- * Export files are written under a temporary name and renamed once complete and flushed, so the folder
- * never holds a half-written file under its final name: a process killed mid-write leaves only the
- * temporary one, which the next start removes (ExportQueue.start) because the job recorded its name.
+ * Export files live in the database (table ExportFile, one row per finished job), not on a local disk: a file
+ * made by one instance downloads from every other, nothing is half-written (the row is inserted in the same
+ * transaction that marks the job done, or not at all), and no folder has to be shared or cleaned after a crash.
+ * A file is at most 3,000 rows, a few hundred kilobytes.
  */
-export function partialName(fileName: string): string {
-  return `${fileName}.part`;
+
+/** Stores a job's workbook; inside the transaction that marks the job done. */
+export async function storeExportFile(
+  trx: Kysely<Database>,
+  jobId: number,
+  content: Uint8Array,
+): Promise<void> {
+  await trx.insertInto('ExportFile').values({ JobId: jobId, Content: content }).execute();
 }
 
-export async function writeExportFile(dir: string, fileName: string, data: Uint8Array): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-  const partial = path.join(dir, partialName(fileName));
-  await fs.writeFile(partial, data);
-  // Flushed before the rename (and before the job says done), so a power cut cannot leave an empty file
-  // behind a finished job.
-  const handle = await fs.open(partial, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  // Atomic within one folder: the final name appears complete or not at all.
-  await fs.rename(partial, path.join(dir, fileName));
-}
-
-/** Removes a job's file, finished or not. */
-export async function removeExportFile(dir: string, fileName: string): Promise<void> {
-  await Promise.all([
-    fs.rm(path.join(dir, fileName), { force: true }),
-    fs.rm(path.join(dir, partialName(fileName)), { force: true }),
-  ]);
+/** A finished job's workbook, or null when it has none (expired, deleted, never finished). */
+export async function readExportFile(db: Db, jobId: number): Promise<Buffer | null> {
+  const row = await db.kysely
+    .selectFrom('ExportFile')
+    .select('Content')
+    .where('JobId', '=', jobId)
+    .executeTakeFirst();
+  return row ? Buffer.from(row.Content) : null;
 }

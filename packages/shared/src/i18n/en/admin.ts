@@ -74,6 +74,7 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginLockMinutes: 'Lock duration (minutes)',
     ExportRetentionDays: 'Export files kept (days)',
   },
+  exportPart: '{{title}} ({{part}} of {{parts}})',
   exportStatus: {
     pending: 'Queued',
     running: 'Running',

@@ -29,6 +29,14 @@ export const errors: Record<keyof typeof zh, string> = {
   exportNotReady: 'The export file is not ready yet',
   exportExpired: 'The export file has expired; export again',
   exportInterrupted: 'Interrupted by a server restart; export again',
+  exportTooManyParts:
+    '{{count}} rows match; exports in parts take at most {{parts}} parts of {{max}} rows ({{limit}} rows); narrow the filters',
+  exportUserGone: 'The user who asked for this export has been deleted or disabled; it was not run',
+  exportNotAllowed:
+    'The user who asked for this export may no longer export this list or area; it was not run',
+  exportAbandoned: 'The server running this export stopped and the retries did not finish it; export again',
+  exportPartChanged:
+    'The list changed while it was exported in parts, so this part cannot be exported exactly; export again',
   inUse: 'Cannot delete while related data remains: {{items}}',
   duplicate: 'This would create a duplicate; check and try again',
   referenced: 'The data is still referenced; the operation cannot be completed',

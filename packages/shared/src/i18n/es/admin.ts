@@ -74,6 +74,7 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginLockMinutes: 'Duración del bloqueo (minutos)',
     ExportRetentionDays: 'Días de conservación de exportaciones',
   },
+  exportPart: '{{title}} ({{part}} de {{parts}})',
   exportStatus: {
     pending: 'En cola',
     running: 'Generando',

@@ -29,6 +29,15 @@ export const errors: Record<keyof typeof zh, string> = {
   exportNotReady: 'El archivo de exportación aún no está listo',
   exportExpired: 'El archivo de exportación ha caducado; vuelva a exportar',
   exportInterrupted: 'Interrumpida por un reinicio del servidor; vuelva a exportar',
+  exportTooManyParts:
+    'Coinciden {{count}} filas; una exportación por partes admite como máximo {{parts}} partes de {{max}} filas ({{limit}} filas); acote los filtros',
+  exportUserGone: 'El usuario que pidió esta exportación fue eliminado o deshabilitado; no se ejecutó',
+  exportNotAllowed:
+    'El usuario que pidió esta exportación ya no puede exportar esta lista o esta área; no se ejecutó',
+  exportAbandoned:
+    'El servidor que ejecutaba esta exportación se detuvo y los reintentos no la terminaron; vuelva a exportar',
+  exportPartChanged:
+    'La lista cambió durante la exportación por partes y esta parte no puede exportarse con exactitud; vuelva a exportar',
   inUse: 'No se puede eliminar mientras queden datos relacionados: {{items}}',
   duplicate: 'Se crearía un duplicado; compruébelo e inténtelo de nuevo',
   referenced: 'Los datos siguen referenciados; no se puede completar la operación',

@@ -74,6 +74,7 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginLockMinutes: 'ロック時間（分）',
     ExportRetentionDays: 'エクスポート保存日数',
   },
+  exportPart: '{{title}}（{{part}}/{{parts}}）',
   exportStatus: {
     pending: '待機中',
     running: '作成中',

@@ -72,6 +72,7 @@ export const admin = {
     LoginLockMinutes: '锁定时长（分钟）',
     ExportRetentionDays: '导出文件保留天数',
   },
+  exportPart: '{{title}}（第 {{part}}/{{parts}} 批）',
   exportStatus: {
     pending: '排队中',
     running: '生成中',

@@ -28,6 +28,12 @@ export const errors = {
   exportNotReady: '导出文件尚未生成完成',
   exportExpired: '导出文件已过期，请重新导出',
   exportInterrupted: '服务器重启，导出已中断，请重新导出',
+  exportTooManyParts:
+    '符合条件的数据有 {{count}} 条，分批导出每批最多 {{max}} 条、最多 {{parts}} 批（{{limit}} 条），请缩小筛选范围',
+  exportUserGone: '导出用户已被删除或停用，导出未执行',
+  exportNotAllowed: '导出用户已无权导出该列表或该区域，导出未执行',
+  exportAbandoned: '执行导出的服务器已停止，多次重试未能完成，请重新导出',
+  exportPartChanged: '分批导出期间列表数据已变化，该批无法准确导出，请重新导出',
   inUse: '仍有关联数据，无法删除：{{items}}',
   duplicate: '数据重复，请检查后重试',
   referenced: '数据仍被引用，无法完成此操作',

@@ -11,15 +11,13 @@ import {
 
 export const exportJobRoutes = [
   route(ExportJobApi.create, ({ body }, ctx) =>
-    createExportJob(ctx, exportRuntime(ctx.platform), body.Resource, body.Query, body.Title),
+    createExportJob(ctx, exportRuntime(ctx.platform), body.Resource, body.Query, body.Title, body.Parts),
   ),
   route(ExportJobApi.list, ({ query }, ctx) => listExportJobs(ctx, query)),
   route(ExportJobApi.get, ({ params }, ctx) => getExportJob(ctx, params.Id)),
-  route(ExportJobApi.download, ({ params }, ctx) =>
-    downloadExport(ctx, exportRuntime(ctx.platform), params.Id),
-  ),
+  route(ExportJobApi.download, ({ params }, ctx) => downloadExport(ctx, params.Id)),
   route(ExportJobApi.remove, async ({ params }, ctx) => {
-    await deleteExportJob(ctx, exportRuntime(ctx.platform), params.Id);
+    await deleteExportJob(ctx, params.Id);
     return null;
   }),
 ];

@@ -1,22 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import {
+  EXPORT_MAX_PARTS,
   EXPORT_MAX_ROWS,
-  isLang,
   translate,
   EXPORT_MANAGERS,
+  type ExportJobCreated,
   type ExportJobItem,
   type ExportJobQuery,
+  type ExportTooManyData,
   type Page,
 } from '@gatehouse/shared';
 import type { Selectable } from 'kysely';
 import type { ExportJobTable } from '../../../platform/tables.ts';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, forbidden, notFound } from '../../../platform/errors.ts';
-import { removeExportFile, writeExportFile } from '../../../platform/exports/files.ts';
+import { readExportFile } from '../../../platform/exports/files.ts';
+import {
+  PART_KEY,
+  PartsUnsupportedError,
+  planParts,
+  type ExportPart,
+} from '../../../platform/exports/parts.ts';
 import { findExportable } from '../../../platform/exports/registry.ts';
-import { writeWorkbook } from '../../../platform/exports/workbook.ts';
 import { contains } from '../../../platform/filters.ts';
 import { isoOrNull } from '../../../platform/instants.ts';
 import { hasAnyCode } from '../../../platform/principal.ts';
@@ -31,21 +35,13 @@ import { customTimeZone } from '../../../platform/area-zone.ts';
 /** Exports run for a caller in an area: the list's own read codes and area decide what it may export. */
 type ExportContext = UserContext & AreaContext;
 
-/** What export jobs need beyond the service context: the queue, the folder, the retention and a log. */
+/** What export jobs need beyond the service context: the queue (which also stores and expires the files). */
 export interface ExportRuntime {
   queue: ExportQueue;
-  dir: string;
-  retentionDays(): number;
-  log: Pick<Platform['log'], 'error'>;
 }
 
 export function exportRuntime(platform: Platform): ExportRuntime {
-  return {
-    queue: platform.exports,
-    dir: platform.config.exportDir,
-    retentionDays: () => platform.settings.get('ExportRetentionDays'),
-    log: platform.log,
-  };
+  return { queue: platform.exports };
 }
 
 function toItem(row: Selectable<ExportJobTable>): ExportJobItem {
@@ -67,10 +63,20 @@ function toItem(row: Selectable<ExportJobTable>): ExportJobItem {
   };
 }
 
+/** How many parts of at most EXPORT_MAX_ROWS rows `count` rows take; null past EXPORT_MAX_PARTS. */
+function partsFor(count: number): number | null {
+  const parts = Math.ceil(count / EXPORT_MAX_ROWS);
+  return parts <= EXPORT_MAX_PARTS ? parts : null;
+}
+
 /**
  * Starts an export of a list with the list's own filters. Refused at once (400, nothing recorded) when the
  * caller may not read that list, the filters are invalid, a record list's range is missing or longer than
- * the day-span limit, or more than EXPORT_MAX_ROWS rows match. The file is written in the background.
+ * the day-span limit, or more than EXPORT_MAX_ROWS rows match and the caller did not ask for parts (the
+ * refusal's data says how many parts it would take). With `parts`, a view of more than EXPORT_MAX_ROWS rows
+ * becomes one job per part of at most EXPORT_MAX_ROWS rows (platform/exports/parts.ts), titled "… (1 of 3)".
+ * The jobs and their audit entries commit together with their queue jobs; the files are written in the
+ * background by whichever instance takes each job.
  */
 export async function createExportJob(
   ctx: ExportContext,
@@ -78,7 +84,8 @@ export async function createExportJob(
   resource: string,
   rawQuery: Record<string, unknown>,
   screenTitle?: string,
-): Promise<ExportJobItem> {
+  parts = false,
+): Promise<ExportJobCreated> {
   const exportable = findExportable(resource);
   if (!exportable) throw new AppError(404, 'error.exportUnknown');
   if (!hasAnyCode(ctx.user, exportable.read)) throw forbidden();
@@ -97,111 +104,77 @@ export async function createExportJob(
   }
   exportable.checkQuery?.(q);
   const count = await exportable.count(ctx, q);
-  if (count > EXPORT_MAX_ROWS)
-    throw new AppError(400, 'error.exportTooMany', { count, max: EXPORT_MAX_ROWS });
+  let plan: ExportPart[] | null = null;
+  if (count > EXPORT_MAX_ROWS) {
+    const data: ExportTooManyData = { Count: count, Max: EXPORT_MAX_ROWS, Parts: partsFor(count) };
+    if (!parts) throw new AppError(400, 'error.exportTooMany', { count, max: EXPORT_MAX_ROWS }, data);
+    try {
+      plan = data.Parts === null ? null : await planParts(exportable, ctx, q);
+    } catch (error) {
+      if (error instanceof PartsUnsupportedError) throw new AppError(400, 'error.exportUnknown');
+      throw error;
+    }
+    if (!plan)
+      throw new AppError(
+        400,
+        'error.exportTooManyParts',
+        { count, max: EXPORT_MAX_ROWS, parts: EXPORT_MAX_PARTS, limit: EXPORT_MAX_PARTS * EXPORT_MAX_ROWS },
+        { ...data, Parts: null },
+      );
+  }
 
   const now = ctx.clock.now();
-  // The job and its audit entry commit together: whoever took data out of the system is in the log.
-  const job = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const created = await trx
-      .insertInto('ExportJob')
-      .values({
-        AreaId: ctx.areaId,
-        UserId: ctx.user.userId,
-        UserName: ctx.user.userName,
-        Resource: exportable.name,
-        // Path separators and control characters would make a poor file name.
-        Title:
-          screenTitle?.replace(/[\\/:*?"<>|\p{Cc}]/gu, ' ').trim() ||
-          translate(ctx.lang, exportable.titleKey),
-        Lang: ctx.lang,
-        Query: JSON.stringify(rawQuery),
-        Status: 'pending',
-        CreatedAt: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await audit(
-      ctx,
-      {
-        action: 'export',
-        entity: 'ExportJob',
-        entityId: created.Id,
-        after: { Resource: created.Resource, Title: created.Title, Query: rawQuery, RowCount: count },
-      },
+  // Path separators and control characters would make a poor file name.
+  const title =
+    screenTitle?.replace(/[\\/:*?"<>|\p{Cc}]/gu, ' ').trim() || translate(ctx.lang, exportable.titleKey);
+  const pieces: { title: string; query: Record<string, unknown>; rows: number }[] = plan
+    ? plan.map((part) => ({
+        title: translate(ctx.lang, 'admin.exportPart', { title, part: part.index, parts: part.count }),
+        query: { ...rawQuery, [PART_KEY]: part },
+        rows: part.rows,
+      }))
+    : [{ title, query: rawQuery, rows: count }];
+  // The jobs, their audit entries and their queue jobs commit together: whoever took data out of the system
+  // is in the log, and no job exists that no instance will run.
+  const jobs = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const created: Selectable<ExportJobTable>[] = [];
+    for (const piece of pieces) {
+      const job = await trx
+        .insertInto('ExportJob')
+        .values({
+          AreaId: ctx.areaId,
+          UserId: ctx.user.userId,
+          UserName: ctx.user.userName,
+          Resource: exportable.name,
+          Title: piece.title,
+          Lang: ctx.lang,
+          Query: JSON.stringify(piece.query),
+          Status: 'pending',
+          CreatedAt: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await audit(
+        ctx,
+        {
+          action: 'export',
+          entity: 'ExportJob',
+          entityId: job.Id,
+          after: { Resource: job.Resource, Title: job.Title, Query: rawQuery, RowCount: piece.rows },
+        },
+        trx,
+      );
+      created.push(job);
+    }
+    await runtime.queue.enqueue(
+      created.map((job) => job.Id),
       trx,
     );
     return created;
   });
-  runtime.queue.enqueue(() => runExportJob(ctx, runtime, job.Id, q));
-  return toItem(job);
-}
-
-async function runExportJob(
-  ctx: ExportContext,
-  runtime: ExportRuntime,
-  jobId: number,
-  q: Record<string, unknown>,
-): Promise<void> {
-  const k = ctx.db.kysely;
-  const job = await k.selectFrom('ExportJob').selectAll().where('Id', '=', jobId).executeTakeFirst();
-  if (!job) return;
-  const exportable = findExportable(job.Resource)!;
-  const lang = isLang(job.Lang) ? job.Lang : ctx.lang;
-  // The name is recorded before anything is written, so a start after a crash finds and removes what this
-  // job left behind (ExportQueue.start).
-  const fileName = `export-${jobId}-${randomBytes(8).toString('hex')}.xlsx`;
-  await k
-    .updateTable('ExportJob')
-    .set({ Status: 'running', Progress: 10, FileName: fileName })
-    .where('Id', '=', jobId)
-    .execute();
-  try {
-    const rows = await exportable.rows({ ...ctx, lang }, q, EXPORT_MAX_ROWS);
-    await k.updateTable('ExportJob').set({ Progress: 50 }).where('Id', '=', jobId).execute();
-    const area = await k
-      .selectFrom('AreaInfo')
-      .select('Custom')
-      .where('Id', '=', job.AreaId)
-      .executeTakeFirst();
-    const buffer = await writeWorkbook({
-      title: job.Title,
-      columns: exportable.columns,
-      rows,
-      lang,
-      timeZone: customTimeZone(area?.Custom ?? null),
-    });
-    await writeExportFile(runtime.dir, fileName, buffer);
-    const finished = ctx.clock.now();
-    const marked = await k
-      .updateTable('ExportJob')
-      .set({
-        Status: 'done',
-        Progress: 100,
-        RowCount: rows.length,
-        Size: buffer.length,
-        FileName: fileName,
-        FinishedAt: finished,
-        ExpiresAt: finished + runtime.retentionDays() * 86_400_000,
-      })
-      .where('Id', '=', jobId)
-      .executeTakeFirst();
-    // Deleted while it ran: nobody can reach the file any more.
-    if (Number(marked.numUpdatedRows) === 0) await removeExportFile(runtime.dir, fileName);
-  } catch (error) {
-    runtime.log.error({ err: error, jobId }, 'export failed');
-    await removeExportFile(runtime.dir, fileName).catch(() => undefined);
-    await k
-      .updateTable('ExportJob')
-      .set({
-        Status: 'failed',
-        FileName: null,
-        Error: translate(lang, 'error.internal'),
-        FinishedAt: ctx.clock.now(),
-      })
-      .where('Id', '=', jobId)
-      .execute();
-  }
+  runtime.queue.wake();
+  const items = jobs.map(toItem);
+  return plan ? { ...items[0]!, Parts: items } : items[0]!;
 }
 
 async function findJob(ctx: ExportContext, jobId: number) {
@@ -252,15 +225,12 @@ export async function listExportJobs(ctx: ExportContext, q: ExportJobQuery): Pro
 }
 
 /** The finished file, to its creator or an export manager of the area. */
-export async function downloadExport(
-  ctx: ExportContext,
-  runtime: ExportRuntime,
-  jobId: number,
-): Promise<FileReply> {
+export async function downloadExport(ctx: ExportContext, jobId: number): Promise<FileReply> {
   const job = await findJob(ctx, jobId);
   if (job.Status === 'expired') throw new AppError(409, 'error.exportExpired');
   if (job.Status !== 'done' || !job.FileName) throw new AppError(409, 'error.exportNotReady');
-  const body = await fs.readFile(path.join(runtime.dir, job.FileName)).catch(() => null);
+  // Stored in the database: whichever instance made it, every instance serves it.
+  const body = await readExportFile(ctx.db, job.Id);
   if (!body) throw new AppError(409, 'error.exportExpired');
   await audit(ctx, {
     action: 'download',
@@ -315,12 +285,8 @@ export function filterDates(queryJson: string | null, timeZone: string | undefin
   return `${day.format(start)}~${day.format(end)}`;
 }
 
-/** Deletes a job and its file (export managers). */
-export async function deleteExportJob(
-  ctx: ExportContext,
-  runtime: ExportRuntime,
-  jobId: number,
-): Promise<void> {
+/** Deletes a job and its file (export managers); the file goes with the row (ON DELETE CASCADE). */
+export async function deleteExportJob(ctx: ExportContext, jobId: number): Promise<void> {
   const job = await findJob(ctx, jobId);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('ExportJob').where('Id', '=', jobId).execute();
@@ -335,5 +301,4 @@ export async function deleteExportJob(
       trx,
     );
   });
-  if (job.FileName) await removeExportFile(runtime.dir, job.FileName);
 }
