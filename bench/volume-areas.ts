@@ -14,7 +14,7 @@ import {
   chineseName,
   citizenIdFor,
   mobile,
-} from '../packages/server/src/modules/access-control/demo/fixtures.ts';
+} from '../packages/server/src/demo/access-control/fixtures.ts';
 import { ISSUE } from '../packages/server/src/modules/access-control/index.ts';
 import type { Sink, TableSink } from './volume-sink.ts';
 
