@@ -124,6 +124,8 @@ export async function buildApp({
       principalOfUser: (userId) => platform.sessions.principalOfUser(userId),
       retentionDays: () => settings.get('ExportRetentionDays'),
       log: app.log,
+      singleton: (name, everyMs, task) => cluster.singleton(name, everyMs, task),
+      instanceId: config.instanceId,
     }),
     log: app.log,
     cluster,
