@@ -1,6 +1,6 @@
 import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { Button, Card, Progress, Space, Table } from 'antd';
-import { PagePopconfirm } from '../PageModal.tsx';
+import { PageModal, PagePopconfirm } from '../PageModal.tsx';
 import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { DeleteOutlined } from '@ant-design/icons';
@@ -9,11 +9,17 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_DEFAULT } from '@gatehouse/shared';
 import { call } from '../../core/api.ts';
 import { http } from '../../core/http.ts';
-import { feedback } from '../../core/feedback.tsx';
+import { DIALOG_MASK, feedback } from '../../core/feedback.tsx';
 import { useAreaStore } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
 import { renderCell, type StatusControl } from './cells.tsx';
-import { exportList, type ExportJob } from './export-job.ts';
+import {
+  ExportNeedsParts,
+  exportList,
+  exportParts,
+  type ExportJob,
+  type PartsProgress,
+} from './export-job.ts';
 import { ExportDoneMessage } from './ExportDone.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { CreateButton, ExportButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
@@ -31,6 +37,8 @@ interface Props<T extends Row> {
   header?: ReactNode;
   /** The dialog title's subject, e.g. the screen title. */
   title: string;
+  /** Reload the page every 2 s while this holds for its rows (the export log while jobs are running). */
+  refetchWhile?: (items: T[]) => boolean;
 }
 
 /**
@@ -38,7 +46,7 @@ interface Props<T extends Row> {
  * states, a create/edit dialog, delete with confirmation, batch delete, enable/disable and export.
  * Buttons show only for the codes that may use them; the server checks them again.
  */
-export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
+export function ListPage<T extends Row>({ config, header, title, refetchWhile }: Props<T>) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const roles = useSessionStore((s) => s.roles);
@@ -57,6 +65,9 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
   const [selected, setSelected] = useState<Key[]>([]);
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const [exporting, setExporting] = useState<ExportJob | null>(null);
+  // An export refused for too many rows that parts would take, offered in a dialog; then the parts' progress.
+  const [partsOffer, setPartsOffer] = useState<ExportNeedsParts | null>(null);
+  const [partsProgress, setPartsProgress] = useState<PartsProgress | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const tableRef = useAccessibleTable(title);
 
@@ -70,6 +81,12 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
         ? (call(config.api.list, { query } as never) as Promise<Page<T>>)
         : http.get<Page<T>>(base, { query }),
     placeholderData: keepPreviousData,
+    ...(refetchWhile
+      ? {
+          refetchInterval: (q: { state: { data?: Page<T> } }) =>
+            refetchWhile(q.state.data?.Items ?? []) ? 2000 : false,
+        }
+      : {}),
   });
   const refresh = () =>
     Promise.all([
@@ -114,10 +131,49 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
         );
       else if (job.Status === 'failed') feedback.error(job.Error ?? t('list.exportFailed'), 3);
       else feedback.info(t('list.exportContinues'));
-    } catch {
-      // The request client has shown the server's reason (too many rows, too long a range).
+    } catch (error) {
+      // The request client has shown the server's reason (too many rows, too long a range); when parts of at
+      // most 3,000 rows would take the view, offer them.
+      if (error instanceof ExportNeedsParts) setPartsOffer(error);
     } finally {
       setExporting(null);
+    }
+  }
+
+  async function startParts() {
+    setPartsOffer(null);
+    setPartsProgress({ finished: 0, parts: partsOffer?.parts ?? 0, percent: 0 });
+    try {
+      const jobs = await exportParts(
+        resource,
+        listQuery(config.fixedQuery, applied, sort, null),
+        setPartsProgress,
+        title,
+      );
+      const done = jobs.filter((job) => job.Status === 'done');
+      const failed = jobs.find((job) => job.Status === 'failed');
+      if (done.length === jobs.length)
+        feedback.success(
+          <span data-testid="export-parts-done">
+            {t('list.exportPartsDone', {
+              parts: jobs.length,
+              rows: jobs.reduce((sum, job) => sum + job.RowCount, 0),
+            })}
+            {done.map((job) => (
+              <span key={job.Id}>
+                {' '}
+                <ExportDoneMessage job={job} text="" />
+              </span>
+            ))}
+          </span>,
+          10,
+        );
+      else if (failed) feedback.error(failed.Error ?? t('list.exportFailed'), 3);
+      else feedback.info(t('list.exportContinues'));
+    } catch {
+      // The request client has shown the server's reason.
+    } finally {
+      setPartsProgress(null);
     }
   }
 
@@ -296,9 +352,44 @@ export function ListPage<T extends Row>({ config, header, title }: Props<T>) {
               aria-label={t('list.export')}
             />
           )}
-          {actions.export && canRead && (
-            <ExportButton loading={exporting !== null} onClick={() => void startExport()} />
+          {partsProgress && (
+            <Progress
+              percent={partsProgress.percent}
+              size="small"
+              style={{ width: 160 }}
+              format={() =>
+                t('list.exportPartsProgress', {
+                  finished: partsProgress.finished,
+                  parts: partsProgress.parts,
+                })
+              }
+              aria-label={t('list.export')}
+              data-testid="export-parts-progress"
+            />
           )}
+          {actions.export && canRead && (
+            <ExportButton
+              loading={exporting !== null || partsProgress !== null}
+              onClick={() => void startExport()}
+            />
+          )}
+          <PageModal
+            open={partsOffer !== null}
+            title={t('list.exportPartsTitle')}
+            okText={partsOffer ? t('list.exportPartsOk', { parts: partsOffer.parts }) : undefined}
+            cancelText={t('list.cancel')}
+            onOk={() => void startParts()}
+            onCancel={() => setPartsOffer(null)}
+            mask={DIALOG_MASK}
+            data-testid="export-parts-dialog"
+          >
+            {partsOffer &&
+              t('list.exportPartsConfirm', {
+                count: partsOffer.count,
+                max: partsOffer.max,
+                parts: partsOffer.parts,
+              })}
+          </PageModal>
         </Space>
       </div>
       <Table<T>

@@ -23,6 +23,12 @@ export const list: CatalogueShape<typeof zh> = {
   exportDone: 'Export finished: {{rows}} rows',
   exportFailed: 'Export failed',
   exportContinues: 'The export is still running; download it from the export log when it is done',
+  exportPartsTitle: 'Export in parts',
+  exportPartsConfirm:
+    '{{count}} rows match, more than the {{max}} rows a file takes. Export them in {{parts}} parts, one file of at most {{max}} rows each?',
+  exportPartsOk: 'Export in {{parts}} parts',
+  exportPartsProgress: '{{finished}} of {{parts}} parts',
+  exportPartsDone: 'Export finished: {{parts}} files, {{rows}} rows',
   total: '{{total}} in total',
   loadFailed: 'Could not load; try again',
   maxDays: 'At most {{days}} days',

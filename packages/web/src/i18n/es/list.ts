@@ -24,6 +24,12 @@ export const list: CatalogueShape<typeof zh> = {
   exportFailed: 'La exportación ha fallado',
   exportContinues:
     'La exportación sigue en curso; descárguela desde el registro de exportaciones al terminar',
+  exportPartsTitle: 'Exportar por partes',
+  exportPartsConfirm:
+    'Coinciden {{count}} filas, más de las {{max}} que admite un archivo. ¿Exportarlas en {{parts}} partes, un archivo de hasta {{max}} filas cada una?',
+  exportPartsOk: 'Exportar en {{parts}} partes',
+  exportPartsProgress: '{{finished}} de {{parts}} partes',
+  exportPartsDone: 'Exportación terminada: {{parts}} archivos, {{rows}} filas',
   total: '{{total}} en total',
   loadFailed: 'No se pudo cargar; inténtelo de nuevo',
   maxDays: 'Como máximo {{days}} días',

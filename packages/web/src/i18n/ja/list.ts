@@ -23,6 +23,12 @@ export const list: CatalogueShape<typeof zh> = {
   exportDone: 'エクスポート完了：{{rows}} 行',
   exportFailed: 'エクスポートに失敗しました',
   exportContinues: 'エクスポートは処理中です。完了後にエクスポート管理からダウンロードできます',
+  exportPartsTitle: '分割エクスポート',
+  exportPartsConfirm:
+    '該当データは {{count}} 件で、1 ファイルの上限 {{max}} 件を超えています。{{parts}} 回に分けて、各 {{max}} 件までのファイルでエクスポートしますか？',
+  exportPartsOk: '{{parts}} 回に分けてエクスポート',
+  exportPartsProgress: '{{finished}}/{{parts}} 完了',
+  exportPartsDone: '分割エクスポート完了：{{parts}} ファイル、計 {{rows}} 行',
   total: '全 {{total}} 件',
   loadFailed: '読み込みに失敗しました。再試行してください',
   maxDays: '最長 {{days}} 日まで選択できます',

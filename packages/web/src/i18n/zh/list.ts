@@ -21,6 +21,12 @@ export const list = {
   exportDone: '导出完成，共 {{rows}} 行',
   exportFailed: '导出失败',
   exportContinues: '导出仍在进行，完成后可在导出管理中下载',
+  exportPartsTitle: '分批导出',
+  exportPartsConfirm:
+    '符合条件的数据有 {{count}} 条，超过单个文件上限 {{max}} 条。是否分 {{parts}} 批导出，每批一个文件、最多 {{max}} 条？',
+  exportPartsOk: '分 {{parts}} 批导出',
+  exportPartsProgress: '{{finished}}/{{parts}} 批',
+  exportPartsDone: '分批导出完成：{{parts}} 个文件，共 {{rows}} 行',
   total: '共 {{total}} 条',
   loadFailed: '加载失败，请重试',
   maxDays: '最长可选 {{days}} 天',

@@ -100,5 +100,12 @@ export default function ExportLogPage() {
   // Jobs belong to an area: without one the list could only fail. Say why, and what to do.
   if (!hasArea)
     return <Alert type="info" showIcon data-testid="export-no-area" title={t('adminUi.exportNoArea')} />;
-  return <ListPage config={config} title={t('route.exportLog')} />;
+  // Jobs run in the background (an export in parts is several): the log follows them until they finish.
+  return (
+    <ListPage
+      config={config}
+      title={t('route.exportLog')}
+      refetchWhile={(rows) => rows.some((row) => row.Status === 'pending' || row.Status === 'running')}
+    />
+  );
 }
