@@ -5,7 +5,7 @@
 
 import { Simulator } from '@gatehouse/ocpp-simulator';
 import type { Db } from '../db/database.ts';
-import { DEMO_OCPP_KEY } from '../modules/garage/index.ts';
+import { DEMO_OCPP_KEY } from './garage.ts';
 import { OCPP_CHARGING_SYSTEM_TYPE } from '../gateways/ocpp/index.ts';
 
 export interface DemoChargePoints {

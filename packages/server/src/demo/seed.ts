@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { garageModule } from '../modules/garage/index.ts';
 import { seedAccessControlDemo } from './access-control/index.ts';
+import { seedGarageDemo } from './garage.ts';
 import { DEMO_AREAS, DEMO_USERS } from './catalog.ts';
 import type { DemoSeeder } from './context.ts';
 import { seedOrganizationDemo } from './organization.ts';
@@ -16,7 +16,7 @@ export const demoSeeders: DemoSeeder[] = [
   seedOrganizationDemo,
   seedSystemDemo,
   seedAccessControlDemo,
-  garageModule.demo!,
+  seedGarageDemo,
 ];
 
 export interface DemoSeedOptions {

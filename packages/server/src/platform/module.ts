@@ -1,10 +1,9 @@
 import type { PortableMigration } from '../db/migration.ts';
-import type { DemoSeeder } from '../demo/context.ts';
 import type { AnyRoute } from './route.ts';
 
 /**
  * What a module's face (`modules/<name>/index.ts`) hands the application: everything the route table, the
- * migrator and the seed need, and one explicit `register` for the registries it fills (dependents), so
+ * migrator need (its demo data lives in src/demo), and one explicit `register` for the registries it fills (dependents), so
  * nothing depends on which file happened to be imported first.
  */
 export interface ServerModule {
@@ -13,8 +12,6 @@ export interface ServerModule {
   routes: AnyRoute[];
   /** Its migrations, by key; keys are global and applied in key order with the platform's. */
   migrations?: Record<string, PortableMigration>;
-  /** Its demo data, run once on an empty database after the platform seed. */
-  demo?: DemoSeeder;
   /** Fills the platform registries (dependents); idempotent, called once per app build. */
   register?(): void;
 }

@@ -8,6 +8,8 @@ import type { Clock } from './clock.ts';
 import type { ClusterNode } from './cluster/node.ts';
 import type { ExportQueue } from './exports/queue.ts';
 import type { Settings } from './settings.ts';
+// The platform's tables (joined to Database by declaration merging): part of every program that has a platform.
+import type {} from './tables.ts';
 
 /** The long-lived pieces a request may need; built once in app.ts. */
 export interface Platform {

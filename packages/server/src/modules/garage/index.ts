@@ -4,7 +4,6 @@ import { chargeHostRoutes } from './charge-host/routes.ts';
 import { chargeOrderRoutes } from './charge-order/routes.ts';
 import { chargeRecordRoutes } from './charge-record/routes.ts';
 import { chargeRuleRoutes } from './charge-rule/routes.ts';
-import { seedGarageDemo } from './demo.ts';
 import { registerGarageDependents } from './dependents.ts';
 import { forcedOutageRecordRoutes } from './forced-outage-record/routes.ts';
 import { garageDashboardRoutes } from './garage-dashboard/routes.ts';
@@ -31,13 +30,11 @@ export const garageModule: ServerModule = {
     ...garageDashboardRoutes,
   ],
   migrations: { '0004-garage': garageMigration },
-  demo: seedGarageDemo,
   register: registerGarageDependents,
 };
 
 // What other layers use (services and types, never routes): the charger seam (device gateways), the
 // protocol-free session services, payment-channel events, the tariff, socket status, the tables.
-export { DEMO_OCPP_KEY } from './demo.ts';
 export {
   installChargerGateway,
   chargerGateway,
@@ -70,4 +67,11 @@ export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liv
 export { applyChannelEvent, type OrderKind } from './common/payments.ts';
 export { tariffOf, orderAmount } from './common/pricing.ts';
 export { setSocketStatus } from './charge-equipment/service.ts';
-export { GARAGE_TABLES, type GarageTables } from './tables.ts';
+export {
+  GARAGE_TABLES,
+  type GarageTables,
+  type ChargeOrderTable,
+  type ChargeRecordTable,
+  type ForcedOutageRecordTable,
+  type ParkOrderTable,
+} from './tables.ts';

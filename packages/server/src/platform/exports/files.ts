@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+// The table this file reads and writes (joined to Database by declaration merging): part of every program
+// that uses it.
+import type {} from './tables.ts';
 
 /**
  * Export files live in the database (table ExportFile, one row per finished job), not on a local disk: a file

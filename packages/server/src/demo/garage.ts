@@ -10,19 +10,19 @@ import {
   type TimeUnitValue,
 } from '@gatehouse/shared';
 import { sql, type Kysely } from 'kysely';
-import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
-import type { DemoContext } from '../../demo/context.ts';
-import { prng, type Random } from '../../demo/random.ts';
-import { areaTimeZone } from './common/index.ts';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import type { DemoContext } from './context.ts';
+import { prng, type Random } from './random.ts';
+import { areaTimeZone } from '../platform/area-zone.ts';
 import type {
   ChargeOrderTable,
   ChargeRecordTable,
   ForcedOutageRecordTable,
   ParkOrderTable,
-} from './tables.ts';
-import { inTransaction } from '../../db/transaction.ts';
-import { hashPassword } from '../../platform/auth/passwords.ts';
+} from '../modules/garage/index.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { hashPassword } from '../platform/auth/passwords.ts';
 
 /**
  * Garage demo: per area its zones, rules of every type, 20+ hosts of 10 sockets in varied states, vehicles
