@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './db/database.ts';
 import { runMigrations, type MigrationSet } from './db/migrate.ts';
-import { ocppMigration, ocppSafetyMigration } from './gateways/ocpp/migration.ts';
-import { wgMigration, wgSentMigration } from './gateways/wg/migration.ts';
 import { seedSystem } from './modules/system/index.ts';
 import { hashPassword } from './platform/auth/passwords.ts';
 import { platform } from './platform/migrations/0001-platform.ts';
@@ -27,11 +25,7 @@ export const migrations: MigrationSet = {
   '0002-administration': administration,
   ...moduleMigrations,
   '0005-audit-actor': auditActor,
-  '0006-ocpp': ocppMigration,
-  '0007-wg': wgMigration,
-  '0008-ocpp-safety': ocppSafetyMigration,
   '0009-constraints': constraintsMigration,
-  '0010-wg-sent': wgSentMigration,
   '0011-cluster': clusterMigration,
   '0012-export-files': exportFilesMigration,
   '0013-shared-auth': sharedAuthMigration,

@@ -12,6 +12,7 @@ import { deviceRegistrationRoutes } from './device-registration/routes.ts';
 import { doorOpeningRecordRoutes } from './door-opening-record/routes.ts';
 import { failureDeclarationRecordRoutes } from './failure-declaration-record/routes.ts';
 import { accessControlMigration } from './migration.ts';
+import { wgMigration, wgSentMigration } from './device-migrations.ts';
 import { accessControlOptionsRoutes } from './options/routes.ts';
 
 /** The access-control module's face (the ten screens under /accesscontrol, docs/access-control.md). */
@@ -32,7 +33,11 @@ export const accessControlModule: ServerModule = {
     ...accessControlOptionsRoutes,
     ...accessControlDashboardRoutes,
   ],
-  migrations: { '0003-access-control': accessControlMigration },
+  migrations: {
+    '0003-access-control': accessControlMigration,
+    '0007-wg': wgMigration,
+    '0010-wg-sent': wgSentMigration,
+  },
   register: registerAccessControlDependents,
 };
 

@@ -8,6 +8,7 @@ import { registerGarageDependents } from './dependents.ts';
 import { forcedOutageRecordRoutes } from './forced-outage-record/routes.ts';
 import { garageDashboardRoutes } from './garage-dashboard/routes.ts';
 import { garageMigration } from './migration.ts';
+import { chargerStateMigration, ocppMigration, ocppSafetyMigration } from './device-migrations.ts';
 import { monthlyPassRoutes } from './monthly-pass/routes.ts';
 import { parkAreaRoutes } from './park-area/routes.ts';
 import { parkOrderRoutes } from './park-order/routes.ts';
@@ -29,7 +30,12 @@ export const garageModule: ServerModule = {
     ...monthlyPassRoutes,
     ...garageDashboardRoutes,
   ],
-  migrations: { '0004-garage': garageMigration },
+  migrations: {
+    '0004-garage': garageMigration,
+    '0006-ocpp': ocppMigration,
+    '0008-ocpp-safety': ocppSafetyMigration,
+    '0016-charger-state': chargerStateMigration,
+  },
   register: registerGarageDependents,
 };
 

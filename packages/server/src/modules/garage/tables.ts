@@ -92,6 +92,8 @@ export interface ChargeHostTable {
   OcppOnline: Generated<number>;
   /** When its charge point was last heard before it went offline; null while online or never connected. */
   OcppOfflineAt: number | null;
+  /** The instance whose gateway holds this charge point's connection now (migration 0016); null when none. */
+  OcppInstance: string | null;
   CreatedAt: number;
   UpdatedAt: number;
 }
@@ -110,6 +112,12 @@ export interface ChargeEquipmentTable {
   OcppStatus: string | null;
   OcppErrorCode: string | null;
   OcppVendorErrorCode: string | null;
+  /** The charger's own time of the StatusNotification behind State: an older report never overwrites a newer. */
+  OcppStatusAt: number | null;
+  /** The last power the charger metered on this socket (W), so a restart of any instance keeps it. */
+  LastPowerW: number | null;
+  /** Since when the socket has drawn no more than float-charge power (the "battery full" rule counts from it). */
+  FullSince: number | null;
   Remark: string | null;
   CreatedAt: number;
   UpdatedAt: number;

@@ -53,3 +53,19 @@ export const ocppSafetyMigration: PortableMigration = {
     }
   },
 };
+
+/**
+ * What a charger last said, kept with the socket rather than in one process's memory (issue 19: a charge
+ * point may reconnect to another instance): when the status applied was reported (an older report is
+ * ignored), the latest power of a running session (float charge, safety limits) and since when it has been
+ * below the rule's "full" threshold. ChargeHost.OcppInstance names the instance its charge point is
+ * connected to (shown to operators; the lease decides ownership).
+ */
+export const chargerStateMigration: PortableMigration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('ChargeEquipment').addColumn('OcppStatusAt', 'bigint').execute();
+    await db.schema.alterTable('ChargeEquipment').addColumn('LastPowerW', 'integer').execute();
+    await db.schema.alterTable('ChargeEquipment').addColumn('FullSince', 'bigint').execute();
+    await db.schema.alterTable('ChargeHost').addColumn('OcppInstance', 'text').execute();
+  },
+};
