@@ -1,0 +1,83 @@
+// `node scripts/twins.mjs [--list] [--most N]`: logic twins per 10,000 non-test source lines (issue 18).
+// Copies the non-test sources of packages/*/src, leaving out what is declaration or data rather than logic
+// (i18n catalogues, the API contract declarations, enums, the demo place, migrations, table declarations,
+// catalogues, fixtures, generated files), into a temporary folder, runs the tool library's `duplicates`
+// over it (pairs of places sharing six or more lines of the same shape) and prints the pairs, the lines
+// read and the pairs per 10,000 lines. --list prints the pairs themselves.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const args = process.argv.slice(2);
+const list = args.includes('--list');
+const mostAt = args.indexOf('--most');
+const most = mostAt >= 0 ? Number(args[mostAt + 1]) : 200;
+
+const SOURCE = /\.(ts|tsx|mjs)$/;
+const LEFT_OUT = [
+  /\.test\.tsx?$/,
+  /\/test\//,
+  /\/i18n\//,
+  /\/contract\//,
+  /\/enums\//,
+  /\/demo\//,
+  /\/migrations\//,
+  /-migrations\.ts$/,
+  /\/migration(-[a-z]+)?\.ts$/,
+  /\/tables(-[a-z]+)?\.ts$/,
+  /catalog(ue)?s?\.ts$/,
+  /fixtures?\.ts$/,
+  /\.gen\.ts$/,
+  /\.d\.ts$/,
+];
+
+function* walk(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else if (entry.isFile()) yield full;
+  }
+}
+
+// --rev REV: measure a commit (its tracked files) instead of the working tree.
+const revAt = args.indexOf('--rev');
+let from = root;
+if (revAt >= 0) {
+  from = fs.mkdtempSync(path.join(os.tmpdir(), 'twins-rev-'));
+  execFileSync('sh', ['-c', `git -C "${root}" archive ${args[revAt + 1]} packages | tar -x -C "${from}"`]);
+}
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'twins-'));
+let lines = 0;
+let files = 0;
+for (const pkg of fs.readdirSync(path.join(from, 'packages'))) {
+  const src = path.join(from, 'packages', pkg, 'src');
+  if (!fs.existsSync(src)) continue;
+  for (const file of walk(src)) {
+    const rel = path.relative(from, file).split(path.sep).join('/');
+    if (!SOURCE.test(rel) || LEFT_OUT.some((re) => re.test('/' + rel))) continue;
+    const text = fs.readFileSync(file, 'utf8');
+    lines += text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    files += 1;
+    fs.mkdirSync(path.dirname(path.join(tmp, rel)), { recursive: true });
+    fs.writeFileSync(path.join(tmp, rel), text);
+  }
+}
+
+const out = execFileSync('duplicates', ['--repo', tmp, '--most', String(most), '--seconds', '300'], {
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
+fs.rmSync(tmp, { recursive: true, force: true });
+if (from !== root) fs.rmSync(from, { recursive: true, force: true });
+const head = out.split('\n')[0];
+const rows = out.split('\n').filter((l) => /^D\d+ /.test(l));
+const more = /\(\+(\d+) more pairs\)/.exec(out);
+const pairs = rows.length + (more ? Number(more[1]) : 0);
+if (list) console.log(out.trimEnd());
+else console.log(head);
+console.log(
+  `files ${files}, lines ${lines}, pairs ${pairs}, per 10,000 lines ${((pairs * 10000) / lines).toFixed(1)}`,
+);
