@@ -1,12 +1,14 @@
 import { Alert, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
-import { useCallback, useMemo } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AppUserApi, type LockedUser } from '@gatehouse/shared';
 import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { formatSiteTime } from '../../../core/site-time.ts';
+import { queryClient } from '../../../core/query-client.ts';
+import { i18next } from '../../../i18n/index.ts';
 import { PagePopconfirm } from '../../../components/PageModal.tsx';
 import { SiteZoneNote } from '../../../components/SiteZoneNote.tsx';
 
@@ -24,23 +26,21 @@ export function useLoginLocks(): Map<number, LockedUser> {
     queryFn: () => call(AppUserApi.locks, {}, { quiet: true }),
     refetchInterval: 30_000,
   });
-  // Stable between renders of the same answer: the list's declaration depends on it.
+  // Stable between renders of the same answer.
   return useMemo(() => new Map((locks.data ?? []).map((u) => [u.Id, u])), [locks.data]);
 }
 
+/** Whether the user is locked now, by the locks last loaded (for the list's row action). */
+export function isLocked(userId: number): boolean {
+  return (queryClient.getQueryData<LockedUser[]>(LOCKS_KEY) ?? []).some((u) => u.Id === userId);
+}
+
 /** Lifts a user's locks, says whether there was one, and reloads the list and the locks. */
-export function useUnlock(): (user: { Id: number }) => Promise<void> {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  return useCallback(
-    async (user) => {
-      const { Unlocked } = await call(AppUserApi.unlock, { query: { Id: user.Id } });
-      if (Unlocked) feedback.success(t('adminUi.unlocked'));
-      else feedback.info(t('adminUi.notLocked'));
-      await queryClient.invalidateQueries({ queryKey: ['list', 'AppUser'] });
-    },
-    [t, queryClient],
-  );
+export async function unlock(user: { Id: number }): Promise<void> {
+  const { Unlocked } = await call(AppUserApi.unlock, { query: { Id: user.Id } });
+  if (Unlocked) feedback.success(i18next.t('adminUi.unlocked'));
+  else feedback.info(i18next.t('adminUi.notLocked'));
+  await queryClient.invalidateQueries({ queryKey: ['list', 'AppUser'] });
 }
 
 /** One lock as text: until when (site time) and from where. */
@@ -84,7 +84,6 @@ export function LockTag({ userId }: { userId: number }) {
 /** Above the list: which accounts are locked now, why, until when, with their unlock buttons. */
 export function LocksBanner({ locks, canUnlock }: { locks: Map<number, LockedUser>; canUnlock: boolean }) {
   const { t } = useTranslation();
-  const unlock = useUnlock();
   if (locks.size === 0) return null;
   return (
     <Alert

@@ -1,5 +1,4 @@
 import { AppUserApi, type AppUserItem } from '@gatehouse/shared';
-import { useMemo, useState } from 'react';
 import { Form, Input, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { antdRule, email, phone, required, APP_USER_ADMIN } from '@gatehouse/shared';
@@ -11,7 +10,8 @@ import { PageModal } from '../../../components/PageModal.tsx';
 import { useSaving } from '../../../components/use-saving.ts';
 import { useSessionStore } from '../../../stores/session.ts';
 import { canUse } from '../../../components/list-page/permissions.ts';
-import { LockTag, LocksBanner, useLoginLocks, useUnlock } from './LoginLocks.tsx';
+import { LockTag, LocksBanner, isLocked, unlock, useLoginLocks } from './LoginLocks.tsx';
+import { systemDialogs } from '../dialogs.ts';
 
 type UserRow = AppUserItem;
 
@@ -105,49 +105,47 @@ const config: ListPageConfig<UserRow> = {
     ],
     toBody: (values) => ({ ...values, RoleIds: values.RoleIds ?? [], AreaIds: values.AreaIds ?? [] }),
   },
+  rowActions: [
+    {
+      key: 'reset-password',
+      label: 'adminUi.resetPassword',
+      run: (row) => systemDialogs.open('resetPassword', row),
+    },
+    {
+      // Shown by the locks last loaded: the page follows them (useLoginLocks), so the rows redraw with them.
+      key: 'unlock',
+      label: 'adminUi.unlock',
+      visible: (row) => isLocked(row.Id),
+      confirm: 'adminUi.confirmUnlock',
+      run: (row) => unlock(row),
+    },
+  ],
 };
 
 export default function UserAccountsPage() {
   const { t } = useTranslation();
-  const [resetting, setResetting] = useState<UserRow | null>(null);
-  // Accounts the login throttle holds locked now (a column, a banner and an unlock action).
+  // Accounts the login throttle holds locked now (a tag by the name, a banner and an unlock action).
   const locks = useLoginLocks();
-  const unlock = useUnlock();
   const canUnlock = canUse(
     useSessionStore((s) => s.roles),
     APP_USER_ADMIN,
   );
-  const withActions = useMemo<ListPageConfig<UserRow>>(
-    () => ({
-      ...config,
-      rowActions: [
-        { key: 'reset-password', label: 'adminUi.resetPassword', run: (row) => setResetting(row) },
-        {
-          key: 'unlock',
-          label: 'adminUi.unlock',
-          visible: (row) => locks.has(row.Id),
-          confirm: 'adminUi.confirmUnlock',
-          run: (row) => unlock(row),
-        },
-      ],
-    }),
-    [locks, unlock],
-  );
-
   return (
     <>
       <ListPage
-        config={withActions}
+        config={config}
         title={t('route.userAccounts')}
         header={<LocksBanner locks={locks} canUnlock={canUnlock} />}
       />
-      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
+      <ResetPasswordDialog />
     </>
   );
 }
 
-function ResetPasswordDialog({ user, onClose }: { user: UserRow | null; onClose(): void }) {
+function ResetPasswordDialog() {
   const { t } = useTranslation();
+  const user = systemDialogs.use('resetPassword');
+  const onClose = () => systemDialogs.close('resetPassword');
   const [form] = Form.useForm<{ NewPassword: string }>();
   const [saving, withSaving] = useSaving();
   return (

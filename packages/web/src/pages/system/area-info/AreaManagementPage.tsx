@@ -1,10 +1,10 @@
 import { AREA_MANAGERS, AreaInfoApi, type AreaInfoItem } from '@gatehouse/shared';
-import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../core/api.ts';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { AreaUsersDialog } from './AreaUsersDialog.tsx';
+import { systemDialogs } from '../dialogs.ts';
 
 type AreaRow = AreaInfoItem;
 
@@ -58,25 +58,20 @@ const config: ListPageConfig<AreaRow> = {
       Custom: typeof values.Custom === 'string' && values.Custom.trim() ? values.Custom : null,
     }),
   },
+  rowActions: [
+    { key: 'users', label: 'adminUi.areaUsers', run: (row) => systemDialogs.open('areaUsers', row) },
+  ],
 };
 
 export default function AreaManagementPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [authorising, setAuthorising] = useState<AreaRow | null>(null);
-  const withUsers = useMemo<ListPageConfig<AreaRow>>(
-    () => ({
-      ...config,
-      rowActions: [{ key: 'users', label: 'adminUi.areaUsers', run: (row) => setAuthorising(row) }],
-    }),
-    [],
-  );
   return (
     <>
-      <ListPage config={withUsers} title={t('route.areaManagement')} />
+      <ListPage config={config} title={t('route.areaManagement')} />
       <AreaUsersDialog
-        area={authorising}
-        onClose={() => setAuthorising(null)}
+        area={systemDialogs.use('areaUsers')}
+        onClose={() => systemDialogs.close('areaUsers')}
         onSaved={() => void queryClient.invalidateQueries({ queryKey: ['list', AreaInfoApi.name] })}
       />
     </>

@@ -1,10 +1,10 @@
 import { ROLE_ADMIN, RoleApi, type RoleItem } from '@gatehouse/shared';
-import { useMemo, useState } from 'react';
 import { Tag } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { RoleResourcesDialog } from './RoleResourcesDialog.tsx';
+import { systemDialogs } from '../dialogs.ts';
 
 type RoleRow = RoleItem;
 
@@ -52,32 +52,25 @@ const config: ListPageConfig<RoleRow> = {
       { name: 'Description', label: 'admin.field.Description', kind: 'textarea', maxLength: 200 },
     ],
   },
+  rowActions: [
+    {
+      key: 'assign',
+      label: 'adminUi.assignResources',
+      visible: (row) => !row.BuiltIn,
+      run: (row) => systemDialogs.open('roleResources', row),
+    },
+  ],
 };
 
 export default function RolesPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [assigning, setAssigning] = useState<RoleRow | null>(null);
-  const withAssign = useMemo<ListPageConfig<RoleRow>>(
-    () => ({
-      ...config,
-      rowActions: [
-        {
-          key: 'assign',
-          label: 'adminUi.assignResources',
-          visible: (row) => !row.BuiltIn,
-          run: (row) => setAssigning(row),
-        },
-      ],
-    }),
-    [],
-  );
   return (
     <>
-      <ListPage config={withAssign} title={t('route.roles')} />
+      <ListPage config={config} title={t('route.roles')} />
       <RoleResourcesDialog
-        role={assigning}
-        onClose={() => setAssigning(null)}
+        role={systemDialogs.use('roleResources')}
+        onClose={() => systemDialogs.close('roleResources')}
         onSaved={() => void queryClient.invalidateQueries({ queryKey: ['list', RoleApi.name] })}
       />
     </>
