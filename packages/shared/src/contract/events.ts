@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { doorAlarmItem } from './access-control/door-alarm.ts';
+import { doorLiveItem } from './access-control/door-monitor.ts';
 import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
 
 /**
@@ -37,6 +39,22 @@ export const hubEventSchemas = {
     Error: z.string().nullable().optional(),
     Issued: z.number().optional(),
     Deleted: z.number().optional(),
+  }),
+
+  /** A door's live state changed (the door monitor replaces that door). */
+  DoorState: doorLiveItem,
+  /** A new alarm: the monitor and the dashboard show it, and the browser notifies who may see the monitor. */
+  AlarmRaised: doorAlarmItem,
+  /** An alarm changed: it repeated, its condition ended, or an operator acknowledged it. */
+  AlarmChanged: doorAlarmItem,
+  /** Where a controller's access rules stand (time profiles, task list, door rules). */
+  RuleSync: z.object({
+    DeviceId: z.number(),
+    /** 'running' | 'done' | 'failed' */
+    State: z.string(),
+    Error: z.string().nullable().optional(),
+    /** The controller had forgotten its settings (reset or replaced) and is being given them back. */
+    Restoring: z.boolean().optional(),
   }),
 
   // ---- chargers (gateways/ocpp) -------------------------------------------------------------------------

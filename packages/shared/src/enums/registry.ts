@@ -8,6 +8,14 @@ import {
   doorRecordResult,
   issueStatus,
 } from './access-control.ts';
+import {
+  antiPassbackMode,
+  doorAlarmKind,
+  doorAlarmState,
+  doorLiveState,
+  doorScheduleAction,
+  interlockMode,
+} from './access-rules.ts';
 import { disabledFlag, nation, wechatUserType } from './common.ts';
 import { doorDirection, doorEventReason, doorRecordReason, faultReportStatus } from './doors.ts';
 import type { EnumValueOf } from './define.ts';
@@ -37,6 +45,12 @@ export const ENUMS = {
   doorRecordReason,
   doorEventReason,
   faultReportStatus,
+  doorScheduleAction,
+  interlockMode,
+  antiPassbackMode,
+  doorAlarmKind,
+  doorAlarmState,
+  doorLiveState,
   chargeType,
   temporaryChargeType,
   timeUnit,

@@ -33,6 +33,12 @@ export interface SyncOutcome {
 export interface SyncOptions {
   backoff: { baseMs: number; maxMs: number };
   onProgress?: (phase: SyncPhase, done: number, total: number) => void;
+  /**
+   * Brings the controller's access rules in line first (rules-sync.ts): a card names its time profile by slot,
+   * and a controller lets a card whose profile it lacks in at any time. Its failure fails the pass before a
+   * card is written.
+   */
+  rulesFirst?: () => Promise<'offline' | 'refused' | 'timeout' | null>;
 }
 
 function localDate(ms: number, zone: string): LocalDate {
@@ -44,8 +50,8 @@ function localDate(ms: number, zone: string): LocalDate {
 
 /** The card record the controller must hold for a desired card. */
 export function cardRecordOf(card: DesiredCard, zone: string): CardRecord {
-  const doors: [number, number, number, number] = [0, 0, 0, 0];
-  for (const d of card.doors) doors[d - 1] = 1;
+  // The door values: 1 at any time, 2..254 the time profile's controller profile (docs/devices.md, "Access rules").
+  const doors: [number, number, number, number] = [...card.doorValues];
   return {
     card: card.cardValue,
     from: localDate(card.from, zone),
@@ -63,7 +69,7 @@ export function sameCard(a: CardRecord, b: CardRecord): boolean {
     a.card === b.card &&
     sameDate(a.from, b.from) &&
     sameDate(a.to, b.to) &&
-    a.doors.every((d, i) => (d !== 0) === (b.doors[i] !== 0)) &&
+    a.doors.every((d, i) => d === b.doors[i]) &&
     a.pin === b.pin
   );
 }
@@ -84,6 +90,7 @@ export async function syncController(
   wg: WgDevice,
   options: SyncOptions,
 ): Promise<SyncOutcome> {
+  const rulesError = options.rulesFirst ? await options.rulesFirst() : null;
   await markSending(ctx, device.Id);
   const plan = await syncPlan(ctx, device.Id);
   const desired = new Map<number, CardRecord>();
@@ -99,6 +106,11 @@ export async function syncController(
   };
   // Cards whose state on the controller is not known to be right after this pass.
   const wrong = new Set<number>();
+  if (rulesError) {
+    outcome.error = rulesError;
+    await failSync(ctx, plan.rows, rulesError, options.backoff);
+    return outcome;
+  }
   let held: CardRecord[];
   try {
     options.onProgress?.('read', 0, 0);

@@ -3,8 +3,10 @@ import {
   doorNumber,
   enumLabel,
   isoInstant,
+  translate,
   type AnyResourceApi,
   type EnumDef,
+  type Lang,
 } from '@gatehouse/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -111,4 +113,9 @@ export async function inChunks<T, R>(
   const out: R[] = [];
   for (let i = 0; i < items.length; i += size) out.push(...(await run(items.slice(i, i + size))));
   return out;
+}
+
+/** Weekdays 1..7 (Monday first) as the reader says them: "Mon, Tue" (exports). */
+export function weekdayText(days: number[], lang: Lang): string {
+  return days.map((d) => translate(lang, `accessControl.weekday.${d}`)).join(', ');
 }

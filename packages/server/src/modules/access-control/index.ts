@@ -14,6 +14,12 @@ import { failureDeclarationRecordRoutes } from './failure-declaration-record/rou
 import { accessControlMigration } from './migration.ts';
 import { wgMigration, wgSentMigration } from './device-migrations.ts';
 import { accessControlOptionsRoutes } from './options/routes.ts';
+import { accessRulesMigration } from './migration-rules.ts';
+import { timeProfileRoutes } from './time-profile/routes.ts';
+import { holidayRoutes } from './holiday/routes.ts';
+import { doorScheduleRoutes } from './door-schedule/routes.ts';
+import { doorAlarmRoutes } from './door-alarm/routes.ts';
+import { doorMonitorRoutes } from './door-monitor/routes.ts';
 
 /** The access-control module's face (the ten screens under /accesscontrol, docs/access-control.md). */
 export const accessControlModule: ServerModule = {
@@ -32,11 +38,17 @@ export const accessControlModule: ServerModule = {
     ...failureDeclarationRecordRoutes,
     ...accessControlOptionsRoutes,
     ...accessControlDashboardRoutes,
+    ...timeProfileRoutes,
+    ...holidayRoutes,
+    ...doorScheduleRoutes,
+    ...doorAlarmRoutes,
+    ...doorMonitorRoutes,
   ],
   migrations: {
     '0003-access-control': accessControlMigration,
     '0007-wg': wgMigration,
     '0010-wg-sent': wgSentMigration,
+    '0014-access-rules': accessRulesMigration,
   },
   register: registerAccessControlDependents,
 };
@@ -81,3 +93,4 @@ export { ISSUE } from './card-user-link-channel/lifecycle.ts';
 export { CHANGE } from './card-user/change-log.ts';
 export { DAY_MS } from './door-opening-record/service.ts';
 export type { AccessControlTables } from './tables.ts';
+export type { AccessControlRuleTables } from './tables-rules.ts';

@@ -19,6 +19,9 @@ export interface AccessControlDeviceTable {
   Remark: string | null;
   Disabled: Generated<number>;
   AssignedAt: number | null;
+  /** interlockMode, antiPassbackMode the controller is to enforce (migration 0014-access-rules). */
+  Interlock: Generated<number>;
+  AntiPassback: Generated<number>;
   CreatedAt: number;
   UpdatedAt: number;
 }
@@ -105,6 +108,8 @@ export interface CardUserLinkChannelTable {
    * (migration 0010-wg-sent): a revoke of one never sent needs no deletion on the device.
    */
   SentToDevice: Generated<number>;
+  /** When the card opens the door; null at any time (migration 0014-access-rules). */
+  TimeProfileId: number | null;
   CreatedAt: number;
   UpdatedAt: number;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSCODES_PER_DOOR, PASSCODE_MAX } from '../../access-rules.ts';
 import { cardReaderType, doorNumber } from '../../enums/access-control.ts';
 import { doorDirection } from '../../enums/doors.ts';
 import { operation, resourceApi } from '../operation.ts';
@@ -23,6 +24,12 @@ export const accessControlChannelItem = z.object({
   Remark: z.string().nullable(),
   /** Authorisations on this channel that are not confirmed deleted. */
   AuthorizationCount: z.number(),
+  /** The door's keypad is on (a card with a PIN then needs it; passcodes open the door). */
+  Keypad: z.boolean(),
+  /** How many passcodes the door has: the codes themselves are write-only. */
+  PasscodeCount: z.number(),
+  /** How long the door may stand open before it raises a held-open alarm. */
+  HeldOpenSeconds: z.number(),
   CreatedAt: z.string(),
   UpdatedAt: z.string(),
 });
@@ -52,6 +59,20 @@ export type SetDoorModeInput = z.output<typeof setDoorModeBody>;
 
 const admin = { tag: ACCESS_CONTROL_TAG, access: ACCESS_CONTROL_ADMIN, area: true } as const;
 
+/**
+ * The channel's door (shared by its in and out channels): keypad on or off, up to four passcodes (write-only:
+ * absent keeps them, [] clears them; never returned, never in the operation log) and the held-open limit.
+ */
+export const doorRuleFields = {
+  Keypad: z.boolean().optional(),
+  Passcodes: z
+    .array(z.number().int().min(1).max(PASSCODE_MAX))
+    .max(PASSCODES_PER_DOOR)
+    .refine((codes) => new Set(codes).size === codes.length, 'validation.invalid')
+    .optional(),
+  HeldOpenSeconds: z.number().int().min(5).max(3600).optional(),
+};
+
 export const AccessControlChannelApi = {
   ...resourceApi({
     name: 'AccessControlChannel',
@@ -69,7 +90,7 @@ export const AccessControlChannelApi = {
     },
     sorts: ['Device', 'Name', 'DoorNumber', 'CreatedAt'],
     create: z.strictObject({ DeviceId: id, ...fields }),
-    update: z.strictObject({ Id: id, ...fields }),
+    update: z.strictObject({ Id: id, ...fields, ...doorRuleFields }),
     remove: true,
   }),
   openDoor: operation({

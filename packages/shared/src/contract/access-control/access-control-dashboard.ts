@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { operation } from '../operation.ts';
 import { ACCESS_CONTROL_ANY } from '../permissions.ts';
 import { ACCESS_CONTROL_TAG } from './common.ts';
+import { doorAlarmItem } from './door-alarm.ts';
 
 /** An alarm a door has raised and not yet cleared (GET /api/AccessControlDashboard, docs/access-control.md). */
 export const openDoorAlarm = z.object({
@@ -36,6 +37,8 @@ export const accessControlSummary = z.object({
   Authorizations: z.object({ Pending: z.number(), Failing: z.number() }),
   /** Doors in alarm: count, and the newest few. */
   Alarms: z.object({ Open: z.number(), Items: z.array(openDoorAlarm) }),
+  /** Alarm records waiting for an operator's acknowledgement: count, and the newest few. */
+  OpenAlarms: z.object({ Count: z.number(), Items: z.array(doorAlarmItem) }),
 });
 export type AccessControlSummary = z.output<typeof accessControlSummary>;
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { accessControlProtocol, accessControlType } from '../../enums/access-control.ts';
+import { antiPassbackMode, interlockMode } from '../../enums/access-rules.ts';
 import { operation, resourceApi } from '../operation.ts';
 import { ACCESS_CONTROL_ADMIN, ACCESS_CONTROL_ANY } from '../permissions.ts';
-import { filterSchema, id, optionalText } from '../wire.ts';
+import { enumNumber, filterSchema, id, optionalText } from '../wire.ts';
 import { ACCESS_CONTROL_TAG } from './common.ts';
 
 /** A controller as both device screens show it. */
@@ -46,6 +47,20 @@ export const accessControlDeviceItem = z.object({
   LostRecords: z.number(),
   /** The next ring index the collection reads. */
   NextRecordIndex: z.number().nullable(),
+  /** interlockMode and antiPassbackMode the controller is to enforce (WG; 0 off). */
+  Interlock: z.number(),
+  AntiPassback: z.number(),
+  /**
+   * Access rules on the controller (time profiles, task list, interlock, anti-passback, keypads, passcodes,
+   * door modes): 'pending' | 'running' | 'done' | 'failed' | null (never synced), why it failed, and when the
+   * last pass ended. `RulesRestoredAt`: when a controller that had forgot its settings was last given them back.
+   */
+  RuleSyncState: z.string().nullable(),
+  RuleSyncError: z.string().nullable(),
+  RuleSyncAt: z.string().nullable(),
+  RulesRestoredAt: z.string().nullable(),
+  /** Controller profile slots (2..254) its cards' time profiles take. */
+  ProfileSlots: z.number(),
 });
 export type AccessControlDeviceItem = z.output<typeof accessControlDeviceItem>;
 
@@ -84,6 +99,9 @@ export const AccessControlDeviceApi = {
       Port: z.number().int().min(1).max(65535).nullable().optional(),
       Location: optionalText(100),
       Remark: optionalText(200),
+      /** Only the modes the model supports (interlockModes / antiPassbackModes of its door count). */
+      Interlock: enumNumber(interlockMode).optional(),
+      AntiPassback: enumNumber(antiPassbackMode).optional(),
     }),
     status: true,
   }),
@@ -100,7 +118,7 @@ export const AccessControlDeviceApi = {
     method: 'POST',
     path: '/api/AccessControlDevice/SyncNow',
     summary:
-      "Compare the controller's card list with its authorisations now and correct it (progress on the hub)",
+      "Compare the controller's access rules and card list with Gatehouse's now and correct them (progress on the hub)",
     body: deviceCommand,
     reply: z.object({ Started: z.boolean() }),
   }),

@@ -28,6 +28,9 @@ export const cardUserLinkChannelItem = z.object({
   ValidFrom: z.string(),
   ValidTo: z.string(),
   CustomValidity: z.boolean(),
+  /** When the card opens the door (null: at any time within the validity). */
+  TimeProfileId: z.number().nullable(),
+  TimeProfileName: z.string().nullable(),
   IssueStatus: z.number(),
   Revoked: z.boolean(),
   CreatedAt: z.string(),
@@ -87,8 +90,11 @@ export const deviceStatusCount = z.object({
 });
 export type DeviceStatusCount = z.output<typeof deviceStatusCount>;
 
-/** Channels to grant onto, with an optional validity of their own. */
-const grantTarget = { ChannelIds: idList(200), ...validityFields };
+/** A grant's time profile: an id of the area's, or null (absent) for "at any time". */
+const timeProfileField = { TimeProfileId: id.nullable().optional() };
+
+/** Channels to grant onto, with an optional validity and time profile of their own. */
+const grantTarget = { ChannelIds: idList(200), ...validityFields, ...timeProfileField };
 
 export const grantBody = z.strictObject({ CardUserId: id, ...grantTarget }).superRefine(validityOrder);
 export type GrantInput = z.output<typeof grantBody>;
@@ -105,7 +111,13 @@ export const batchGrantBody = z
 export type BatchGrantInput = z.output<typeof batchGrantBody>;
 
 export const changeValidityBody = z
-  .strictObject({ Id: id, ValidFrom: bodyInstant.nullable(), ValidTo: bodyInstant.nullable() })
+  .strictObject({
+    Id: id,
+    ValidFrom: bodyInstant.nullable(),
+    ValidTo: bodyInstant.nullable(),
+    /** Absent: unchanged. */
+    ...timeProfileField,
+  })
   .superRefine(validityOrder);
 export type ChangeValidityInput = z.output<typeof changeValidityBody>;
 
@@ -142,6 +154,7 @@ export const CardUserLinkChannelApi = {
       /** Includes sub-departments. */
       DepartmentId: filterSchema.id(),
       PeopleGroupId: filterSchema.id(),
+      TimeProfileId: filterSchema.id(),
       Revoked: filterSchema.flag(),
     },
     sorts: ['UpdatedAt', 'Id', 'HolderName', 'DeviceName', 'IssueStatus'],
@@ -168,7 +181,8 @@ export const CardUserLinkChannelApi = {
     ...everyday,
     method: 'PUT',
     path: '/api/CardUserLinkChannel',
-    summary: "Change an authorisation's own validity (null: follow the holder's); pending update",
+    summary:
+      "Change an authorisation's own validity (null: follow the holder's) and time profile; pending update",
     body: changeValidityBody,
   }),
   revoke: operation({

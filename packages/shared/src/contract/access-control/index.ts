@@ -13,3 +13,8 @@ export * from './change-record.ts';
 export * from './failure-declaration-record.ts';
 export * from './options.ts';
 export * from './access-control-dashboard.ts';
+export * from './time-profile.ts';
+export * from './holiday.ts';
+export * from './door-schedule.ts';
+export * from './door-alarm.ts';
+export * from './door-monitor.ts';

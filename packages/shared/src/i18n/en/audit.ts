@@ -54,6 +54,11 @@ export const audit: CatalogueShape<typeof zh> = {
     setOcppPassword: 'Set host connection password',
     remoteStart: 'Remote start charging',
     reset: 'Restart host',
+    syncRules: 'Sync access rules',
+    restore: 'Restore controller settings',
+    raise: 'Raise alarm',
+    acknowledge: 'Acknowledge alarm',
+    setDoorRules: 'Set door rules',
   },
   entity: {
     AppUser: 'System user',
@@ -88,6 +93,10 @@ export const audit: CatalogueShape<typeof zh> = {
     ForcedOutageRecord: 'Forced power-off record',
     Vehicle: 'Vehicle',
     MonthlyPass: 'Monthly pass',
+    TimeProfile: 'Time profile',
+    Holiday: 'Holiday',
+    DoorSchedule: 'Door schedule',
+    DoorAlarm: 'Door alarm',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

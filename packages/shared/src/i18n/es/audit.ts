@@ -54,6 +54,11 @@ export const audit: CatalogueShape<typeof zh> = {
     setOcppPassword: 'Definir contraseña de conexión del equipo',
     remoteStart: 'Iniciar carga a distancia',
     reset: 'Reiniciar equipo',
+    syncRules: 'Sincronizar reglas de acceso',
+    restore: 'Restaurar ajustes del controlador',
+    raise: 'Activar alarma',
+    acknowledge: 'Reconocer alarma',
+    setDoorRules: 'Definir reglas de puerta',
   },
   entity: {
     AppUser: 'Usuario del sistema',
@@ -88,6 +93,10 @@ export const audit: CatalogueShape<typeof zh> = {
     ForcedOutageRecord: 'Registro de corte forzado',
     Vehicle: 'Vehículo',
     MonthlyPass: 'Abono mensual',
+    TimeProfile: 'Perfil horario',
+    Holiday: 'Festivo',
+    DoorSchedule: 'Horario de puerta',
+    DoorAlarm: 'Alarma de puerta',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

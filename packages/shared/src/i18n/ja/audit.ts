@@ -54,6 +54,11 @@ export const audit: CatalogueShape<typeof zh> = {
     setOcppPassword: 'ホスト接続パスワードの設定',
     remoteStart: '遠隔充電開始',
     reset: 'ホストの再起動',
+    syncRules: 'アクセスルールの同期',
+    restore: 'コントローラー設定の復元',
+    raise: 'アラーム発生',
+    acknowledge: 'アラーム確認',
+    setDoorRules: 'ドアルールの設定',
   },
   entity: {
     AppUser: 'システムユーザー',
@@ -88,6 +93,10 @@ export const audit: CatalogueShape<typeof zh> = {
     ForcedOutageRecord: '強制停止記録',
     Vehicle: '車両',
     MonthlyPass: '月極パス',
+    TimeProfile: 'タイムプロファイル',
+    Holiday: '休日',
+    DoorSchedule: 'ドアスケジュール',
+    DoorAlarm: 'ドアアラーム',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

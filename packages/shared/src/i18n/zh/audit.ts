@@ -57,6 +57,11 @@ export const audit = {
     setOcppPassword: '设置主机连接密码',
     remoteStart: '远程启动充电',
     reset: '重启主机',
+    syncRules: '下发门禁规则',
+    restore: '恢复设备设置',
+    raise: '触发报警',
+    acknowledge: '确认报警',
+    setDoorRules: '设置门规则',
   },
   entity: {
     AppUser: '系统用户',
@@ -91,6 +96,10 @@ export const audit = {
     ForcedOutageRecord: '强制断电记录',
     Vehicle: '车辆',
     MonthlyPass: '月卡',
+    TimeProfile: '时间段',
+    Holiday: '节假日',
+    DoorSchedule: '门定时任务',
+    DoorAlarm: '门报警',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

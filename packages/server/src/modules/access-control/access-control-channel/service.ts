@@ -1,5 +1,6 @@
 import {
   DOOR_DELAY_DEFAULT,
+  HELD_OPEN_DEFAULT_SECONDS,
   doorCount,
   doorNumberAllowed,
   type AccessControlChannelApi,
@@ -11,6 +12,7 @@ import { audit } from '../../../platform/audit.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import { rowMapper } from '../../../platform/resource.ts';
+import { markRulesChanged } from '../access-control-device/rules.ts';
 import { controllerOf, onController, areaDevice } from '../access-control-device/service.ts';
 import { ISSUE, markChannelChanged, openAuthorizations } from '../card-user-link-channel/lifecycle.ts';
 import type { Trx } from '../common.ts';
@@ -45,32 +47,50 @@ export function areaChannels(db: Trx, areaId: number) {
 
 /** The channel list and detail: the channel, its device and its authorisations not confirmed deleted. */
 export function channelQuery(db: Trx) {
-  return channelsWithDevice(db).select((eb) => [
-    'AccessControlChannel.Id',
-    'AccessControlChannel.DeviceId',
-    'AccessControlDevice.Name as DeviceName',
-    'AccessControlDevice.SerialNumber',
-    'AccessControlDevice.Type as DeviceType',
-    'AccessControlChannel.DoorNumber',
-    'AccessControlChannel.Name',
-    'AccessControlChannel.Direction',
-    'AccessControlChannel.ReaderType',
-    'AccessControlChannel.Remark',
-    'AccessControlChannel.CreatedAt',
-    'AccessControlChannel.UpdatedAt',
-    eb
-      .selectFrom('CardUserLinkChannel')
-      .select((e) => e.fn.countAll().as('n'))
-      .whereRef('CardUserLinkChannel.ChannelId', '=', 'AccessControlChannel.Id')
-      .where('CardUserLinkChannel.IssueStatus', '!=', ISSUE.deletionSucceeded)
-      .as('AuthorizationCount'),
-  ]);
+  return channelsWithDevice(db)
+    .leftJoin('AccessControlDoorRule as R', (j) =>
+      j
+        .onRef('R.DeviceId', '=', 'AccessControlChannel.DeviceId')
+        .onRef('R.DoorNumber', '=', 'AccessControlChannel.DoorNumber'),
+    )
+    .select((eb) => [
+      'R.Keypad',
+      'R.Passcodes',
+      'R.HeldOpenSeconds',
+      'AccessControlChannel.Id',
+      'AccessControlChannel.DeviceId',
+      'AccessControlDevice.Name as DeviceName',
+      'AccessControlDevice.SerialNumber',
+      'AccessControlDevice.Type as DeviceType',
+      'AccessControlChannel.DoorNumber',
+      'AccessControlChannel.Name',
+      'AccessControlChannel.Direction',
+      'AccessControlChannel.ReaderType',
+      'AccessControlChannel.Remark',
+      'AccessControlChannel.CreatedAt',
+      'AccessControlChannel.UpdatedAt',
+      eb
+        .selectFrom('CardUserLinkChannel')
+        .select((e) => e.fn.countAll().as('n'))
+        .whereRef('CardUserLinkChannel.ChannelId', '=', 'AccessControlChannel.Id')
+        .where('CardUserLinkChannel.IssueStatus', '!=', ISSUE.deletionSucceeded)
+        .as('AuthorizationCount'),
+    ]);
 }
 
 const mapChannel = rowMapper<AccessControlChannelItem>({});
 
+/** The door's passcodes are counted, never returned. */
 export function toChannelItem(row: Record<string, unknown>): AccessControlChannelItem {
-  return { ...mapChannel(row), AuthorizationCount: Number(row.AuthorizationCount ?? 0) };
+  const { Passcodes, ...rest } = row;
+  const codes = typeof Passcodes === 'string' ? (JSON.parse(Passcodes) as number[]) : [];
+  return {
+    ...mapChannel(rest),
+    AuthorizationCount: Number(row.AuthorizationCount ?? 0),
+    Keypad: Number(row.Keypad ?? 0) === 1,
+    PasscodeCount: codes.length,
+    HeldOpenSeconds: Number(row.HeldOpenSeconds ?? HELD_OPEN_DEFAULT_SECONDS),
+  };
 }
 
 async function deviceOf(ctx: AreaContext, trx: Trx, deviceId: number) {
@@ -124,6 +144,7 @@ export async function changedChannel(
   await checkDoor(trx, device, input.DoorNumber, input.Direction, input.Id);
   if (input.DoorNumber !== existing.DoorNumber || input.Direction !== existing.Direction)
     await markChannelChanged(trx, input.Id, ctx.clock.now());
+  await saveDoorRule(ctx, trx, existing.DeviceId as number, input);
   return {
     DoorNumber: input.DoorNumber,
     Name: input.Name,
@@ -131,6 +152,57 @@ export async function changedChannel(
     ...(input.ReaderType !== undefined ? { ReaderType: input.ReaderType } : {}),
     ...(input.Remark !== undefined ? { Remark: input.Remark } : {}),
   };
+}
+
+/**
+ * The channel's door rules (shared with the door's other channel): keypad, passcodes, held-open limit. The
+ * passcodes are stored for the controller only: the audit entry says whether they changed and how many there
+ * are, never what they are.
+ */
+async function saveDoorRule(ctx: AreaContext, trx: Trx, deviceId: number, input: UpdateBody) {
+  const { Keypad, Passcodes, HeldOpenSeconds } = input;
+  if (Keypad === undefined && Passcodes === undefined && HeldOpenSeconds === undefined) return;
+  if (input.DoorNumber < 1) throw fieldError('DoorNumber', 'accessControl.error.doorRulesNeedDoor');
+  const now = ctx.clock.now();
+  const values = {
+    ...(Keypad !== undefined ? { Keypad: Keypad ? 1 : 0 } : {}),
+    ...(Passcodes !== undefined ? { Passcodes: JSON.stringify(Passcodes) } : {}),
+    ...(HeldOpenSeconds !== undefined ? { HeldOpenSeconds } : {}),
+    UpdatedAt: now,
+  };
+  await trx
+    .insertInto('AccessControlDoorRule')
+    .values({ DeviceId: deviceId, DoorNumber: input.DoorNumber, ...values })
+    .onConflict((oc) => oc.columns(['DeviceId', 'DoorNumber']).doUpdateSet(values))
+    .execute();
+  if (Keypad !== undefined || Passcodes !== undefined)
+    await markRulesChanged(trx, { deviceIds: [deviceId] }, now);
+  await audit(
+    ctx,
+    {
+      action: 'setDoorRules',
+      entity: 'AccessControlChannel',
+      entityId: input.Id,
+      after: {
+        DeviceId: deviceId,
+        DoorNumber: input.DoorNumber,
+        Keypad,
+        HeldOpenSeconds,
+        ...(Passcodes !== undefined ? { PasscodesChanged: true, PasscodeCount: Passcodes.length } : {}),
+      },
+    },
+    trx,
+  );
+}
+
+/** A door mode an operator set is kept, to give it back to a controller that forgot it. */
+async function keepDoorMode(ctx: AreaContext, deviceId: number, door: number, mode: number, delay: number) {
+  const values = { Mode: mode, Delay: delay, UpdatedAt: ctx.clock.now() };
+  await ctx.db.kysely
+    .insertInto('AccessControlDoorRule')
+    .values({ DeviceId: deviceId, DoorNumber: door, ...values })
+    .onConflict((oc) => oc.columns(['DeviceId', 'DoorNumber']).doUpdateSet(values))
+    .execute();
 }
 
 /** A channel goes only once every authorisation on it is confirmed deleted on its controller. */
@@ -171,6 +243,7 @@ export async function setDoorMode(
   const { channel, device, controllers } = await doorOf(ctx, input.Id);
   const delay = input.Delay ?? DOOR_DELAY_DEFAULT;
   await onController(device, () => controllers.setDoorMode(device, channel.DoorNumber, input.Mode, delay));
+  await keepDoorMode(ctx, device.Id, channel.DoorNumber, input.Mode, delay);
   const result = { DoorNumber: channel.DoorNumber, Mode: input.Mode, Delay: delay };
   await audit(ctx, {
     action: 'setDoorMode',

@@ -10,6 +10,7 @@ import type { AreaContext } from '../../../platform/context.ts';
 import { controllerStateAsKnown, gatewayRunning } from '../access-control-device/controllers.ts';
 import { PENDING_SYNC } from '../card-user-link-channel/lifecycle.ts';
 import { iso } from '../common.ts';
+import { openAlarms as alarmsToAcknowledge } from '../door-alarm/service.ts';
 
 /**
  * The access-control overview of the dashboard (docs/access-control.md, "Dashboard"): controllers by
@@ -128,11 +129,12 @@ async function openAlarms(ctx: AreaContext): Promise<AccessControlSummary['Alarm
 
 export async function accessControlSummary(ctx: AreaContext): Promise<AccessControlSummary> {
   const zone = await areaTimeZone(ctx.db.kysely, ctx.areaId);
-  const [Controllers, Today, Authorizations, Alarms] = await Promise.all([
+  const [Controllers, Today, Authorizations, Alarms, OpenAlarms] = await Promise.all([
     controllersByState(ctx),
     todaysSwipes(ctx, zone),
     waitingAuthorizations(ctx),
     openAlarms(ctx),
+    alarmsToAcknowledge(ctx, ALARMS_LISTED),
   ]);
-  return { TimeZone: zone, Controllers, Today, Authorizations, Alarms };
+  return { TimeZone: zone, Controllers, Today, Authorizations, Alarms, OpenAlarms };
 }

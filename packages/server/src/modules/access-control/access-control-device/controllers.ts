@@ -6,6 +6,7 @@ import { audit } from '../../../platform/audit.ts';
 import type { ServiceContext } from '../../../platform/context.ts';
 import { ISSUE, PENDING_SYNC } from '../card-user-link-channel/lifecycle.ts';
 import { inChunks } from '../common.ts';
+import { deviceProfilePlan } from './rules.ts';
 
 /**
  * The seam between this module and the door-controller gateway (gateways/wg). The module owns the tables and
@@ -164,6 +165,11 @@ export interface DesiredCard {
   to: number;
   /** door numbers 1..4 this card opens */
   doors: number[];
+  /**
+   * The door values of put card (0x50 offsets 20..23), doors 1..4: 0 none, 1 at any time, 2..254 the
+   * controller profile (the head of its time profile's chain) that says when.
+   */
+  doorValues: [number, number, number, number];
 }
 
 export interface SyncPlan {
@@ -175,6 +181,39 @@ export interface SyncPlan {
 }
 
 const LIVE: number[] = [ISSUE.pendingIssue, ISSUE.pendingUpdate, ISSUE.issueSucceeded];
+
+/** A holder's cards on one controller: the span of its validities, its doors and a door value per door. */
+interface Grant {
+  from: number;
+  to: number;
+  doors: Set<number>;
+  values: [number, number, number, number];
+}
+
+/**
+ * The slot a card's door value names for each time profile the controller's cards use (the head of its
+ * compiled chain). A controller over its budget gets 0 for them (no access): never a profile it lacks, which
+ * a controller would treat as "at any time".
+ */
+async function profileHeads(
+  ctx: ServiceContext,
+  deviceId: number,
+  any: boolean,
+): Promise<Map<number, number>> {
+  if (!any) return new Map();
+  const device = await ctx.db.kysely
+    .selectFrom('AccessControlDevice')
+    .select(['Id', 'AreaId'])
+    .where('Id', '=', deviceId)
+    .executeTakeFirst();
+  if (!device?.AreaId) return new Map();
+  const plan = await deviceProfilePlan(
+    ctx.db.kysely,
+    { Id: device.Id, AreaId: device.AreaId },
+    ctx.clock.now(),
+  );
+  return 'over' in plan ? new Map() : plan.head;
+}
 
 /**
  * What the controller must hold, from the database: per card of every holder with a live authorisation on
@@ -200,6 +239,7 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
       'U.ValidTo as HolderTo',
       'U.Disabled',
       'C.DoorNumber',
+      'L.TimeProfileId',
     ])
     .where('L.DeviceId', '=', deviceId)
     .where('L.IssueStatus', 'in', [...LIVE, ISSUE.pendingDeletion])
@@ -210,24 +250,41 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
     k.selectFrom('Card').select(['CardUserId', 'CardNumber']).where('CardUserId', 'in', chunk).execute(),
   );
   for (const c of held) holderCards.get(c.CardUserId!)!.push(displayToCard(c.CardNumber));
-  const grants = new Map<number, { from: number; to: number; doors: Set<number> }>();
-  for (const l of links) {
-    if (!LIVE.includes(l.IssueStatus) || l.Revoked || l.Disabled || l.DoorNumber < 1) continue;
+  const grants = new Map<number, Grant>();
+  const live = links.filter(
+    (l) => LIVE.includes(l.IssueStatus) && !l.Revoked && !l.Disabled && l.DoorNumber >= 1,
+  );
+  const heads = await profileHeads(
+    ctx,
+    deviceId,
+    live.some((l) => l.TimeProfileId !== null),
+  );
+  // Newest authorisation last: where one holder's authorisations on a door disagree, "at any time" wins, else
+  // the newest one's profile (grants refuse such a disagreement; a channel moved to another door may make one).
+  for (const l of [...live].sort((a, b) => a.Id - b.Id)) {
     const from = Math.max(Number(l.HolderFrom), l.ValidFrom === null ? -Infinity : Number(l.ValidFrom));
     const to = Math.min(Number(l.HolderTo), l.ValidTo === null ? Infinity : Number(l.ValidTo));
-    const g = grants.get(l.CardUserId);
-    if (!g) grants.set(l.CardUserId, { from, to, doors: new Set([l.DoorNumber]) });
-    else {
-      g.from = Math.min(g.from, from);
-      g.to = Math.max(g.to, to);
-      g.doors.add(l.DoorNumber);
-    }
+    const value = l.TimeProfileId === null ? 1 : (heads.get(l.TimeProfileId) ?? 0);
+    const g: Grant = grants.get(l.CardUserId) ?? { from, to, doors: new Set(), values: [0, 0, 0, 0] };
+    g.from = Math.min(g.from, from);
+    g.to = Math.max(g.to, to);
+    if (!g.doors.has(l.DoorNumber) || g.values[l.DoorNumber - 1] !== 1) g.values[l.DoorNumber - 1] = value;
+    g.doors.add(l.DoorNumber);
+    grants.set(l.CardUserId, g);
   }
   const cards = new Map<number, DesiredCard>();
   for (const [holderId, g] of grants) {
     if (g.to < g.from) continue;
+    const doors = [...g.doors].sort();
     for (const cardValue of holderCards.get(holderId) ?? [])
-      cards.set(cardValue, { cardValue, holderId, from: g.from, to: g.to, doors: [...g.doors].sort() });
+      cards.set(cardValue, {
+        cardValue,
+        holderId,
+        from: g.from,
+        to: g.to,
+        doors,
+        doorValues: [...g.values] as Grant['values'],
+      });
   }
   return {
     rows: links.map((l) => ({

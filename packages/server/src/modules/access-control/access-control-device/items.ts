@@ -18,7 +18,17 @@ export function deviceQuery(db: Kysely<any>) {
     .leftJoin('AreaInfo', 'AreaInfo.Id', 'AccessControlDevice.AreaId')
     .leftJoin('AccessControlDeviceState as S', 'S.DeviceId', 'AccessControlDevice.Id')
     .leftJoin('AccessControlRecordCursor as RC', 'RC.DeviceId', 'AccessControlDevice.Id')
+    .leftJoin('AccessControlRuleSync as RS', 'RS.DeviceId', 'AccessControlDevice.Id')
     .select((eb) => [
+      'AccessControlDevice.Interlock',
+      'AccessControlDevice.AntiPassback',
+      'RS.State as RuleSyncState',
+      'RS.Error as RuleSyncError',
+      'RS.FinishedAt as RuleSyncAt',
+      'RS.RestoredAt as RulesRestoredAt',
+      'RS.ProfileSlots',
+      'RS.Revision as RuleRevision',
+      'RS.AppliedRevision as RuleAppliedRevision',
       'S.Online',
       'S.LastSeenAt',
       'S.Firmware',
@@ -57,7 +67,16 @@ export function deviceQuery(db: Kysely<any>) {
 }
 
 const mapDevice = rowMapper<AccessControlDeviceItem>({
-  instants: ['AssignedAt', 'CreatedAt', 'UpdatedAt', 'LastSeenAt', 'DriftCheckedAt', 'SyncFinishedAt'],
+  instants: [
+    'AssignedAt',
+    'CreatedAt',
+    'UpdatedAt',
+    'LastSeenAt',
+    'DriftCheckedAt',
+    'SyncFinishedAt',
+    'RuleSyncAt',
+    'RulesRestoredAt',
+  ],
 });
 
 const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -80,7 +99,19 @@ export function toDeviceItem(row: Record<string, any>): AccessControlDeviceItem 
     SyncError: row.SyncError ?? null,
     LostRecords: Number(row.LostRecords ?? 0),
     NextRecordIndex: numberOrNull(row.NextRecordIndex),
+    Interlock: Number(row.Interlock ?? 0),
+    AntiPassback: Number(row.AntiPassback ?? 0),
+    RuleSyncState: ruleSyncState(row),
+    RuleSyncError: row.RuleSyncError ?? null,
+    ProfileSlots: Number(row.ProfileSlots ?? 0),
   };
+}
+
+/** A change not yet brought to the controller shows as pending, unless a pass is running or has failed. */
+function ruleSyncState(row: Record<string, any>): string | null {
+  const pending = Number(row.RuleRevision ?? 0) > Number(row.RuleAppliedRevision ?? 0);
+  if (row.RuleSyncState === 'running' || row.RuleSyncState === 'failed') return row.RuleSyncState;
+  return pending ? 'pending' : (row.RuleSyncState ?? null);
 }
 
 /** The sort columns of both device lists (management and the registration pool). */

@@ -1,8 +1,15 @@
-import { PROTOCOL_WG, type AccessControlDeviceApi, type AccessControlDeviceItem } from '@gatehouse/shared';
+import {
+  PROTOCOL_WG,
+  antiPassbackModes,
+  doorCount,
+  interlockModes,
+  type AccessControlDeviceApi,
+  type AccessControlDeviceItem,
+} from '@gatehouse/shared';
 import type { z } from 'zod';
 import { audit } from '../../../platform/audit.ts';
 import type { AreaContext, ServiceContext } from '../../../platform/context.ts';
-import { AppError } from '../../../platform/errors.ts';
+import { AppError, fieldError } from '../../../platform/errors.ts';
 import type { Trx } from '../common.ts';
 import {
   DoorControllerError,
@@ -13,6 +20,7 @@ import {
   type ControllerRef,
   type DoorControllers,
 } from './controllers.ts';
+import { clearRulesBackoff, markRulesChanged } from './rules.ts';
 
 type UpdateBody = z.output<typeof AccessControlDeviceApi.update.body>;
 
@@ -26,15 +34,49 @@ export function areaDevice(db: Trx, areaId: number, deviceId: number) {
     .executeTakeFirst();
 }
 
-/** An edit changes only what describes the device on site: channels, authorisations and records stay. */
-export function deviceChanges(input: UpdateBody) {
+/**
+ * An edit changes what describes the device on site, and the door rules a WG controller enforces (interlock,
+ * anti-passback: only modes its model supports); channels, authorisations and records stay.
+ */
+export async function deviceChanges(
+  input: UpdateBody,
+  ctx: AreaContext,
+  trx: Trx,
+  existing: Record<string, unknown>,
+) {
+  const rules = await doorRuleChanges(input, ctx, trx, existing);
   return {
     Name: input.Name,
     ...(input.Ip !== undefined ? { Ip: input.Ip } : {}),
     ...(input.Port !== undefined ? { Port: input.Port } : {}),
     ...(input.Location !== undefined ? { Location: input.Location } : {}),
     ...(input.Remark !== undefined ? { Remark: input.Remark } : {}),
+    ...rules,
   };
+}
+
+async function doorRuleChanges(
+  input: UpdateBody,
+  ctx: AreaContext,
+  trx: Trx,
+  existing: Record<string, unknown>,
+) {
+  const out: { Interlock?: number; AntiPassback?: number } = {};
+  if (input.Interlock === undefined && input.AntiPassback === undefined) return out;
+  const doors = doorCount(existing.Type as number);
+  if (input.Interlock !== undefined && input.Interlock !== existing.Interlock) {
+    if (existing.Protocol !== PROTOCOL_WG || !interlockModes(doors).includes(input.Interlock))
+      throw fieldError('Interlock', 'accessControl.error.modeNotSupported');
+    out.Interlock = input.Interlock;
+  }
+  if (input.AntiPassback !== undefined && input.AntiPassback !== existing.AntiPassback) {
+    if (existing.Protocol !== PROTOCOL_WG || !antiPassbackModes(doors).includes(input.AntiPassback))
+      throw fieldError('AntiPassback', 'accessControl.error.modeNotSupported');
+    out.AntiPassback = input.AntiPassback;
+  }
+  if (Object.keys(out).length > 0)
+    await markRulesChanged(trx, { deviceIds: [existing.Id as number] }, ctx.clock.now());
+  return out;
 }
 
 /** The stored connection and sync are the gateway's last word: without a gateway running they are not known. */
@@ -43,7 +85,11 @@ export async function asKnown(
   items: AccessControlDeviceItem[],
 ): Promise<AccessControlDeviceItem[]> {
   const driven = gatewayRunning(ctx.db);
-  return items.map((item) => controllerStateAsKnown(driven, item));
+  return items.map((item) => {
+    const known = controllerStateAsKnown(driven, item);
+    // A rules pass stored as running is not running while no gateway runs: its change still waits.
+    return !driven && known.RuleSyncState === 'running' ? { ...known, RuleSyncState: 'pending' } : known;
+  });
 }
 
 /**
@@ -104,6 +150,8 @@ export async function setControllerTime(
 /** Starts a compare-then-correct sync of the controller now; its progress goes to the hub. */
 export async function syncControllerNow(ctx: AreaContext, deviceId: number): Promise<{ Started: boolean }> {
   const { device, controllers } = await controllerOf(ctx, deviceId);
+  // Its rules are compared too: the card pass brings them in line first.
+  await clearRulesBackoff(ctx, device.Id);
   controllers.syncNow(device);
   await audit(ctx, { action: 'syncNow', entity: 'AccessControlDevice', entityId: device.Id });
   return { Started: true };

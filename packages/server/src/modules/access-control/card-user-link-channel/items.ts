@@ -17,7 +17,10 @@ export function authorizationQuery(db: Kysely<any>) {
     .leftJoin('Department', 'Department.Id', 'CardUser.DepartmentId')
     .innerJoin('AccessControlChannel', 'AccessControlChannel.Id', 'CardUserLinkChannel.ChannelId')
     .innerJoin('AccessControlDevice', 'AccessControlDevice.Id', 'CardUserLinkChannel.DeviceId')
+    .leftJoin('TimeProfile', 'TimeProfile.Id', 'CardUserLinkChannel.TimeProfileId')
     .select([
+      'CardUserLinkChannel.TimeProfileId',
+      'TimeProfile.Name as TimeProfileName',
       'CardUserLinkChannel.Id',
       'CardUserLinkChannel.CardUserId',
       'CardUser.Name as HolderName',
@@ -90,6 +93,7 @@ export const authorizationWhere = {
   /** Includes sub-departments. */
   DepartmentId: (eb: any, v: number) => inDepartmentTree('CardUser.DepartmentId', v)(eb),
   PeopleGroupId: match.equals<number>('CardUser.PeopleGroupId'),
+  TimeProfileId: match.equals<number>('CardUserLinkChannel.TimeProfileId'),
   Revoked: match.flag('CardUserLinkChannel.Revoked'),
 };
 
@@ -115,6 +119,7 @@ export const authorizationExportColumns: ExportColumn<CardUserLinkChannelItem>[]
   ...doorColumns<CardUserLinkChannelItem>(),
   { key: 'ValidFrom', labelKey: 'accessControl.field.ValidFrom', kind: 'instant' },
   { key: 'ValidTo', labelKey: 'accessControl.field.ValidTo', kind: 'instant' },
+  { key: 'TimeProfileName', labelKey: 'accessControl.field.TimeProfile', width: 18 },
   enumColumn('IssueStatus', 'IssueStatus', issueStatus),
   { key: 'UpdatedAt', labelKey: 'accessControl.field.UpdatedAt', kind: 'instant' },
 ];

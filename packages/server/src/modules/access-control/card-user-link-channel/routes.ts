@@ -16,6 +16,7 @@ import {
   deviceStatusCounts,
   grantToHolder,
   revoke,
+  termsOf,
   validityOf,
 } from './service.ts';
 
@@ -37,8 +38,8 @@ export const cardUserLinkChannelRoutes = [
     defaultOrder: 'desc',
     export: { titleKey: 'accessControl.title.cardUserLinkChannel', columns: authorizationExportColumns },
   }),
-  route(api.grant, ({ body }, ctx) => grantToHolder(ctx, body.CardUserId, body.ChannelIds, validityOf(body))),
+  route(api.grant, ({ body }, ctx) => grantToHolder(ctx, body.CardUserId, body.ChannelIds, termsOf(body))),
   route(api.batchGrant, ({ body }, ctx) => batchGrant(ctx, body)),
-  route(api.update, ({ body }, ctx) => changeValidity(ctx, body.Id, validityOf(body))),
+  route(api.update, ({ body }, ctx) => changeValidity(ctx, body.Id, validityOf(body), body.TimeProfileId)),
   route(api.revoke, ({ body }, ctx) => revoke(ctx, body.Ids)),
 ];

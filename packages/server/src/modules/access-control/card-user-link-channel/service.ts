@@ -8,16 +8,18 @@ import {
   type GrantResult,
   type RevokeResult,
 } from '@gatehouse/shared';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { inChunks, iso, type Trx } from '../common.ts';
 import { controllerStateAsKnown, gatewayRunning } from '../access-control-device/controllers.ts';
+import { markRulesChanged } from '../access-control-device/rules.ts';
+import { assertProfileBudget, planInputs } from '../time-profile/service.ts';
 import { areaChannels } from '../access-control-channel/service.ts';
 import { inDepartmentTree } from '../card-user/items.ts';
 import type { CardUserLinkChannelTable } from '../tables.ts';
-import { PENDING_SYNC, changedStatus, grantedStatus, removedStatusSql } from './lifecycle.ts';
+import { ISSUE, PENDING_SYNC, changedStatus, grantedStatus, removedStatusSql } from './lifecycle.ts';
 
 /**
  * Granting and revoking. An authorisation is one holder on one channel; the controller opens the door for
@@ -28,15 +30,37 @@ export interface Validity {
   ValidTo: number | null;
 }
 
+/** What a grant gives besides the channels: its own validity (or the holder's) and its time profile. */
+export interface Terms extends Validity {
+  /** null: at any time. */
+  TimeProfileId: number | null;
+}
+
 /** The validity of the grant, when it has one of its own; the holder's otherwise. */
 export function validityOf(input: { ValidFrom?: number | null; ValidTo?: number | null }): Validity {
   return { ValidFrom: input.ValidFrom ?? null, ValidTo: input.ValidTo ?? null };
 }
 
-/** Whether a stored authorisation already has this validity of its own (columns may come back as text). */
-function sameValidity(row: { ValidFrom: unknown; ValidTo: unknown }, validity: Validity): boolean {
+/** A grant's terms: its validity and its time profile (none: at any time). */
+export function termsOf(input: {
+  ValidFrom?: number | null;
+  ValidTo?: number | null;
+  TimeProfileId?: number | null;
+}): Terms {
+  return { ...validityOf(input), TimeProfileId: input.TimeProfileId ?? null };
+}
+
+/** Whether a stored authorisation already has these terms (columns may come back as text). */
+function sameTerms(
+  row: { ValidFrom: unknown; ValidTo: unknown; TimeProfileId: unknown },
+  terms: Terms,
+): boolean {
   const stored = (v: unknown) => (v === null ? null : Number(v));
-  return stored(row.ValidFrom) === validity.ValidFrom && stored(row.ValidTo) === validity.ValidTo;
+  return (
+    stored(row.ValidFrom) === terms.ValidFrom &&
+    stored(row.ValidTo) === terms.ValidTo &&
+    stored(row.TimeProfileId) === terms.TimeProfileId
+  );
 }
 
 interface ChannelRow {
@@ -52,13 +76,30 @@ async function channelsOf(trx: Trx, areaId: number, channelIds: number[]): Promi
   return rows;
 }
 
-/** Grants holders × channels in the caller's transaction; existing rows are reused, never duplicated. */
+/**
+ * Grants holders × channels in the caller's transaction; existing rows are reused, never duplicated. A time
+ * profile must be the area's; what it leaves each controller must fit its profile slots, and a holder's
+ * authorisations on one door must agree on their profile (a card has one value per door).
+ */
 async function grant(
   ctx: AreaContext,
   trx: Trx,
   holderIds: number[],
   channels: ChannelRow[],
-  validity: Validity,
+  validity: Terms,
+): Promise<GrantResult> {
+  await checkProfile(trx, ctx.areaId, validity.TimeProfileId);
+  const result = await writeGrants(ctx, trx, holderIds, channels, validity);
+  await afterProfileChange(ctx, trx, holderIds, [...new Set(channels.map((c) => c.DeviceId))]);
+  return result;
+}
+
+async function writeGrants(
+  ctx: AreaContext,
+  trx: Trx,
+  holderIds: number[],
+  channels: ChannelRow[],
+  validity: Terms,
 ): Promise<GrantResult> {
   const now = ctx.clock.now();
   const result: GrantResult = { Granted: 0, Updated: 0, Unchanged: 0 };
@@ -68,7 +109,16 @@ async function grant(
     const batch = holderIds.slice(i, i + 500);
     const existing = await trx
       .selectFrom('CardUserLinkChannel')
-      .select(['Id', 'CardUserId', 'ChannelId', 'ValidFrom', 'ValidTo', 'IssueStatus', 'Revoked'])
+      .select([
+        'Id',
+        'CardUserId',
+        'ChannelId',
+        'ValidFrom',
+        'ValidTo',
+        'TimeProfileId',
+        'IssueStatus',
+        'Revoked',
+      ])
       .where('CardUserId', 'in', batch)
       .where('ChannelId', 'in', channelIds)
       .execute();
@@ -96,7 +146,7 @@ async function grant(
             .where('Id', '=', row.Id)
             .execute();
           result.Granted++;
-        } else if (!sameValidity(row, validity)) {
+        } else if (!sameTerms(row, validity)) {
           await trx
             .updateTable('CardUserLinkChannel')
             .set({ ...validity, IssueStatus: changedStatus(row.IssueStatus), UpdatedAt: now })
@@ -111,6 +161,54 @@ async function grant(
   }
   await inChunks(inserts, (chunk) => trx.insertInto('CardUserLinkChannel').values(chunk).execute());
   return result;
+}
+
+/** The time profile of a grant must be one of the area's. */
+async function checkProfile(trx: Trx, areaId: number, profileId: number | null): Promise<void> {
+  if (profileId === null) return;
+  const found = await trx
+    .selectFrom('TimeProfile')
+    .select('Id')
+    .where('Id', '=', profileId)
+    .where('AreaId', '=', areaId)
+    .executeTakeFirst();
+  if (!found) throw fieldError('TimeProfileId', 'accessControl.error.profileMissing');
+}
+
+/**
+ * After authorisations changed their profiles: one holder's live authorisations on a door must agree (409,
+ * naming the door), the controllers' profile slots must suffice (409), and the controllers hear of it.
+ */
+async function afterProfileChange(ctx: AreaContext, trx: Trx, holderIds: number[], deviceIds: number[]) {
+  if (deviceIds.length === 0 || holderIds.length === 0) return;
+  const clash = await inChunks(holderIds, (chunk) =>
+    trx
+      .selectFrom('CardUserLinkChannel as L')
+      .innerJoin('AccessControlChannel as C', 'C.Id', 'L.ChannelId')
+      .innerJoin('AccessControlDevice as D', 'D.Id', 'L.DeviceId')
+      .select(['D.Name', 'C.DoorNumber'])
+      .where('L.CardUserId', 'in', chunk)
+      .where('L.DeviceId', 'in', deviceIds)
+      .where('L.Revoked', '=', 0)
+      .where('L.IssueStatus', 'in', [
+        ISSUE.pendingIssue,
+        ISSUE.pendingUpdate,
+        ISSUE.issueSucceeded,
+        ISSUE.noIssueNeeded,
+      ])
+      .where('C.DoorNumber', '>', 0)
+      .groupBy(['L.CardUserId', 'D.Name', 'C.DoorNumber'])
+      .having(sql`count(distinct coalesce("L"."TimeProfileId", 0))`, '>', 1)
+      .limit(1)
+      .execute(),
+  );
+  if (clash[0])
+    throw new AppError(409, 'accessControl.error.doorProfileConflict', {
+      device: clash[0].Name,
+      door: clash[0].DoorNumber,
+    });
+  await assertProfileBudget(trx, ctx.areaId, await planInputs(trx, ctx.areaId), deviceIds);
+  await markRulesChanged(trx, { deviceIds }, ctx.clock.now());
 }
 
 async function cardCounts(trx: Trx, holderIds: number[]): Promise<Map<number, number>> {
@@ -130,7 +228,7 @@ export async function grantToHolder(
   ctx: AreaContext,
   holderId: number,
   channelIds: number[],
-  validity: Validity,
+  validity: Terms,
 ): Promise<GrantResult> {
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const holder = await trx
@@ -197,7 +295,7 @@ export async function batchGrant(ctx: AreaContext, input: BatchGrantInput): Prom
     const enabled = rows.filter((r) => !r.Disabled).map((r) => r.Id);
     const cards = await cardCounts(trx, enabled);
     const eligible = enabled.filter((holderId) => cards.get(holderId));
-    const result = await grant(ctx, trx, eligible, channels, validityOf(input));
+    const result = await grant(ctx, trx, eligible, channels, termsOf(input));
     const out: BatchGrantResult = {
       Holders: rows.length,
       SkippedDisabled: rows.length - enabled.length,
@@ -209,7 +307,7 @@ export async function batchGrant(ctx: AreaContext, input: BatchGrantInput): Prom
       {
         action: 'batchGrant',
         entity: 'CardUserLinkChannel',
-        after: { ...input, ...validityOf(input), ...out },
+        after: { ...input, ...termsOf(input), ...out },
       },
       trx,
     );
@@ -230,20 +328,32 @@ async function findAuthorization(ctx: AreaContext, trx: Trx, authId: number) {
   return row;
 }
 
-/** A new validity for one authorisation: pending update if the controller has or is getting it. */
-export async function changeValidity(ctx: AreaContext, authId: number, validity: Validity): Promise<void> {
+/**
+ * A new validity (and time profile, when given) for one authorisation: pending update if the controller has
+ * or is getting it.
+ */
+export async function changeValidity(
+  ctx: AreaContext,
+  authId: number,
+  validity: Validity,
+  profileId?: number | null,
+): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const row = await findAuthorization(ctx, trx, authId);
     if (row.Revoked) throw new AppError(409, 'accessControl.error.authorizationRevoked');
-    if (sameValidity(row, validity)) return;
+    const terms = { ...validity, TimeProfileId: profileId === undefined ? row.TimeProfileId : profileId };
+    if (sameTerms(row, terms)) return;
+    await checkProfile(trx, ctx.areaId, terms.TimeProfileId);
     await trx
       .updateTable('CardUserLinkChannel')
-      .set({ ...validity, IssueStatus: changedStatus(row.IssueStatus), UpdatedAt: ctx.clock.now() })
+      .set({ ...terms, IssueStatus: changedStatus(row.IssueStatus), UpdatedAt: ctx.clock.now() })
       .where('Id', '=', authId)
       .execute();
+    if (terms.TimeProfileId !== row.TimeProfileId)
+      await afterProfileChange(ctx, trx, [row.CardUserId], [row.DeviceId]);
     await audit(
       ctx,
-      { action: 'update', entity: 'CardUserLinkChannel', entityId: authId, before: row, after: validity },
+      { action: 'update', entity: 'CardUserLinkChannel', entityId: authId, before: row, after: terms },
       trx,
     );
   });

@@ -1,0 +1,236 @@
+import type { DoorAlarmItem, HubEventInput } from '@gatehouse/shared';
+import type { Db } from '../../../db/database.ts';
+import { audit } from '../../../platform/audit.ts';
+import {
+  actorDisplayName,
+  actorUserId,
+  type AreaContext,
+  type ServiceContext,
+} from '../../../platform/context.ts';
+import { AppError } from '../../../platform/errors.ts';
+import type { LiveEvents } from '../../../platform/gateway.ts';
+import { rowMapper } from '../../../platform/resource.ts';
+import type { Trx } from '../common.ts';
+
+/**
+ * Alarms (docs/access-control.md, "Door monitor and alarms"): raised by the door watch of the device gateway
+ * (door forced, held open past its limit, repeated refused swipes, controller offline), each audited by the
+ * device, and acknowledged with a note by an operator (audited by the operator). An alarm of a kind that is
+ * still open on a door repeats (Count, LastAt) instead of opening another.
+ */
+
+export const ALARM = { forced: 1, heldOpen: 2, refused: 3, offline: 4 } as const;
+export const ALARM_OPEN = 0;
+export const ALARM_ACKNOWLEDGED = 1;
+
+const installed = new WeakMap<Db, LiveEvents>();
+
+/** Where alarm changes made by an operator are announced: the hub the gateway of this database reports to. */
+export function installAlarmEvents(db: Db, events: LiveEvents | undefined): void {
+  if (events) installed.set(db, events);
+  else installed.delete(db);
+}
+
+export function alarmQuery(db: Trx) {
+  return db
+    .selectFrom('DoorAlarm')
+    .select([
+      'DoorAlarm.Id',
+      'DoorAlarm.AreaId',
+      'DoorAlarm.Kind',
+      'DoorAlarm.State',
+      'DoorAlarm.DeviceId',
+      'DoorAlarm.DeviceName',
+      'DoorAlarm.DoorNumber',
+      'DoorAlarm.DoorName',
+      'DoorAlarm.RaisedAt',
+      'DoorAlarm.LastAt',
+      'DoorAlarm.Count',
+      'DoorAlarm.ClearedAt',
+      'DoorAlarm.Detail',
+      'DoorAlarm.AcknowledgedAt',
+      'DoorAlarm.AcknowledgedBy',
+      'DoorAlarm.Note',
+    ]);
+}
+
+const mapAlarm = rowMapper<DoorAlarmItem & { AreaId: number }>({
+  flags: [],
+  instants: ['RaisedAt', 'LastAt', 'ClearedAt', 'AcknowledgedAt'],
+});
+
+export function toAlarmItem(row: Record<string, unknown>): DoorAlarmItem {
+  const { AreaId: _area, ...item } = mapAlarm(row);
+  return { ...item, Kind: Number(item.Kind), State: Number(item.State), Count: Number(item.Count) };
+}
+
+/** An alarm with its area, for announcing it. */
+export interface AlarmChange {
+  areaId: number;
+  item: DoorAlarmItem;
+  /** New (AlarmRaised) or changed (AlarmChanged). */
+  raised: boolean;
+}
+
+async function alarmById(db: Trx, alarmId: number): Promise<AlarmChange['item'] & { AreaId: number }> {
+  const row = await alarmQuery(db).where('DoorAlarm.Id', '=', alarmId).executeTakeFirstOrThrow();
+  return { ...toAlarmItem(row), AreaId: row.AreaId };
+}
+
+export interface RaiseInput {
+  device: { Id: number; AreaId: number; Name: string };
+  door: number;
+  doorName: string | null;
+  kind: number;
+  at: number;
+  detail?: string | null;
+  /** An open alarm of the kind on the door whose last occurrence is older than this is not repeated. */
+  repeatWithinMs?: number;
+}
+
+/** Raises an alarm, or repeats the open one of the same kind on the door. Audited by the device. */
+export async function raiseAlarm(ctx: ServiceContext, trx: Trx, input: RaiseInput): Promise<AlarmChange> {
+  let open = trx
+    .selectFrom('DoorAlarm')
+    .select(['Id', 'Detail'])
+    .where('DeviceId', '=', input.device.Id)
+    .where('DoorNumber', '=', input.door)
+    .where('Kind', '=', input.kind)
+    .where('State', '=', ALARM_OPEN)
+    .where('ClearedAt', 'is', null);
+  if (input.repeatWithinMs !== undefined) open = open.where('LastAt', '>=', input.at - input.repeatWithinMs);
+  const existing = await open.orderBy('Id', 'desc').executeTakeFirst();
+  if (existing) {
+    const detail = mergeDetail(existing.Detail, input.detail ?? null);
+    await trx
+      .updateTable('DoorAlarm')
+      .set((eb) => ({ Count: eb('Count', '+', 1), LastAt: input.at, Detail: detail }))
+      .where('Id', '=', existing.Id)
+      .execute();
+    return { areaId: input.device.AreaId, item: await alarmById(trx, existing.Id), raised: false };
+  }
+  const created = await trx
+    .insertInto('DoorAlarm')
+    .values({
+      AreaId: input.device.AreaId,
+      DeviceId: input.device.Id,
+      DeviceName: input.device.Name,
+      DoorNumber: input.door,
+      DoorName: input.doorName,
+      Kind: input.kind,
+      RaisedAt: input.at,
+      LastAt: input.at,
+      Detail: input.detail ?? null,
+    })
+    .returning('Id')
+    .executeTakeFirstOrThrow();
+  const item = await alarmById(trx, created.Id);
+  await audit(ctx, { action: 'raise', entity: 'DoorAlarm', entityId: created.Id, after: item }, trx);
+  return { areaId: input.device.AreaId, item, raised: true };
+}
+
+/** Refused cards are listed once each, the list kept short. */
+function mergeDetail(before: string | null, add: string | null): string | null {
+  if (!add) return before;
+  const parts = new Set([...(before ? before.split(', ') : []), add]);
+  return [...parts].slice(-10).join(', ');
+}
+
+/** The condition behind open alarms of these kinds on a door (or the controller, door 0) ended. */
+export async function clearAlarms(
+  trx: Trx,
+  deviceId: number,
+  door: number,
+  kinds: number[],
+  at: number,
+): Promise<AlarmChange[]> {
+  const rows = await trx
+    .selectFrom('DoorAlarm')
+    .select('Id')
+    .where('DeviceId', '=', deviceId)
+    .where('DoorNumber', '=', door)
+    .where('Kind', 'in', kinds)
+    .where('ClearedAt', 'is', null)
+    .where('Kind', '!=', ALARM.refused)
+    .execute();
+  const out: AlarmChange[] = [];
+  for (const { Id } of rows) {
+    await trx.updateTable('DoorAlarm').set({ ClearedAt: at }).where('Id', '=', Id).execute();
+    const item = await alarmById(trx, Id);
+    out.push({ areaId: item.AreaId, item, raised: false });
+  }
+  return out;
+}
+
+/**
+ * Acknowledges open alarms of the area with a note, all or none: one already acknowledged (by someone else a
+ * moment ago) refuses the lot. Each is audited with the operator; browsers hear of it through the hub.
+ */
+export async function acknowledgeAlarms(
+  ctx: AreaContext,
+  ids: number[],
+  note: string,
+): Promise<{ Acknowledged: number }> {
+  const now = ctx.clock.now();
+  const changed = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const out: AlarmChange[] = [];
+    for (const alarmId of new Set(ids)) {
+      const done = await trx
+        .updateTable('DoorAlarm')
+        .set({
+          State: ALARM_ACKNOWLEDGED,
+          AcknowledgedAt: now,
+          AcknowledgedById: actorUserId(ctx.actor),
+          AcknowledgedBy: actorDisplayName(ctx.actor),
+          Note: note,
+        })
+        .where('Id', '=', alarmId)
+        .where('AreaId', '=', ctx.areaId)
+        .where('State', '=', ALARM_OPEN)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) throw new AppError(409, 'accessControl.error.alarmNotOpen');
+      const item = await alarmById(trx, alarmId);
+      await audit(
+        ctx,
+        { action: 'acknowledge', entity: 'DoorAlarm', entityId: alarmId, after: { Note: note } },
+        trx,
+      );
+      out.push({ areaId: item.AreaId, item, raised: false });
+    }
+    return out;
+  });
+  announceAlarms(installed.get(ctx.db), changed);
+  return { Acknowledged: changed.length };
+}
+
+/** Tells the area's browsers about new and changed alarms. */
+export function announceAlarms(events: LiveEvents | undefined, changes: AlarmChange[]): void {
+  for (const c of changes) {
+    const event: HubEventInput = c.raised
+      ? { Type: 'AlarmRaised', ...c.item }
+      : { Type: 'AlarmChanged', ...c.item };
+    events?.publish(c.areaId, event);
+  }
+}
+
+/** Alarms waiting for an operator, newest first (the dashboard and the monitor). */
+export async function openAlarms(
+  ctx: AreaContext,
+  limit: number,
+): Promise<{ Count: number; Items: DoorAlarmItem[] }> {
+  const k = ctx.db.kysely;
+  const count = await k
+    .selectFrom('DoorAlarm')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('AreaId', '=', ctx.areaId)
+    .where('State', '=', ALARM_OPEN)
+    .executeTakeFirst();
+  const rows = await alarmQuery(k)
+    .where('DoorAlarm.AreaId', '=', ctx.areaId)
+    .where('DoorAlarm.State', '=', ALARM_OPEN)
+    .orderBy('DoorAlarm.RaisedAt', 'desc')
+    .orderBy('DoorAlarm.Id', 'desc')
+    .limit(limit)
+    .execute();
+  return { Count: Number(count?.n ?? 0), Items: rows.map(toAlarmItem) };
+}
