@@ -73,7 +73,41 @@ export async function buildApp({
   extend,
   devices = false,
 }: BuildOptions): Promise<Built> {
-  const app = Fastify({
+  const app = createFastify(config);
+  const { platform, hub, cluster } = await startPlatform(app, config, db, clock);
+
+  // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
+  // messages), and replies are plain JSON, so Fastify's own compilers stand aside.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  installErrorHandling(app);
+  await registerSecurityHeaders(app);
+  logFailedRequests(app);
+  await registerApiDocs(app, platform);
+  await app.register(fastifyWebsocket);
+
+  registerModules();
+  for (const route of routeTable) registerRoute(app, platform, route);
+  registerHub(app, platform, hub);
+  const unwatchHub = watchHubSessions(platform, hub);
+  const { ocpp, wg, gateways } = deviceGateways(app, { db, clock, log: app.log, hub }, config, devices);
+  registerHealth(app, db, gateways);
+  await registerWebApp(app, config);
+
+  if (extend) await extend(app, platform);
+  app.addHook('onClose', async () => {
+    for (const gateway of [...gateways].reverse()) await gateway.close();
+    unwatchHub();
+    hub.close();
+    await platform.exports.close();
+    await cluster.close();
+  });
+  await app.ready();
+  return { app, platform, hub, ocpp: ocpp.central, routes: routeTable, wg: wg?.gateway(), gateways };
+}
+
+function createFastify(config: Config): FastifyInstance {
+  return Fastify({
     logger: {
       level: config.logLevel,
       // Credentials never reach the log, whatever a later log line includes (URLs are redacted where logged).
@@ -82,13 +116,19 @@ export async function buildApp({
         censor: '[redacted]',
       },
     },
-    // Per-request lines are noise at this volume; failures are logged by the onResponse hook below.
+    // Per-request lines are noise at this volume; failures are logged by logFailedRequests.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 2 * 1024 * 1024,
   });
+}
 
-  // This instance in the cluster (one member on SQLite): the bus that carries session ends, setting changes
-  // and live events to the other instances, the shared leases and the cluster-wide periodic tasks.
+/**
+ * The platform services every module uses, started: this instance in the cluster (one member on SQLite: the
+ * bus that carries session ends, setting changes and live events to the other instances, the shared leases
+ * and the cluster-wide periodic tasks), settings, sessions, hub tickets, the login throttle, the export
+ * queue and the live-event hub.
+ */
+async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock: Clock) {
   const cluster = new ClusterNode(config.instanceId, db, clock, app.log);
   const busError = (error: unknown) => app.log.error({ err: error }, 'cluster bus');
   const settings = new SettingsService(
@@ -144,14 +184,10 @@ export async function buildApp({
   // Login counts and hub tickets live in the database: their old rows are swept once across the cluster.
   cluster.singleton('auth-prune', 10 * 60_000, () => platform.throttle.prune());
   await cluster.start();
+  return { platform, hub, cluster };
+}
 
-  // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
-  // messages), and replies are plain JSON, so Fastify's own compilers stand aside.
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  installErrorHandling(app);
-  await registerSecurityHeaders(app);
-
+function logFailedRequests(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 400) {
       request.log.info(
@@ -165,7 +201,11 @@ export async function buildApp({
       );
     }
   });
+}
 
+/** The OpenAPI document of every declared route, and its pages at API_DOCS_PATH unless config.apiDocs is off. */
+async function registerApiDocs(app: FastifyInstance, platform: Platform): Promise<void> {
+  const { apiDocs } = platform.config;
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
@@ -182,41 +222,30 @@ export async function buildApp({
       },
     },
   });
-  if (config.apiDocs !== 'off') {
-    await app.register(fastifySwaggerUi, {
-      routePrefix: API_DOCS_PATH,
-      // signed-in: a live session, by bearer token (tools) or the web app's token cookie (a browser tab).
-      ...(config.apiDocs === 'signed-in'
-        ? {
-            uiHooks: {
-              onRequest: async (request: FastifyRequest) => {
-                const token =
-                  bearerToken(request.headers.authorization) ??
-                  cookieValue(request.headers.cookie, TOKEN_COOKIE);
-                if (!token || !(await platform.sessions.resolve(token)))
-                  throw new AppError(401, 'error.unauthorized');
-              },
-            },
-          }
-        : {}),
-    });
-  }
-  await app.register(fastifyWebsocket);
+  if (apiDocs === 'off') return;
+  // signed-in: a live session, by bearer token (tools) or the web app's token cookie (a browser tab).
+  const signedIn = async (request: FastifyRequest) => {
+    const token =
+      bearerToken(request.headers.authorization) ?? cookieValue(request.headers.cookie, TOKEN_COOKIE);
+    if (!token || !(await platform.sessions.resolve(token))) throw new AppError(401, 'error.unauthorized');
+  };
+  await app.register(fastifySwaggerUi, {
+    routePrefix: API_DOCS_PATH,
+    ...(apiDocs === 'signed-in' ? { uiHooks: { onRequest: signedIn } } : {}),
+  });
+}
 
-  registerModules();
-  for (const route of routeTable) registerRoute(app, platform, route);
-  registerHub(app, platform, hub);
-  const unwatchHub = watchHubSessions(platform, hub);
-
-  // Device gateways, one shape (platform/gateway.ts): built now, started once the server exists, closed with
-  // the app. OCPP always (it waits for charge points to connect); WG when asked (main.ts), since driving
-  // controllers sends datagrams: tests start their own gateway with test timings.
-  const gatewayDeps: GatewayDeps = { db, clock, log: app.log, hub };
-  const ocpp = ocppGateway(gatewayDeps, config.ocpp);
+/**
+ * Device gateways, one shape (platform/gateway.ts): built now, started once the server exists, closed with
+ * the app. OCPP always (it waits for charge points to connect); WG when asked (main.ts), since driving
+ * controllers sends datagrams: tests start their own gateway with test timings.
+ */
+function deviceGateways(app: FastifyInstance, deps: GatewayDeps, config: Config, devices: boolean) {
+  const ocpp = ocppGateway(deps, config.ocpp);
   const wg =
     devices && config.wg.enabled
       ? wgGateway(
-          { ...gatewayDeps, log: app.log.child({ module: 'wg' }) },
+          { ...deps, log: app.log.child({ module: 'wg' }) },
           {
             listen: config.wg.listen,
             advertise: config.wg.advertise,
@@ -229,7 +258,11 @@ export async function buildApp({
   app.addHook('onReady', async () => {
     for (const gateway of gateways) await gateway.start(app.server);
   });
+  return { ocpp, wg, gateways };
+}
 
+/** `/healthz`: the database's answer and latency, and each gateway's health; 503 when the database is down. */
+function registerHealth(app: FastifyInstance, db: Db, gateways: DeviceGateway[]): void {
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     const started = performance.now();
     try {
@@ -247,32 +280,24 @@ export async function buildApp({
         .send({ code: 503, msg: 'database unavailable', data: { status: 'down', database: db.dialect } });
     }
   });
+}
 
-  if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, {
-      root: config.webDist,
-      setHeaders(reply, filePath) {
-        // Vite fingerprints assets; everything else (index.html) must be revalidated.
-        reply.header(
-          'Cache-Control',
-          filePath.includes(`${path.sep}assets${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'no-cache',
-        );
-      },
-    });
-  } else {
+/** The built web app from config.webDist, when there is one. */
+async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
+  if (!fs.existsSync(path.join(config.webDist, 'index.html'))) {
     app.log.warn({ webDist: config.webDist }, 'web app not built: serving the API only');
+    return;
   }
-
-  if (extend) await extend(app, platform);
-  app.addHook('onClose', async () => {
-    for (const gateway of [...gateways].reverse()) await gateway.close();
-    unwatchHub();
-    hub.close();
-    await platform.exports.close();
-    await cluster.close();
+  await app.register(fastifyStatic, {
+    root: config.webDist,
+    setHeaders(reply, filePath) {
+      // Vite fingerprints assets; everything else (index.html) must be revalidated.
+      reply.header(
+        'Cache-Control',
+        filePath.includes(`${path.sep}assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
+      );
+    },
   });
-  await app.ready();
-  return { app, platform, hub, ocpp: ocpp.central, routes: routeTable, wg: wg?.gateway(), gateways };
 }
