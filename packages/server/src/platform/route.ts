@@ -270,7 +270,7 @@ export function envelopeSchema(data: z.ZodType | undefined) {
  * authenticate (401) → permission codes (403) → area guard (400/403) → parse input (400) → handler → envelope.
  */
 export function registerRoute(app: FastifyInstance, platform: Platform, spec: AnyRoute) {
-  if (spec.exportable) registerExportable(spec.exportable);
+  if (spec.exportable) registerExportable(spec.exportable, spec.url);
   const isPublic = spec.access === 'public';
   app.route({
     method: spec.method,

@@ -14,6 +14,11 @@ export interface ExportColumn<Item extends Row = Row> {
   kind?: 'text' | 'number' | 'instant';
   /** Translates a coded value (an enumeration) into the operator's language. */
   label?(value: any, lang: Lang): string;
+  /**
+   * The cell's value when it is not simply the item's field: what the screen shows in that column (a door
+   * event has no card, direction or result; null is an empty cell). Then passed through `label`/`kind`.
+   */
+  value?(item: Item): unknown;
   width?: number;
 }
 
@@ -38,9 +43,20 @@ export interface Exportable {
 }
 
 const exportables = new Map<string, Exportable>();
+const listUrls = new Map<string, string>();
 
-export function registerExportable(exportable: Exportable): void {
+/** Registers an export with the URL of the list it exports (what the export comparison test reads). */
+export function registerExportable(exportable: Exportable, listUrl?: string): void {
   exportables.set(exportable.name, exportable);
+  if (listUrl) listUrls.set(exportable.name, listUrl);
+}
+
+/** Every export registered so far, with its list's URL. */
+export function registeredExports(): { exportable: Exportable; listUrl: string | undefined }[] {
+  return [...exportables.values()].map((exportable) => ({
+    exportable,
+    listUrl: listUrls.get(exportable.name),
+  }));
 }
 
 export function findExportable(name: string): Exportable | undefined {

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_LANG, EXPORT_MAX_ROWS, isLang, translate, type Params } from '@gatehouse/shared';
+import {
+  DEFAULT_LANG,
+  EXPORT_MAX_ROWS,
+  isLang,
+  siteTimeZone,
+  translate,
+  type Params,
+} from '@gatehouse/shared';
 import type { Db } from '../../db/database.ts';
-import { customTimeZone } from '../area-zone.ts';
 import type { Clock } from '../clock.ts';
 import { userActor, type AreaContext, type UserContext } from '../context.ts';
 import type { JobRun } from '../jobs/queue.ts';
@@ -117,7 +123,8 @@ export async function runExportJob(deps: ExportDeps, jobId: number, run: JobRun)
       columns: exportable.columns,
       rows,
       lang,
-      timeZone: customTimeZone(area?.Custom ?? null),
+      // The screen's zone: the area's own, else the default site zone (never the server's).
+      timeZone: siteTimeZone(area?.Custom ?? null),
     });
     const finished = deps.clock.now();
     await k.transaction().execute(async (trx) => {

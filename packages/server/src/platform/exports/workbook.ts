@@ -59,7 +59,7 @@ export async function writeWorkbook({
   for (const row of rows) {
     const values: Record<string, unknown> = {};
     for (const c of columns) {
-      const value = row[c.key];
+      const value = c.value ? c.value(row) : row[c.key];
       if (c.label) values[c.key] = value === null || value === undefined ? '' : c.label(value, lang);
       else if (c.kind === 'instant')
         values[c.key] = typeof value === 'string' ? formatInstant(value, timeZone) : '';

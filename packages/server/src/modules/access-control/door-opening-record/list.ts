@@ -4,8 +4,11 @@ import {
   canonicalCardNumber,
   displayToCard,
   doorDirection,
+  doorEventReason,
   doorRecordReason,
+  translate,
   doorRecordResult,
+  enumLabel,
   isoInstant,
   type DoorOpeningRecordItem,
   type HubEventInput,
@@ -265,15 +268,45 @@ export function swipePage(db: Trx, areaId: number, q: SwipeQuery & { PageIndex: 
   return listSwipes(db, areaId, q, (q.PageIndex - 1) * q.PageSize, q.PageSize);
 }
 
+/**
+ * A card swipe, as opposed to a controller's door event (button, remote open, door sensor) or alarm: only a
+ * swipe has a card, a direction, a granted/denied result and a reason (docs/devices.md, "Record"). The
+ * export shows each row as the screen does: a door event's card, direction, result and reason are empty
+ * (not the stored placeholders 0000000000 / in / failed / other), an alarm's result is "alarm", and the
+ * event column names what happened.
+ */
+const isSwipe = (row: SwipeItem) => row.EventType === null || row.EventType === 1;
+const swipeOnly =
+  <K extends keyof SwipeItem>(key: K) =>
+  (row: SwipeItem): SwipeItem[K] | null =>
+    isSwipe(row) ? row[key] : null;
+
 const columns: ExportColumn<SwipeItem>[] = [
   { key: 'At', labelKey: 'accessControl.field.At', kind: 'instant' },
-  { key: 'CardNumber', labelKey: 'accessControl.field.CardNumber', width: 14 },
+  {
+    key: 'CardNumber',
+    labelKey: 'accessControl.field.CardNumber',
+    width: 14,
+    value: (row) => (isSwipe(row) || row.CardValue !== 0 ? row.CardNumber : null),
+  },
   { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
   { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
   { key: 'ChannelName', labelKey: 'accessControl.field.ChannelName', width: 18 },
-  enumColumn('Direction', 'Direction', doorDirection),
-  enumColumn('Result', 'Result', doorRecordResult),
-  enumColumn('Reason', 'Reason', doorRecordReason, 20),
+  { ...enumColumn('Direction', 'Direction', doorDirection), value: swipeOnly('Direction') },
+  {
+    ...enumColumn('Result', 'Result', doorRecordResult),
+    value: (row) => (isSwipe(row) ? row.Result : row.EventType === ALARM_RECORD ? 'alarm' : null),
+    label: (v, lang) =>
+      v === 'alarm' ? translate(lang, 'accessControl.field.Alarm') : enumLabel(lang, doorRecordResult, v),
+  },
+  { ...enumColumn('Reason', 'Reason', doorRecordReason, 20), value: swipeOnly('Reason') },
+  {
+    key: 'EventReason',
+    labelKey: 'accessControl.field.DoorEvent',
+    width: 22,
+    // Codes the enumeration does not name are shown as numbers, as on the screen.
+    label: (v, lang) => enumLabel(lang, doorEventReason, v),
+  },
 ];
 
 /** The swipe list's export: its own service, not a declared resource's. */
