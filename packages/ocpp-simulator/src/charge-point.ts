@@ -112,6 +112,8 @@ export class ChargePoint extends EventEmitter {
   /** Status of the charge point itself (connector 0). */
   status: ChargePointStatus = 'Available';
   bootStatus: BootNotificationConf['status'] | 'none' = 'none';
+  /** A faulty charger (tests): it accepts a remote stop and never carries it out, so no StopTransaction comes. */
+  ignoreRemoteStop = false;
   private readonly config = new Map<string, string>();
 
   constructor(private readonly options: ChargePointOptions) {
@@ -648,7 +650,7 @@ export class ChargePoint extends EventEmitter {
     handle('RemoteStopTransaction', ({ params }) => {
       const c = this.connectors.find((k) => k.transaction && k.transaction.id === params.transactionId);
       if (!c) return { status: 'Rejected' };
-      setImmediate(() => void this.stopTransaction(c, 'Remote'));
+      if (!this.ignoreRemoteStop) setImmediate(() => void this.stopTransaction(c, 'Remote'));
       return { status: 'Accepted' };
     });
 

@@ -90,7 +90,12 @@ export async function buildApp({
   for (const route of routeTable) registerRoute(app, platform, route);
   registerHub(app, platform, hub);
   const unwatchHub = watchHubSessions(platform, hub);
-  const { ocpp, wg, gateways } = deviceGateways(app, { db, clock, log: app.log, hub }, config, devices);
+  const { ocpp, wg, gateways } = deviceGateways(
+    app,
+    { db, clock, log: app.log, hub, instanceId: config.instanceId },
+    config,
+    devices,
+  );
   registerHealth(app, db, gateways);
   await registerWebApp(app, config);
 

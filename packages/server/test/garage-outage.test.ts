@@ -63,8 +63,9 @@ const outagesOf = (h: Harness, socketId: number) =>
     .execute();
 
 /**
- * A device that accepts the power-off and reports its stop, as a charge point does: the session ends through
- * the device-session close path (with the stop reason Gatehouse asked for), then the answer is "cut".
+ * A device that accepts the power-off and reports its stop at once, as a quick charge point does: the session
+ * ends through the device-session close path (with the stop reason Gatehouse asked for) before the answer
+ * "sent" is written, so the record already reads "power cut" (a stop that comes later: ocpp-power.test.ts).
  */
 function stoppingDevice(h: () => Harness, commands: PowerOffCommand[] = []): ChargerGateway {
   return {
@@ -88,6 +89,7 @@ function stoppingDevice(h: () => Harness, commands: PowerOffCommand[] = []): Cha
             stopReason: 1,
           },
         );
+        return { outcome: 'sent' };
       }
       return { outcome: 'cut' };
     },

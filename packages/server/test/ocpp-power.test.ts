@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { priceSession, type Tariff } from '@gatehouse/shared';
 import { ChargePoint } from '@gatehouse/ocpp-simulator';
 import { EventEmitter } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { forwardToHub, setOcppPassword, type CentralSystem } from '../src/gateways/ocpp/index.ts';
 import type { AreaHub } from '../src/platform/hub/hub.ts';
 import { auditRows, garageTokens } from './garage-fixtures.ts';
@@ -80,7 +80,8 @@ describe('live events to the area hub', () => {
       orderId: 9,
       amountCents: 15,
       energyWh: 120,
-      stopReason: 4,
+      stopReason: 3,
+      powerOffRecordIds: [41],
     });
     central.emit('disconnected', ref);
     expect(published.every(([area]) => area === 3)).toBe(true);
@@ -90,8 +91,10 @@ describe('live events to the area hub', () => {
       'SocketState',
       'SessionMeter',
       'SessionEnded',
+      'PowerOffConfirmed',
       'HostOnline',
     ]);
+    expect(published[5]![1]).toMatchObject({ ForcedOutageRecordId: 41, SocketId: 70, ChargeRecordId: 5 });
     expect(published[1]![1]).toMatchObject({ State: 9, VendorErrorCode: 'RelayStuck' });
     expect(published[3]![1]).toMatchObject({ EnergyWh: 120, EstimatedCents: 15 });
   });
@@ -110,6 +113,8 @@ describeEachDb(
     const k = () => h().db.kysely;
     const record = (id: number) =>
       k().selectFrom('ChargeRecord').selectAll().where('Id', '=', id).executeTakeFirstOrThrow();
+    const outage = (id: number) =>
+      k().selectFrom('ForcedOutageRecord').selectAll().where('Id', '=', id).executeTakeFirstOrThrow();
     const order = (recordId: number) =>
       k()
         .selectFrom('ChargeOrder')
@@ -273,7 +278,7 @@ describeEachDb(
       );
     });
 
-    it('forced power-off reaches the charge point, ends the session and its order once: power cut', async () => {
+    it('forced power-off answers with the charger\'s answer at once; its StopTransaction turns the record "power cut", live, and ends the session and its order once', async () => {
       const cp = await online('main');
       await cp.plugIn(1, { soc: 0.3 });
       cp.setPower(1, 300);
@@ -294,9 +299,26 @@ describeEachDb(
       expect(connected.data.Host).toMatchObject({ Online: true, OfflineSince: null });
       expect(connected.data.Host.Device?.Vendor).toBeTruthy();
 
-      const cut = await powerOff(sockets.main[0]!, txId);
-      expect(cut.status, cut.msg).toBe(200);
-      expect(cut.data).toMatchObject({ Result: 1, ResultReason: null, ChargeRecordId: txId });
+      const live = vi.spyOn(h().hub, 'publish');
+      // A real charger's stop report comes a moment after its answer (the simulator's would race the route's
+      // write; an earlier stop would make the reply "power cut" already, which is as true).
+      cp.ignoreRemoteStop = true;
+      const sent = await powerOff(sockets.main[0]!, txId);
+      cp.ignoreRemoteStop = false;
+      expect(sent.status, sent.msg).toBe(200);
+      // The route answers with the charger's answer to RemoteStopTransaction: accepted, not confirmed yet.
+      expect(sent.data).toMatchObject({ Result: 3, ResultReason: 'noConfirmation', ChargeRecordId: txId });
+      expect((await record(txId)).EndAt).toBeNull();
+      // The StopTransaction comes on the charger's own connection: the record turns "power cut" and the
+      // browser is told.
+      await cp.stop(1, 'Remote');
+      await until(async () => (await outage(sent.data.Id)).Result === 1);
+      await until(() =>
+        live.mock.calls.some(
+          ([, e]) => e.Type === 'PowerOffConfirmed' && e.ForcedOutageRecordId === sent.data.Id,
+        ),
+      );
+      live.mockRestore();
       const ended = await record(txId);
       expect(ended).toMatchObject({ StopReason: 3 });
       expect(ended.EndAt).not.toBeNull();
@@ -306,7 +328,11 @@ describeEachDb(
         priceSession(METERED, { StartAt: ended.StartAt, EndAt: ended.EndAt!, EnergyWh: ended.EnergyWh })
           .AmountCents,
       );
-      expect(cut.data.AmountCents).toBe(settled.AmountCents);
+      const shown = await call<Outage>(h().app, 'GET', `/api/ForcedOutageRecord/${sent.data.Id}`, {
+        token: user,
+        area: 1,
+      });
+      expect(shown.data).toMatchObject({ Result: 1, ResultReason: null, AmountCents: settled.AmountCents });
       expect(cp.connector(1).transaction).toBeUndefined();
 
       // Exactly once: a second power-off of that session changes nothing.
@@ -318,6 +344,33 @@ describeEachDb(
       const audits = await auditRows(h(), 'ChargeEquipment', sockets.main[0]!);
       expect(audits.find((a) => a.Action === 'forcedPowerOff')?.UserName).toBe('bikeuser');
       expect(audits.find((a) => a.Action === 'forcedPowerOff.result')?.UserName).toBe('bikeuser');
+    });
+
+    it('a charger that accepts the power-off and never stops leaves the record "sent, not confirmed" and the session running', async () => {
+      const cp = points[0]!;
+      await cp.plugIn(4, { soc: 0.4 });
+      cp.setPower(4, 250);
+      const started = await cp.swipe(4, CARD);
+      const txId = started.transactionId!;
+      cp.ignoreRemoteStop = true;
+      try {
+        const sent = await powerOff(sockets.main[3]!, txId);
+        expect(sent.status, sent.msg).toBe(200);
+        expect(sent.data).toMatchObject({ Result: 3, ResultReason: 'noConfirmation' });
+        await new Promise((r) => setTimeout(r, 300));
+        expect((await outage(sent.data.Id)).Result).toBe(3);
+        expect((await record(txId)).EndAt).toBeNull();
+        expect((await order(txId)).SettledAt).toBeNull();
+        // The claim holds: a second power-off within the pending window is refused, not sent twice.
+        expect((await powerOff(sockets.main[3]!, txId, admin)).status).toBe(409);
+      } finally {
+        cp.ignoreRemoteStop = false;
+        await cp.stop(4, 'Local');
+        await cp.unplug(4);
+      }
+      // Its own stop, later, still ends the session as the forced power-off it was asked for, and confirms it.
+      await until(async () => (await record(txId)).EndAt !== null);
+      expect((await record(txId)).StopReason).toBe(3);
     });
 
     it('commands reach the charge point: remote start, availability, reset; refused with a reason', async () => {

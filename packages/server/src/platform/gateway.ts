@@ -12,6 +12,8 @@ export interface LiveEvents {
 /** What every device gateway is given: the database, the clock, a logger and the live hub. */
 export interface GatewayDeps {
   db: Db;
+  /** This instance (config.instanceId): what it holds of the devices is marked with it. */
+  instanceId: string;
   clock: Clock;
   log: FastifyBaseLogger;
   hub: LiveEvents;

@@ -106,6 +106,14 @@ export const hubEventSchemas = {
     /** The charger's own stop corrected a session Gatehouse had closed without it. */
     Corrected: z.boolean(),
   }),
+  /** A forced power-off the charger had accepted is confirmed by its stop report: the record is "power cut". */
+  PowerOffConfirmed: z.object({
+    ForcedOutageRecordId: z.number(),
+    SocketId: z.number(),
+    ChargeRecordId: z.number(),
+    OrderId: z.number().nullable(),
+    AmountCents: z.number().nullable(),
+  }),
 };
 
 export type HubEventType = keyof typeof hubEventSchemas;

@@ -94,14 +94,16 @@ export const STOP_REASON = {
 } as const;
 
 /**
- * What became of a forced power-off command: 0 recorded but not sent (no device link yet), 1 the device cut
- * the power, 2 the device refused or did not answer.
+ * What became of a forced power-off command: 0 recorded but not sent (no device link, not connected), 1 the
+ * charger cut the power (for a session: its stop report ended it), 2 the charger refused or did not answer,
+ * 3 sent and accepted, not confirmed yet (the session runs until the charger's stop report).
  */
 export const forcedOutageResult = defineEnum('forcedOutageResult', [
   { value: 0 },
   { value: 1 },
   { value: 2 },
+  { value: 3 },
 ]);
 
 /** The forcedOutageResult values by name. */
-export const POWER_OFF_RESULT = { notSent: 0, cut: 1, failed: 2 } as const;
+export const POWER_OFF_RESULT = { notSent: 0, cut: 1, failed: 2, sent: 3 } as const;

@@ -1,14 +1,9 @@
 import { chargingSystemType } from '@gatehouse/shared';
 import type { Db } from '../../db/database.ts';
+import { chargePointCredentials, storeChargePointKey } from '../../modules/garage/index.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
-import { OCPP_PATH } from './central-system.ts';
-
-/** What an accepted handshake attaches to the connection. */
-export interface ChargePointSession {
-  hostId: number;
-  areaId: number;
-  serial: string;
-}
+import type { ChargePointSession } from './connection.ts';
+import { OCPP_PATH } from './protocol.ts';
 
 export type AuthResult =
   | { ok: true; session: ChargePointSession }
@@ -34,21 +29,17 @@ export async function authenticateChargePoint(
   password: Buffer | undefined,
 ): Promise<AuthResult> {
   if (endpoint !== OCPP_PATH) return { ok: false, reason: 'path' };
-  const host = await db.kysely
-    .selectFrom('ChargeHost')
-    .select(['Id', 'AreaId', 'SerialNumber', 'ChargingSystemType', 'Disabled', 'OcppPasswordHash'])
-    .where('SerialNumber', '=', identity)
-    .executeTakeFirst();
+  const host = await chargePointCredentials(db, identity);
   if (!password) {
     await verifyPassword(undefined, '');
     return { ok: false, reason: 'no-password' };
   }
-  const valid = await verifyPassword(host?.OcppPasswordHash ?? undefined, receivedKey(password));
+  const valid = await verifyPassword(host?.keyHash ?? undefined, receivedKey(password));
   if (!host) return { ok: false, reason: 'unknown' };
   if (!valid) return { ok: false, reason: 'wrong-password' };
-  if (host.Disabled) return { ok: false, reason: 'disabled' };
-  if (host.ChargingSystemType !== OCPP_CHARGING_SYSTEM_TYPE) return { ok: false, reason: 'not-ocpp' };
-  return { ok: true, session: { hostId: host.Id, areaId: host.AreaId, serial: host.SerialNumber } };
+  if (host.disabled) return { ok: false, reason: 'disabled' };
+  if (host.chargingSystemType !== OCPP_CHARGING_SYSTEM_TYPE) return { ok: false, reason: 'not-ocpp' };
+  return { ok: true, session: { hostId: host.hostId, areaId: host.areaId, serial: host.serial } };
 }
 
 /**
@@ -80,9 +71,5 @@ export async function setOcppPassword(db: Db, hostId: number, password: string |
     throw new RangeError('an OCPP password has 16 to 40 printable ASCII characters');
   }
   const hash = password === null ? null : await hashPassword(normaliseKey(password));
-  await db.kysely
-    .updateTable('ChargeHost')
-    .set({ OcppPasswordHash: hash })
-    .where('Id', '=', hostId)
-    .execute();
+  await storeChargePointKey(db, hostId, hash);
 }

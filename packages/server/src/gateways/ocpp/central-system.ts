@@ -2,21 +2,36 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
+import { STOP_REASON } from '@gatehouse/shared';
 import { RPCServer } from 'ocpp-rpc';
 import type { Db } from '../../db/database.ts';
+import {
+  chargePointConnected,
+  chargePointDisconnected,
+  endSessionsOfLostHost,
+  hostsLostPastGrace,
+  releaseChargePoints,
+} from '../../modules/garage/index.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { systemActor } from '../../platform/context.ts';
-import { endSessionsOfLostHost } from '../../modules/garage/index.ts';
-import { authenticateChargePoint, type ChargePointSession } from './auth.ts';
-import { registerHandlers, type HandlerDeps } from './handlers.ts';
-import { registerTransactionHandlers } from './transactions.ts';
+import { systemActor, type AreaContext } from '../../platform/context.ts';
+import { authenticateChargePoint } from './auth.ts';
+import {
+  ChargePointOfflineError,
+  callChargePoint,
+  deviceContext,
+  type ChargePointClient,
+  type Connection,
+} from './connection.ts';
 import type { OcppEvents } from './events.ts';
-
-/** The URL path charge points connect under: `/ocpp/{chargePointId}`. */
-export const OCPP_PATH = '/ocpp';
+import { registerHandlers, type HandlerDeps } from './handlers.ts';
+import type { OutboundActions } from './messages.gen.ts';
+import { MISSED_HEARTBEATS, isOcppPath } from './protocol.ts';
+import { registerTransactionHandlers } from './transactions.ts';
 
 export interface CentralSystemOptions {
   db: Db;
+  /** This instance (config.instanceId): the charge points it holds are marked with it. */
+  instanceId: string;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Heartbeat interval given in BootNotification.conf (seconds). */
@@ -25,30 +40,6 @@ export interface CentralSystemOptions {
   callTimeoutMs?: number;
   /** How long a host may stay offline before its running sessions are closed as power failure (seconds). */
   offlineGraceSeconds?: number;
-}
-
-/** The part of an ocpp-rpc server-side client this gateway uses (the library's typings are loose). */
-export interface ChargePointClient {
-  identity: string;
-  session: ChargePointSession;
-  call(method: string, params?: unknown, options?: { callTimeoutMs?: number }): Promise<unknown>;
-  handle(method: string, handler: (args: { params: Record<string, unknown> }) => unknown): void;
-  close(options?: { code?: number; reason?: string; force?: boolean }): Promise<unknown>;
-  on(event: string, listener: (...args: unknown[]) => void): void;
-}
-
-/** A connected charge point, as the gateway tracks it in memory. */
-export interface Connection {
-  hostId: number;
-  areaId: number;
-  serial: string;
-  client: ChargePointClient;
-  connectedAt: number;
-  /** Last message of any kind from the charge point. */
-  lastSeenAt: number;
-  lastHeartbeatAt: number | undefined;
-  /** Last BootNotification accepted on this connection. */
-  bootedAt: number | undefined;
 }
 
 /**
@@ -64,10 +55,6 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
   readonly heartbeatSeconds: number;
   readonly offlineGraceSeconds: number;
   private readonly connections = new Map<number, Connection>();
-  // Per host and connector, kept across reconnections (see HandlerDeps).
-  private readonly lastStatusAt = new Map<string, number>();
-  private readonly lastPowerW = new Map<string, number>();
-  private readonly fullSince = new Map<string, number>();
   private detach: (() => void) | undefined;
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -108,8 +95,9 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
   }
 
   /**
-   * At start no charge point is connected, whatever the database says from before a restart: every OCPP host
-   * is offline from its last sign of life until its charge point connects again.
+   * At start no charge point is connected here, whatever the database says from before a restart: every host
+   * this instance held is offline from its last sign of life until its charge point connects again (hosts
+   * other instances hold are theirs).
    */
   async start(): Promise<void> {
     // Silence is checked every interval; the grace period of offline hosts at least every 30 s.
@@ -123,21 +111,7 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
       Math.min(this.heartbeatSeconds, 30) * 1000,
     );
     this.sweeper.unref();
-    const k = this.options.db.kysely;
-    const stale = await k
-      .selectFrom('ChargeHost')
-      .select(['Id', 'LastSeenAt'])
-      .where('OcppOnline', '=', 1)
-      .execute();
-    for (const host of stale) {
-      if (this.connections.has(host.Id)) continue;
-      await k
-        .updateTable('ChargeHost')
-        .set({ OcppOnline: 0, OcppOfflineAt: host.LastSeenAt ?? this.options.clock.now() })
-        .where('Id', '=', host.Id)
-        .where('OcppOnline', '=', 1)
-        .execute();
-    }
+    await releaseChargePoints(this.options.db, this.options.instanceId, this.options.clock.now());
   }
 
   /**
@@ -148,43 +122,17 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
    * manual clock can run it. Returns the sessions closed.
    */
   async closeLostSessions(): Promise<number[]> {
-    const k = this.options.db.kysely;
     const now = this.options.clock.now();
-    const hosts = await k
-      .selectFrom('ChargeHost')
-      .select(['Id', 'AreaId', 'SerialNumber', 'OcppOfflineAt'])
-      .where('ChargingSystemType', '=', 2)
-      .where('OcppOnline', '=', 0)
-      .where('OcppOfflineAt', 'is not', null)
-      .where('OcppOfflineAt', '<=', now - this.offlineGraceSeconds * 1000)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('ChargeRecord')
-            .innerJoin('ChargeEquipment', 'ChargeEquipment.Id', 'ChargeRecord.ChargeEquipmentId')
-            .select('ChargeRecord.Id')
-            .whereRef('ChargeEquipment.ChargeHostId', '=', 'ChargeHost.Id')
-            .where('ChargeRecord.EndAt', 'is', null),
-        ),
-      )
-      .execute();
+    const hosts = await hostsLostPastGrace(this.options.db, now, this.offlineGraceSeconds * 1000);
     const closed: number[] = [];
     for (const host of hosts) {
-      if (this.connections.has(host.Id)) continue;
-      const ctx = {
-        db: this.options.db,
-        clock: this.options.clock,
-        lang: 'en' as const,
-        actor: systemActor('ocpp liveness'),
-        areaId: host.AreaId,
-      };
-      const sessions = await endSessionsOfLostHost(ctx, host.Id, host.OcppOfflineAt!);
+      if (this.connections.has(host.hostId)) continue;
+      const ctx = this.systemContext(host.areaId, 'ocpp liveness');
+      const sessions = await endSessionsOfLostHost(ctx, host.hostId, host.offlineAt);
       for (const s of sessions) {
         closed.push(s.recordId);
         this.emit('sessionEnded', {
-          hostId: host.Id,
-          areaId: host.AreaId,
-          serial: host.SerialNumber,
+          ...host,
           at: now,
           socketId: s.socketId,
           portNumber: s.portNumber,
@@ -192,12 +140,13 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
           orderId: s.orderId,
           amountCents: s.amountCents,
           energyWh: s.energyWh,
-          stopReason: 5,
+          stopReason: STOP_REASON.powerFailure,
+          powerOffRecordIds: [],
         });
       }
       if (sessions.length > 0) {
         this.options.log.info(
-          { chargePoint: host.SerialNumber, sessions: sessions.map((s) => s.recordId) },
+          { chargePoint: host.serial, sessions: sessions.map((s) => s.recordId) },
           'ocpp: sessions of an offline host closed as power failure',
         );
       }
@@ -205,27 +154,8 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
     return closed;
   }
 
-  /**
-   * Resolves true when the session's StopTransaction has ended it (a sessionEnded event for it), false after
-   * `ms`. The forced power-off waits on it: "power cut" only once the device confirmed.
-   */
-  waitForSessionEnd(recordId: number, ms: number): { promise: Promise<boolean>; cancel(): void } {
-    let listener: ((event: { recordId: number }) => void) | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let settle: (value: boolean) => void = () => {};
-    const promise = new Promise<boolean>((resolve) => {
-      settle = (value) => {
-        if (listener) this.off('sessionEnded', listener);
-        clearTimeout(timer);
-        resolve(value);
-      };
-      listener = (event) => {
-        if (event.recordId === recordId) settle(true);
-      };
-      this.on('sessionEnded', listener);
-      timer = setTimeout(() => settle(false), ms);
-    });
-    return { promise, cancel: () => settle(false) };
+  private systemContext(areaId: number, name: string): AreaContext {
+    return { db: this.options.db, clock: this.options.clock, lang: 'en', actor: systemActor(name), areaId };
   }
 
   /**
@@ -278,7 +208,7 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
     this.connections.clear();
   }
 
-  /** The database this central system writes (the power-off gateway sets passwords through it). */
+  /** The database the garage's services write through (the charger seam sets keys through it). */
   get db(): Db {
     return this.options.db;
   }
@@ -298,19 +228,15 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
    * not connected, when it answers a CallError, or on timeout; strict mode refuses a payload that does not
    * match the 1.6 schema before it is sent.
    */
-  async call<T = Record<string, unknown>>(
+  async call<A extends keyof OutboundActions>(
     hostId: number,
-    action: string,
-    payload: Record<string, unknown>,
+    action: A,
+    payload: OutboundActions[A]['req'],
     timeoutMs?: number,
-  ): Promise<T> {
+  ): Promise<OutboundActions[A]['conf']> {
     const connection = this.connections.get(hostId);
     if (!connection) throw new ChargePointOfflineError(hostId);
-    return (await connection.client.call(
-      action,
-      payload,
-      timeoutMs !== undefined ? { callTimeoutMs: timeoutMs } : {},
-    )) as T;
+    return callChargePoint(connection.client, action, payload, timeoutMs);
   }
 
   /** Forgets a connection once; a replaced one must not mark the host offline. */
@@ -318,14 +244,14 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
     if (this.connections.get(connection.hostId) !== connection) return;
     this.connections.delete(connection.hostId);
     const { hostId, areaId, serial } = connection;
-    // Offline from its last message: the grace period before its sessions close counts from there.
-    void this.options.db.kysely
-      .updateTable('ChargeHost')
-      .set({ OcppOnline: 0, OcppOfflineAt: connection.lastSeenAt, LastSeenAt: connection.lastSeenAt })
-      .where('Id', '=', hostId)
-      .execute()
-      .catch((error: unknown) => this.options.log.error({ err: error }, 'ocpp: marking a host offline'));
-    this.emit('disconnected', { hostId, areaId, serial, at: this.options.clock.now() });
+    // Offline from its last message (unless it connected again elsewhere meanwhile).
+    const ctx = deviceContext(connection, this.options.db, this.options.clock);
+    chargePointDisconnected(ctx, hostId, connection.lastSeenAt, this.options.instanceId).then(
+      (offline) => {
+        if (offline) this.emit('disconnected', { hostId, areaId, serial, at: this.options.clock.now() });
+      },
+      (error: unknown) => this.options.log.error({ err: error }, 'ocpp: marking a host offline'),
+    );
   }
 
   private onClient(client: ChargePointClient): void {
@@ -361,9 +287,6 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
       log: this.options.log,
       heartbeatSeconds: this.heartbeatSeconds,
       events: this,
-      lastStatusAt: this.lastStatusAt,
-      lastPowerW: this.lastPowerW,
-      fullSince: this.fullSince,
     };
     registerHandlers(client, connection, deps);
     registerTransactionHandlers(client, connection, deps);
@@ -375,34 +298,11 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
 
   /** Its sockets show their reported states again (and an offline period ends). */
   private async online(connection: Connection): Promise<void> {
-    await this.options.db.kysely
-      .updateTable('ChargeHost')
-      .set({ OcppOnline: 1, OcppOfflineAt: null, LastSeenAt: connection.connectedAt })
-      .where('Id', '=', connection.hostId)
-      .execute();
+    const ctx = deviceContext(connection, this.options.db, this.options.clock);
+    await chargePointConnected(ctx, connection.hostId, this.options.instanceId);
     // A drop that raced this write (the connection closed at once) must still leave the host offline.
     if (this.connections.get(connection.hostId) !== connection) {
-      await this.options.db.kysely
-        .updateTable('ChargeHost')
-        .set({ OcppOnline: 0, OcppOfflineAt: connection.lastSeenAt })
-        .where('Id', '=', connection.hostId)
-        .execute();
+      await chargePointDisconnected(ctx, connection.hostId, connection.lastSeenAt, this.options.instanceId);
     }
   }
-}
-
-/** How many heartbeat intervals of silence make a charge point offline (issue 13: three). */
-export const MISSED_HEARTBEATS = 3;
-
-export class ChargePointOfflineError extends Error {
-  constructor(readonly hostId: number) {
-    super(`charge point of host ${hostId} is not connected`);
-  }
-}
-
-/** `/ocpp/<id>` exactly one segment deep (ocpp-rpc takes the last segment as the identity). */
-export function isOcppPath(url: string | undefined): boolean {
-  if (!url) return false;
-  const path = url.split('?')[0]!;
-  return path.startsWith(`${OCPP_PATH}/`) && path.length > OCPP_PATH.length + 1;
 }

@@ -5,24 +5,21 @@ import ocppRpc from 'ocpp-rpc';
 const { TimeoutError } = ocppRpc;
 import type { ChargerGateway, CommandAnswer, PowerOffAnswer } from '../../modules/garage/index.ts';
 import { OCPP_CHARGING_SYSTEM_TYPE, setOcppPassword } from './auth.ts';
-import { ChargePointOfflineError, type CentralSystem } from './central-system.ts';
+import type { CentralSystem } from './central-system.ts';
+import { ChargePointOfflineError } from './connection.ts';
 
 /**
- * The garage's power-off seam (modules/garage/gateway.ts) over OCPP (docs/chargers.md, "Forced power-off").
- * A running session is stopped with RemoteStopTransaction (its transactionId is the ChargeRecord's Id); the
- * answer is "power cut" only when the charge point accepts AND its StopTransaction arrives (that message ends
- * the session and settles its order through the normal close path, with the stop reason Gatehouse asked for).
- * A socket with no session is switched off with ChangeAvailability Inoperative (a stuck relay still needs a
- * cut; enabling the socket again makes it Operative): accepted or scheduled is the cut.
- * Hosts of other charging system types are "not sent: no device link", OCPP hosts not connected now
- * "not sent: not connected".
+ * The garage's charger seam (modules/garage/common/gateway.ts) over OCPP (docs/chargers.md, "Forced
+ * power-off"). A running session is stopped with RemoteStopTransaction (its transactionId is the
+ * ChargeRecord's Id) and the answer is the charge point's answer to it: accepted is "sent, not confirmed";
+ * its StopTransaction, arriving on the charge point's own connection whenever it does, ends the session
+ * through the garage's settlement (the one owner of a session's end), which turns the record into "power
+ * cut" and is told to the browser live. A socket with no session is switched off with ChangeAvailability
+ * Inoperative (a stuck relay still needs a cut; enabling the socket again makes it Operative): accepted or
+ * scheduled is the cut. Hosts of other charging system types are "not sent: no device link", OCPP hosts not
+ * connected now "not sent: not connected".
  */
-export function ocppChargerGateway(
-  central: CentralSystem,
-  timeoutMs = 15_000,
-  /** How long to wait for the StopTransaction once RemoteStopTransaction was accepted. */
-  confirmMs = timeoutMs,
-): ChargerGateway {
+export function ocppChargerGateway(central: CentralSystem, timeoutMs = 15_000): ChargerGateway {
   return {
     async setPassword(hostId, password) {
       await setOcppPassword(central.db, hostId, password);
@@ -31,23 +28,28 @@ export function ocppChargerGateway(
     async command(host, command): Promise<CommandAnswer> {
       if (host.chargingSystemType !== OCPP_CHARGING_SYSTEM_TYPE)
         return { outcome: 'notSent', reason: 'noDeviceLink' };
-      const [action, payload, ok] =
+      const id = host.hostId;
+      // Accepted, and for availability Scheduled too (the connector changes once its transaction ends).
+      const ok = command.kind === 'availability' ? ['Accepted', 'Scheduled'] : ['Accepted'];
+      const send = () =>
         command.kind === 'remoteStart'
-          ? ([
+          ? central.call(
+              id,
               'RemoteStartTransaction',
               { connectorId: command.portNumber, idTag: command.idTag },
-              ['Accepted'],
-            ] as const)
+              timeoutMs,
+            )
           : command.kind === 'availability'
-            ? ([
+            ? central.call(
+                id,
                 'ChangeAvailability',
                 { connectorId: command.portNumber, type: command.operative ? 'Operative' : 'Inoperative' },
-                ['Accepted', 'Scheduled'],
-              ] as const)
-            : (['Reset', { type: command.hard ? 'Hard' : 'Soft' }, ['Accepted']] as const);
+                timeoutMs,
+              )
+            : central.call(id, 'Reset', { type: command.hard ? 'Hard' : 'Soft' }, timeoutMs);
       try {
-        const conf = await central.call<{ status: string }>(host.hostId, action, payload, timeoutMs);
-        return (ok as readonly string[]).includes(conf.status)
+        const conf = await send();
+        return ok.includes(conf.status)
           ? { outcome: 'accepted', status: conf.status }
           : { outcome: 'refused', status: conf.status };
       } catch (error) {
@@ -64,7 +66,7 @@ export function ocppChargerGateway(
       if (!central.connection(command.hostId)) return { outcome: 'notSent', reason: 'notConnected' };
       if (command.chargeRecordId === null) {
         return sent(async () => {
-          const conf = await central.call<{ status: string }>(
+          const conf = await central.call(
             command.hostId,
             'ChangeAvailability',
             { connectorId: command.portNumber, type: 'Inoperative' },
@@ -75,25 +77,18 @@ export function ocppChargerGateway(
             : { outcome: 'failed', reason: 'refused', detail: conf.status };
         });
       }
-      const recordId = command.chargeRecordId;
-      // Listening before the call: a charge point may send its StopTransaction before its answer.
-      const stopped = central.waitForSessionEnd(recordId, confirmMs);
-      const answer = await sent(async () => {
-        const conf = await central.call<{ status: string }>(
+      const transactionId = command.chargeRecordId;
+      return sent(async () => {
+        const conf = await central.call(
           command.hostId,
           'RemoteStopTransaction',
-          { transactionId: recordId },
+          { transactionId },
           timeoutMs,
         );
         return conf.status === 'Accepted'
-          ? { outcome: 'cut' }
+          ? { outcome: 'sent' }
           : { outcome: 'failed', reason: 'refused', detail: conf.status };
       });
-      if (answer.outcome !== 'cut') {
-        stopped.cancel();
-        return answer;
-      }
-      return (await stopped.promise) ? { outcome: 'cut' } : { outcome: 'failed', reason: 'noConfirmation' };
     },
   };
 }

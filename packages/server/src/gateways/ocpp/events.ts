@@ -48,6 +48,8 @@ export interface SessionEndedEvent extends SessionEvent {
   stopReason: number;
   /** The device's stop corrected a session Gatehouse had closed as a power failure (offline host). */
   corrected?: boolean;
+  /** Power-off records this stop confirmed: "power cut" now. */
+  powerOffRecordIds: number[];
 }
 
 export interface OcppEvents {

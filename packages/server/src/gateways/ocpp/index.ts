@@ -4,13 +4,18 @@ import { CentralSystem } from './central-system.ts';
 import { ocppChargerGateway } from './charger-gateway.ts';
 import { forwardToHub } from './live.ts';
 
+export { CentralSystem } from './central-system.ts';
+export { ChargePointOfflineError, type Connection } from './connection.ts';
 export {
-  CentralSystem,
-  ChargePointOfflineError,
   OCPP_PATH,
   isOcppPath,
-  type Connection,
-} from './central-system.ts';
+  deviceTime,
+  MAX_DEVICE_CLOCK_LAG_MS,
+  REFUSED_TRANSACTION_ID,
+  latestReadings,
+  readSample,
+  stopReasonFromOcpp,
+} from './protocol.ts';
 export { setOcppPassword, normaliseKey, OCPP_CHARGING_SYSTEM_TYPE } from './auth.ts';
 export type {
   OcppEvents,
@@ -22,8 +27,6 @@ export type {
 } from './events.ts';
 export { ocppChargerGateway } from './charger-gateway.ts';
 export { forwardToHub } from './live.ts';
-export { deviceTime, MAX_DEVICE_CLOCK_LAG_MS } from './handlers.ts';
-export { REFUSED_TRANSACTION_ID, latestReadings, readSample, stopReasonFromOcpp } from './transactions.ts';
 
 /** The OCPP gateway's settings (config.ocpp). */
 export interface OcppSettings {
@@ -43,6 +46,7 @@ export function ocppGateway(
 ): DeviceGateway & { central: CentralSystem } {
   const central = new CentralSystem({
     db: deps.db,
+    instanceId: deps.instanceId,
     clock: deps.clock,
     log: deps.log.child({ module: 'ocpp' }),
     heartbeatSeconds: settings.heartbeatSeconds,

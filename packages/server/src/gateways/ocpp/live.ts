@@ -7,6 +7,7 @@ import type { CentralSystem } from './central-system.ts';
  * charging records and dashboard update without reload. Event types:
  * - `SocketState` (255 for every socket of a host that went offline: `HostOnline` says which);
  * - `HostOnline`, `SessionStarted`, `SessionMeter`, `SessionEnded`;
+ * - `PowerOffConfirmed`: the charger's stop confirmed a forced power-off (the record is "power cut" now);
  * - `PortFault`: an alert, raised when a port enters a fault state.
  * Their shapes are the contract's (`hubEventSchemas` in packages/shared).
  */
@@ -60,7 +61,7 @@ export function forwardToHub(central: CentralSystem, hub: LiveEvents): void {
       EstimatedCents: e.estimatedCents,
     }),
   );
-  central.on('sessionEnded', (e) =>
+  central.on('sessionEnded', (e) => {
     hub.publish(e.areaId, {
       Type: 'SessionEnded',
       HostId: e.hostId,
@@ -72,6 +73,17 @@ export function forwardToHub(central: CentralSystem, hub: LiveEvents): void {
       EnergyWh: e.energyWh,
       StopReason: e.stopReason,
       Corrected: e.corrected ?? false,
-    }),
-  );
+    });
+    // The power-off dialog and record list turn "sent, not confirmed" into "power cut" without a reload.
+    for (const recordId of e.powerOffRecordIds) {
+      hub.publish(e.areaId, {
+        Type: 'PowerOffConfirmed',
+        ForcedOutageRecordId: recordId,
+        SocketId: e.socketId,
+        ChargeRecordId: e.recordId,
+        OrderId: e.orderId,
+        AmountCents: e.amountCents,
+      });
+    }
+  });
 }

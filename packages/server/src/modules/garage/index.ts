@@ -58,16 +58,39 @@ export {
   sessionRule,
   openDeviceSession,
   meterDeviceSession,
-  requestSessionStop,
-  releaseSessionStop,
-  type SafetyLimits,
+  sessionOnHost,
   type CardStatus,
 } from './charge-record/device-sessions.ts';
+export { safetyLimitCrossed, type SafetyLimits, type SafetyStop } from './charge-record/safety.ts';
+// The one owner of a session's end and of the stop Gatehouse asks a charger for.
 export {
   closeDeviceSession,
   endSessionsOfLostHost,
+  requestSessionStop,
+  releaseSessionStop,
   type CloseSessionResult,
 } from './charge-record/settlement.ts';
+// The charge point's host and connectors as its protocol reports them (device-facing).
+export {
+  chargePointCredentials,
+  storeChargePointKey,
+  releaseChargePoints,
+  chargePointConnected,
+  chargePointDisconnected,
+  chargePointSeen,
+  chargePointBooted,
+  chargePointStatus,
+  hostsLostPastGrace,
+  type ChargePointCredentials,
+  type LostHost,
+} from './charge-host/charge-point.ts';
+export {
+  connectorReported,
+  connectorPower,
+  socketOfConnector,
+  type ConnectorReport,
+  type SocketChange,
+} from './charge-equipment/connector.ts';
 export { socketSessions, type SessionScope } from './charge-record/service.ts';
 export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liveness.ts';
 export { applyChannelEvent, type OrderKind } from './common/payments.ts';

@@ -1,10 +1,5 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
-import {
-  withId,
-  withTimestamps,
-  type MigrationContext,
-  type PortableMigration,
-} from '../../db/migration.ts';
+import { withId, withTimestamps, type MigrationContext, type PortableMigration } from '../../db/migration.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- column helpers serve every table builder
 type Builder = CreateTableBuilder<any, any>;

@@ -1,12 +1,12 @@
 import { STOP_REASON, estimateSession, localDateKey } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { audit } from '../../../platform/audit.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { RULE_TERMS } from '../charge-rule/service.ts';
 import { areaTimeZone } from '../common/index.ts';
 import { tariffOf } from '../common/pricing.ts';
 import type { TariffColumns } from '../tables.ts';
+import { safetyLimitCrossed, type SafetyStop } from './safety.ts';
 import { socketSessions } from './service.ts';
 import { endSession } from './settlement.ts';
 
@@ -222,22 +222,13 @@ async function startSession(
   return record.Id;
 }
 
-/** A rule's safety limits (migration 0008), each null when not set. */
-export interface SafetyLimits {
-  MaxDurationMinutes: number | null;
-  MaxPowerW: number | null;
-  FullPowerW: number | null;
-  FullMinutes: number | null;
-}
-
 export interface MeteredSession {
   energyWh: number;
   startAt: number;
   /** The running estimate with the order's copied terms (the final price's function at now). */
   estimatedCents: number | null;
-  /** The limits of the rule that priced the session (safety rules), and a stop Gatehouse already asked for. */
-  limits: SafetyLimits | null;
-  stopRequest: number | null;
+  /** A safety limit of the session's rule this reading crossed: Gatehouse should stop the session. */
+  safetyStop: SafetyStop | undefined;
 }
 
 /**
@@ -247,7 +238,7 @@ export interface MeteredSession {
  */
 export async function meterDeviceSession(
   ctx: AreaContext,
-  input: { recordId: number; socketId: number; registerWh: number },
+  input: { recordId: number; socketId: number; registerWh: number; powerW?: number | undefined },
 ): Promise<MeteredSession | undefined> {
   const k = ctx.db.kysely;
   const record = await socketSessions(k, { recordId: input.recordId, socketIds: [input.socketId] })
@@ -281,6 +272,32 @@ export async function meterDeviceSession(
     .where('ChargeOrder.ChargeRecordId', '=', input.recordId)
     .executeTakeFirst();
   const now = ctx.clock.now();
+  const limits = order
+    ? {
+        MaxDurationMinutes: order.MaxDurationMinutes ?? null,
+        MaxPowerW: order.MaxPowerW ?? null,
+        FullPowerW: order.FullPowerW ?? null,
+        FullMinutes: order.FullMinutes ?? null,
+      }
+    : null;
+  const socket = await k
+    .selectFrom('ChargeEquipment')
+    .select('FullSince')
+    .where('Id', '=', input.socketId)
+    .executeTakeFirstOrThrow();
+  const safety = safetyLimitCrossed(
+    { startAt: record.StartAt, limits, stopRequest: record.StopRequest },
+    input.powerW,
+    now,
+    socket.FullSince,
+  );
+  if (safety.fullSince !== socket.FullSince) {
+    await k
+      .updateTable('ChargeEquipment')
+      .set({ FullSince: safety.fullSince })
+      .where('Id', '=', input.socketId)
+      .execute();
+  }
   return {
     energyWh,
     startAt: record.StartAt,
@@ -291,60 +308,21 @@ export async function meterDeviceSession(
           Math.max(now, record.StartAt),
         ).AmountCents
       : null,
-    limits: order
-      ? {
-          MaxDurationMinutes: order.MaxDurationMinutes ?? null,
-          MaxPowerW: order.MaxPowerW ?? null,
-          FullPowerW: order.FullPowerW ?? null,
-          FullMinutes: order.FullMinutes ?? null,
-        }
-      : null,
-    stopRequest: record.StopRequest,
+    safetyStop: safety.crossed,
   };
 }
 
 /**
- * Gatehouse asks the device to stop a session for a reason of its own (a safety rule): recorded on the
- * session (its StopTransaction then ends it with this reason) and audited with the caller. False when the
- * session is not running or a stop is already asked for.
+ * The session a charger's stop names, when it runs (or ran) on one of this host's sockets: a stop names no
+ * connector, so a transaction id of another host's session finds nothing.
  */
-export async function requestSessionStop(
-  ctx: AreaContext,
-  recordId: number,
-  stopReason: number,
-  why: Record<string, unknown>,
-): Promise<boolean> {
-  return ctx.db.kysely.transaction().execute(async (trx) => {
-    const now = ctx.clock.now();
-    const claimed = await trx
-      .updateTable('ChargeRecord')
-      .set({ StopRequest: stopReason, StopRequestedAt: now })
-      .where('Id', '=', recordId)
-      .where('EndAt', 'is', null)
-      .where('StopRequest', 'is', null)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return false;
-    await audit(
-      ctx,
-      {
-        action: 'safetyStop',
-        entity: 'ChargeRecord',
-        entityId: recordId,
-        before: null,
-        after: { StopReason: stopReason, ...why },
-      },
-      trx,
-    );
-    return true;
-  });
-}
-
-/** Drops a stop request the device refused or never received, so a later one can be made. */
-export async function releaseSessionStop(ctx: AreaContext, recordId: number): Promise<void> {
-  await ctx.db.kysely
-    .updateTable('ChargeRecord')
-    .set({ StopRequest: null, StopRequestedAt: null })
-    .where('Id', '=', recordId)
-    .where('EndAt', 'is', null)
-    .execute();
+export async function sessionOnHost(ctx: AreaContext, recordId: number, hostId: number) {
+  return socketSessions(ctx.db.kysely, { recordId, hostId, areaId: ctx.areaId, open: false })
+    .select([
+      'ChargeRecord.Id',
+      'ChargeEquipment.Id as SocketId',
+      'ChargeEquipment.PortNumber',
+      'ChargeEquipment.OcppStatus',
+    ])
+    .executeTakeFirst();
 }

@@ -1,17 +1,21 @@
-import { POWER_OFF_RESULT, STOP_REASON, priceSession } from '@gatehouse/shared';
+import { STOP_REASON, priceSession } from '@gatehouse/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { AreaContext } from '../../../platform/context.ts';
+import { AppError, notFound } from '../../../platform/errors.ts';
+import { powerOffConfirmed } from '../forced-outage-record/records.ts';
 import { transition } from '../common/payments.ts';
 import { tariffOf } from '../common/pricing.ts';
 import type { ChargeOrderTable } from '../tables.ts';
 import { socketSessions } from './service.ts';
 
 /**
- * Ending charging sessions and settling their orders (docs/chargers.md, "Sessions"): the device's stop, a
- * host gone offline past its grace period, a session superseded by a new one on its socket. Each ends the
- * session once (a conditional UPDATE) and prices its order once with the terms it copied.
+ * The one owner of how a charging session ends (docs/chargers.md, "Sessions"): the stop Gatehouse asks a
+ * charger for (a forced power-off, a safety rule: ChargeRecord.StopRequest, claimed and released only here),
+ * the charger's own stop, a host gone offline past its grace period, a session superseded by a new one on
+ * its socket. Each ends the session once (a conditional UPDATE), prices its order once with the terms it
+ * copied, and confirms the power-off record that was waiting for it.
  */
 
 type Trx = Kysely<Database>;
@@ -36,6 +40,8 @@ export type CloseSessionResult =
       energyWh: number;
       /** The stop reason recorded: the one Gatehouse asked for (power-off, safety rule) or the device's. */
       stopReason: number;
+      /** Power-off records this stop confirmed ("power cut" now). */
+      powerOffRecordIds: number[];
     }
   | { closed: false; reason: 'unknown' | 'alreadyEnded' };
 
@@ -78,16 +84,16 @@ export async function closeDeviceSession(
     const stopReason = record.StopRequest ?? input.stopReason;
     const settled = await endSession(ctx, trx, record.Id, endAt, energyWh, stopReason);
     if (!settled) return { closed: false, reason: 'alreadyEnded' } as const;
-    if (record.StopRequest === STOP_REASON.forcedPowerOff) {
-      // The power-off waiting for this stop (or that gave up waiting) is now true: power cut.
-      await trx
-        .updateTable('ForcedOutageRecord')
-        .set({ Result: POWER_OFF_RESULT.cut, ResultReason: null })
-        .where('ChargeRecordId', '=', record.Id)
-        .where('ResultReason', 'in', ['sending', 'noConfirmation'])
-        .execute();
-    }
-    return { closed: true, corrected: false, ...settled, energyWh, stopReason };
+    // The power-off waiting for this stop (sent, not confirmed) is now true: power cut.
+    const powerOffRecordIds =
+      record.StopRequest === STOP_REASON.forcedPowerOff ? await powerOffConfirmed(trx, record.Id) : [];
+    // The socket's metering of this session ends with it.
+    await trx
+      .updateTable('ChargeEquipment')
+      .set({ LastPowerW: null, FullSince: null })
+      .where('Id', '=', input.socketId)
+      .execute();
+    return { closed: true, corrected: false, ...settled, energyWh, stopReason, powerOffRecordIds };
   });
 }
 
@@ -218,7 +224,13 @@ async function correctProvisionalEnd(
     .where('EndProvisional', '=', 1)
     .executeTakeFirst();
   if (Number(corrected.numUpdatedRows) !== 1) return { closed: false, reason: 'alreadyEnded' };
-  const result = { closed: true, corrected: true, energyWh, stopReason: deviceStopReason } as const;
+  const result = {
+    closed: true as const,
+    corrected: true,
+    energyWh,
+    stopReason: deviceStopReason,
+    powerOffRecordIds: [] as number[],
+  };
   const order = await orderOfSession(trx, recordId);
   if (!order) return { ...result, orderId: null, amountCents: null };
   const price = priceSession(tariffOf(order), { StartAt: startAt, EndAt: endAt, EnergyWh: energyWh });
@@ -273,4 +285,92 @@ export async function endSession(
   });
   await closeIfFree(ctx, trx, order, price.AmountCents);
   return { orderId: order.Id, amountCents: price.AmountCents };
+}
+
+/** A power-off still waiting for its charger this long may be sent again (a lost answer, a restart). */
+export const POWER_OFF_PENDING_MS = 2 * 60_000;
+
+/**
+ * The session a forced power-off ends, claimed for it (StopRequest = forced power-off, a conditional UPDATE):
+ * the named one, which must still run on this socket (404, 409), or the socket's running session if any.
+ * Someone else already cutting it: a named session is a conflict (409); an unnamed one is recorded without
+ * it (null). A claim older than POWER_OFF_PENDING_MS may be taken again.
+ */
+export async function claimPowerOffStop(
+  trx: Trx,
+  socketId: number,
+  namedId: number | undefined,
+  now: number,
+): Promise<number | null> {
+  const session = await socketSessions(trx, {
+    socketIds: [socketId],
+    ...(namedId === undefined ? {} : { recordId: namedId, open: false }),
+  })
+    .select(['ChargeRecord.Id', 'ChargeRecord.EndAt'])
+    .executeTakeFirst();
+  if (namedId !== undefined) {
+    if (!session) throw notFound();
+    if (session.EndAt !== null) throw new AppError(409, 'garage.error.sessionEnded');
+  }
+  if (!session) return null;
+  const claimed = await trx
+    .updateTable('ChargeRecord')
+    .set({ StopRequest: STOP_REASON.forcedPowerOff, StopRequestedAt: now })
+    .where('Id', '=', session.Id)
+    .where('EndAt', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('StopRequest', 'is', null),
+        eb('StopRequest', '!=', STOP_REASON.forcedPowerOff),
+        eb('StopRequestedAt', '<', now - POWER_OFF_PENDING_MS),
+      ]),
+    )
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 1) return session.Id;
+  if (namedId !== undefined) throw new AppError(409, 'garage.error.powerOffPending');
+  return null;
+}
+
+/**
+ * Gatehouse asks the charger to stop a session for a reason of its own (a safety rule): recorded on the
+ * session (its StopTransaction then ends it with this reason) and audited with the caller. False when the
+ * session is not running or a stop is already asked for.
+ */
+export async function requestSessionStop(
+  ctx: AreaContext,
+  recordId: number,
+  stopReason: number,
+  why: Record<string, unknown>,
+): Promise<boolean> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable('ChargeRecord')
+      .set({ StopRequest: stopReason, StopRequestedAt: ctx.clock.now() })
+      .where('Id', '=', recordId)
+      .where('EndAt', 'is', null)
+      .where('StopRequest', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return false;
+    const after = { StopReason: stopReason, ...why };
+    await audit(
+      ctx,
+      { action: 'safetyStop', entity: 'ChargeRecord', entityId: recordId, before: null, after },
+      trx,
+    );
+    return true;
+  });
+}
+
+/**
+ * Drops a stop request the charger refused or never received, so a later one can be made; with `reason`,
+ * only a request for that reason (a power-off releases its own claim, not a safety rule's).
+ */
+export async function releaseSessionStop(trx: Trx, recordId: number, reason?: number): Promise<void> {
+  let update = trx
+    .updateTable('ChargeRecord')
+    .set({ StopRequest: null, StopRequestedAt: null })
+    .where('Id', '=', recordId)
+    .where('EndAt', 'is', null);
+  if (reason !== undefined) update = update.where('StopRequest', '=', reason);
+  await update.execute();
 }

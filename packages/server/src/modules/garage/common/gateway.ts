@@ -17,20 +17,21 @@ export interface PowerOffCommand {
 
 /**
  * Why a command did not cut the power: catalogue keys under garage.powerOffResult.
- * notConnected / noDeviceLink: not sent. refused, timeout, error: sent and failed. noConfirmation: the
- * device accepted but its StopTransaction has not arrived yet (when it does, the record becomes "power cut").
+ * notConnected / noDeviceLink: not sent. refused, timeout, error: sent and failed. (noConfirmation, the
+ * reason of a record "sent, not confirmed", is the record's, not a gateway's answer.)
  */
-export type PowerOffReason =
-  'notConnected' | 'noDeviceLink' | 'refused' | 'timeout' | 'error' | 'noConfirmation';
+export type PowerOffReason = 'notConnected' | 'noDeviceLink' | 'refused' | 'timeout' | 'error';
 
 /**
- * The three answers. `cut`: the device accepted, and for a session its own stop report has already ended it
- * through the device-session close path (so the session and order end exactly once, as a normal stop).
- * `failed`: sent, refused or unanswered. `notSent`: not this gateway's host, or its device is not connected.
+ * The charger's answer, as soon as it has one (the route never waits on another message). `sent`: it accepted
+ * the stop of a running session; its own stop report will end the session (settlement.ts). `cut`: no session
+ * ran and it switched the port off. `failed`: refused or unanswered. `notSent`: not this gateway's host, or
+ * its charger is not connected.
  */
 export type PowerOffAnswer =
+  | { outcome: 'sent' }
   | { outcome: 'cut' }
-  | { outcome: 'failed'; reason: Exclude<PowerOffReason, 'notConnected' | 'noDeviceLink'>; detail?: string }
+  | { outcome: 'failed'; reason: 'refused' | 'timeout' | 'error'; detail?: string }
   | { outcome: 'notSent'; reason: 'notConnected' | 'noDeviceLink' };
 
 /** The host a command goes to (as a power-off names it). */

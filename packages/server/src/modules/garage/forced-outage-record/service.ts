@@ -9,12 +9,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { AreaContext, UserContext } from '../../../platform/context.ts';
-import { AppError, notFound } from '../../../platform/errors.ts';
+import { notFound } from '../../../platform/errors.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import { socketWithHost } from '../charge-host/commands.ts';
-import { socketSessions } from '../charge-record/service.ts';
+import { claimPowerOffStop, releaseSessionStop } from '../charge-record/settlement.ts';
 import { itemById, type ItemView } from '../common/index.ts';
 import { chargerGateway, type PowerOffAnswer } from '../common/gateway.ts';
+import { insertPowerOffRequest, powerOffAnswered } from './records.ts';
 
 type Ctx = UserContext & AreaContext;
 
@@ -57,23 +58,21 @@ export const forcedOutageView: ItemView<ForcedOutageRecordItem> = {
     })),
 };
 
-/** A power-off still waiting for its device this long may be sent again (a lost answer, a restart). */
-export const POWER_OFF_PENDING_MS = 2 * 60_000;
-
 /**
- * Forced power-off of a socket (docs/garage.md, docs/chargers.md). Honest by construction (issue 15): the
- * operator's request is recorded and audited, then sent to the device through the ChargerGateway seam, and
- * the record says what happened:
- * - power cut (1): the device accepted and its own stop report ended the session; the session and its order
- *   were closed by the device-session close path (stop reason 3), exactly as a normal stop, once;
- * - failed (2) with the reason (refused, no answer; or accepted without a stop report yet: that report,
- *   when it comes, still ends the session as forced and turns the record into "power cut");
+ * Forced power-off of a socket (docs/garage.md, docs/chargers.md). Honest by construction: the operator's
+ * request is recorded and audited, then sent to the charger through the ChargerGateway seam, and the answer
+ * is the charger's answer to the command, at once:
+ * - sent, not confirmed (3): the charger accepted the stop of a running session; the session runs until its
+ *   own stop report (StopTransaction) ends it, which settles the order as a forced power-off and turns this
+ *   record into "power cut" (settlement.ts, the one owner of a session's end; the browser sees it live);
+ * - power cut (1): no session ran and the charger switched the port off;
+ * - failed (2) with the reason (refused, no answer, an error);
  * - not sent (0) with the reason (the host is not connected, or has no device link).
- * Unless the power was cut, the session keeps running, its order is not settled and the socket's state is
- * untouched: nothing says the power is off until the device does.
- * A running session is claimed first (ChargeRecord.StopRequest, a conditional UPDATE): of two concurrent
- * power-offs naming the same session one is sent, the other is 409. Without ChargeRecordId the power-off is
- * recorded even when nothing runs (a stuck relay still needs a cut; the device switches the port off).
+ * Unless the charger confirmed, the session keeps running, its order is not settled and the socket's state is
+ * untouched: nothing says the power is off until the charger does.
+ * A running session is claimed first (settlement's claimPowerOffStop): of two concurrent power-offs naming the
+ * same session one is sent, the other is 409. Without ChargeRecordId the power-off is recorded even when
+ * nothing runs (a stuck relay still needs a cut; the charger switches the port off).
  */
 export async function forcePowerOff(ctx: Ctx, input: PowerOffBody): Promise<ForcedOutageRecordItem> {
   const request = await recordPowerOffRequest(ctx, input);
@@ -94,7 +93,7 @@ async function recordPowerOffRequest(ctx: Ctx, input: PowerOffBody) {
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const socket = await socketWithHost(trx, ctx.areaId, input.ChargeEquipmentId);
     if (!socket) throw notFound();
-    const sessionId = await claimSession(trx, socket.Id, input.ChargeRecordId, now);
+    const sessionId = await claimPowerOffStop(trx, socket.Id, input.ChargeRecordId, now);
     const order = sessionId
       ? await trx
           .selectFrom('ChargeOrder')
@@ -102,23 +101,16 @@ async function recordPowerOffRequest(ctx: Ctx, input: PowerOffBody) {
           .where('ChargeRecordId', '=', sessionId)
           .executeTakeFirst()
       : undefined;
-    const record = await trx
-      .insertInto('ForcedOutageRecord')
-      .values({
-        AreaId: ctx.areaId,
-        ChargeEquipmentId: socket.Id,
-        ChargeRecordId: sessionId,
-        ChargeOrderId: order?.Id ?? null,
-        Reason: input.Reason,
-        // Until the device answers: not sent (true if the process stops here).
-        Result: POWER_OFF_RESULT.notSent,
-        ResultReason: 'sending',
-        UserId: ctx.user.userId,
-        UserName: ctx.user.userName,
-        At: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
+    const recordId = await insertPowerOffRequest(trx, {
+      AreaId: ctx.areaId,
+      ChargeEquipmentId: socket.Id,
+      ChargeRecordId: sessionId,
+      ChargeOrderId: order?.Id ?? null,
+      Reason: input.Reason,
+      UserId: ctx.user.userId,
+      UserName: ctx.user.userName,
+      At: now,
+    });
     await audit(
       ctx,
       {
@@ -127,7 +119,7 @@ async function recordPowerOffRequest(ctx: Ctx, input: PowerOffBody) {
         entityId: socket.Id,
         before: { State: socket.State },
         after: {
-          ForcedOutageRecordId: record.Id,
+          ForcedOutageRecordId: recordId,
           ChargeRecordId: sessionId,
           ChargeOrderId: order?.Id ?? null,
           Reason: input.Reason,
@@ -135,57 +127,18 @@ async function recordPowerOffRequest(ctx: Ctx, input: PowerOffBody) {
       },
       trx,
     );
-    return { recordId: record.Id, socket, sessionId };
+    return { recordId, socket, sessionId };
   });
-}
-
-/**
- * The session a power-off ends, claimed for it (ChargeRecord.StopRequest): the named one, which must still
- * run on this socket (404, 409), or the socket's running session if any. Someone else ending it or already
- * cutting it: a named session is a conflict; an unnamed one is recorded without it (null).
- */
-async function claimSession(
-  trx: Kysely<Database>,
-  socketId: number,
-  namedId: number | undefined,
-  now: number,
-): Promise<number | null> {
-  const session = await socketSessions(trx, {
-    socketIds: [socketId],
-    ...(namedId === undefined ? {} : { recordId: namedId, open: false }),
-  })
-    .select(['ChargeRecord.Id', 'ChargeRecord.EndAt'])
-    .executeTakeFirst();
-  if (namedId !== undefined) {
-    if (!session) throw notFound();
-    if (session.EndAt !== null) throw new AppError(409, 'garage.error.sessionEnded');
-  }
-  if (!session) return null;
-  const claimed = await trx
-    .updateTable('ChargeRecord')
-    .set({ StopRequest: STOP_REASON.forcedPowerOff, StopRequestedAt: now })
-    .where('Id', '=', session.Id)
-    .where('EndAt', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('StopRequest', 'is', null),
-        eb('StopRequest', '!=', STOP_REASON.forcedPowerOff),
-        eb('StopRequestedAt', '<', now - POWER_OFF_PENDING_MS),
-      ]),
-    )
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) === 1) return session.Id;
-  if (namedId !== undefined) throw new AppError(409, 'garage.error.powerOffPending');
-  return null;
 }
 
 const RESULT_OF = {
   notSent: POWER_OFF_RESULT.notSent,
+  sent: POWER_OFF_RESULT.sent,
   cut: POWER_OFF_RESULT.cut,
   failed: POWER_OFF_RESULT.failed,
 } as const;
 
-/** Writes the device's answer on the record (audited with the operator) and releases a claim it did not use. */
+/** Writes the charger's answer on the record (audited with the operator) and releases a claim it did not use. */
 async function recordPowerOffAnswer(
   ctx: Ctx,
   recordId: number,
@@ -194,25 +147,14 @@ async function recordPowerOffAnswer(
   answer: PowerOffAnswer,
 ): Promise<void> {
   const result = RESULT_OF[answer.outcome];
-  const reason = answer.outcome === 'cut' ? null : answer.reason;
+  const reason =
+    answer.outcome === 'cut' ? null : answer.outcome === 'sent' ? 'noConfirmation' : answer.reason;
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    // A stop report that arrived meanwhile already made it "power cut": that stays.
-    await trx
-      .updateTable('ForcedOutageRecord')
-      .set({ Result: result, ResultReason: reason })
-      .where('Id', '=', recordId)
-      .where('Result', '!=', POWER_OFF_RESULT.cut)
-      .execute();
-    // Not sent or refused: nobody is stopping the session any more. (Accepted without a stop yet keeps the
-    // claim, so the device's late StopTransaction still ends it as a forced power-off.)
-    if (sessionId !== null && answer.outcome !== 'cut' && reason !== 'noConfirmation') {
-      await trx
-        .updateTable('ChargeRecord')
-        .set({ StopRequest: null, StopRequestedAt: null })
-        .where('Id', '=', sessionId)
-        .where('EndAt', 'is', null)
-        .where('StopRequest', '=', STOP_REASON.forcedPowerOff)
-        .execute();
+    await powerOffAnswered(trx, recordId, result, reason);
+    // Not sent or refused: nobody is stopping the session any more. (Sent keeps the claim, so the charger's
+    // StopTransaction, whenever it comes, ends it as a forced power-off.)
+    if (sessionId !== null && (answer.outcome === 'failed' || answer.outcome === 'notSent')) {
+      await releaseSessionStop(trx, sessionId, STOP_REASON.forcedPowerOff);
     }
     await audit(
       ctx,

@@ -1,0 +1,95 @@
+import { STOP_REASON } from '@gatehouse/shared';
+import type { MeterValuesReq, StopTransactionReq } from './messages.gen.ts';
+
+/**
+ * What OCPP 1.6J means, apart from any connection (docs/chargers.md): the URL charge points connect under,
+ * how far a charger's clock is believed, its stop reasons and meter samples read as Gatehouse's terms. Pure;
+ * every other file of the gateway imports from here, nothing here imports them (no import circle).
+ */
+
+/** The URL path charge points connect under: `/ocpp/{chargePointId}`. */
+export const OCPP_PATH = '/ocpp';
+
+/** `/ocpp/<id>` exactly one segment deep (ocpp-rpc takes the last segment as the identity). */
+export function isOcppPath(url: string | undefined): boolean {
+  if (!url) return false;
+  const path = url.split('?')[0]!;
+  return path.startsWith(`${OCPP_PATH}/`) && path.length > OCPP_PATH.length + 1;
+}
+
+/** How many heartbeat intervals of silence make a charge point offline (issue 13: three). */
+export const MISSED_HEARTBEATS = 3;
+
+/** LastSeenAt is written at most this often per host; the in-memory connection has the exact time. */
+export const LAST_SEEN_WRITE_MS = 30_000;
+
+/** transactionId answered to a refused StartTransaction: no session exists, its StopTransaction finds none. */
+export const REFUSED_TRANSACTION_ID = 0;
+
+/** How far back a charge point's timestamp is believed (an offline queue holds messages this long at most). */
+export const MAX_DEVICE_CLOCK_LAG_MS = 7 * 24 * 3_600_000;
+
+/**
+ * A charge point's timestamp, as far as it can be believed: one in the future or older than
+ * MAX_DEVICE_CLOCK_LAG_MS is a charger whose clock is not set (before its first sync), and reads as now.
+ * Without this, one report from a clock set ahead would make every later, correct one look stale, and a clock
+ * at 1970 would start a 56-year session.
+ */
+export function deviceTime(timestamp: string | undefined, now: number): number {
+  const at = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
+  return Number.isFinite(at) && at <= now && at >= now - MAX_DEVICE_CLOCK_LAG_MS ? at : now;
+}
+
+/**
+ * chargeStopReason from StopTransaction.reason (absent means Local) and what the connector showed before:
+ * SuspendedEV (the pack stopped drawing) means the battery was full.
+ */
+export function stopReasonFromOcpp(reason: StopTransactionReq['reason'], lastStatus: string | null): number {
+  if (lastStatus === 'SuspendedEV') return STOP_REASON.fullyCharged;
+  switch (reason) {
+    case 'EmergencyStop':
+    case 'Other':
+      return STOP_REASON.deviceFault;
+    case 'PowerLoss':
+    case 'HardReset':
+    case 'SoftReset':
+    case 'Reboot':
+      return STOP_REASON.powerFailure;
+    default:
+      // Local, EVDisconnected, UnlockCommand, Remote (the user's app; an operator's power-off is the stop
+      // request Gatehouse stored, which wins over this), DeAuthorized.
+      return STOP_REASON.byUser;
+  }
+}
+
+type MeterValue = MeterValuesReq['meterValue'][number];
+type SampledValue = MeterValue['sampledValue'][number];
+
+/**
+ * A sampled value as Wh or W. OCPP defaults: measurand Energy.Active.Import.Register, unit Wh. Signed data and
+ * per-phase values (the total comes without a phase) are skipped.
+ */
+export function readSample(sample: SampledValue): { measurand: string; value: number } | undefined {
+  if (sample.format === 'SignedData' || sample.phase !== undefined) return undefined;
+  const measurand = sample.measurand ?? 'Energy.Active.Import.Register';
+  const raw = Number(sample.value);
+  if (!Number.isFinite(raw)) return undefined;
+  const unit = sample.unit ?? (measurand.startsWith('Energy') ? 'Wh' : 'W');
+  const value = unit === 'kWh' || unit === 'kW' ? raw * 1000 : raw;
+  return { measurand, value };
+}
+
+/** The newest energy register (Wh) and power (W) in a MeterValues or a StopTransaction's transactionData. */
+export function latestReadings(values: readonly MeterValue[]): { registerWh?: number; powerW?: number } {
+  const sorted = [...values].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+  const out: { registerWh?: number; powerW?: number } = {};
+  for (const mv of sorted) {
+    for (const sample of mv.sampledValue) {
+      const read = readSample(sample);
+      if (!read) continue;
+      if (read.measurand === 'Energy.Active.Import.Register') out.registerWh = Math.round(read.value);
+      if (read.measurand === 'Power.Active.Import') out.powerW = read.value;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+import { portStateFromOcpp, type OcppChargePointStatus, type OcppErrorCode } from '@gatehouse/shared';
+import type { AreaContext } from '../../../platform/context.ts';
+
+/**
+ * A socket as its charger's connector reports it (docs/chargers.md, "Socket states"): the device-facing
+ * services a charger gateway calls. The report's time, the last metered power and "low power since" are
+ * stored on the socket (migration 0016), not in a gateway's memory, so the ordering of reports and the
+ * "battery full" timer survive a restart and hold whichever instance the charge point connects to.
+ */
+
+/** A socket's state change, as the live hub tells it. */
+export interface SocketChange {
+  socketId: number;
+  state: number;
+  previousState: number;
+}
+
+/** The socket behind a host's connector, or undefined when the host has no such port. */
+export async function socketOfConnector(ctx: AreaContext, hostId: number, connectorId: number) {
+  return ctx.db.kysely
+    .selectFrom('ChargeEquipment')
+    .select(['Id', 'State', 'Disabled', 'OcppStatus', 'OcppErrorCode', 'OcppStatusAt', 'LastPowerW'])
+    .where('ChargeHostId', '=', hostId)
+    .where('PortNumber', '=', connectorId)
+    .where('AreaId', '=', ctx.areaId)
+    .executeTakeFirst();
+}
+
+export interface ConnectorReport {
+  hostId: number;
+  connectorId: number;
+  status: OcppChargePointStatus;
+  errorCode: OcppErrorCode;
+  vendorErrorCode: string | null;
+  /** The charger's time of the report (already bounded by the gateway's belief in its clock). */
+  reportedAt: number;
+}
+
+export type ConnectorReportResult =
+  { outcome: 'applied'; change: SocketChange } | { outcome: 'stale' } | { outcome: 'unknownConnector' };
+
+/**
+ * A connector's status report. A report older than one already applied (a retry, or one sent late after a
+ * reconnect) changes nothing. A socket the operator disabled stays disabled (12) whatever the hardware says;
+ * the report is kept. "Since when" the state holds moves only on a change.
+ */
+export async function connectorReported(
+  ctx: AreaContext,
+  report: ConnectorReport,
+): Promise<ConnectorReportResult> {
+  const socket = await socketOfConnector(ctx, report.hostId, report.connectorId);
+  if (!socket) return { outcome: 'unknownConnector' };
+  if (socket.OcppStatusAt !== null && report.reportedAt < socket.OcppStatusAt) return { outcome: 'stale' };
+  const state = socket.Disabled
+    ? 12
+    : portStateFromOcpp({
+        status: report.status,
+        errorCode: report.errorCode,
+        ...(report.vendorErrorCode !== null ? { vendorErrorCode: report.vendorErrorCode } : {}),
+        ...(socket.LastPowerW !== null ? { powerW: socket.LastPowerW } : {}),
+        // Finishing right after SuspendedEV: the pack stopped drawing, the session ended full.
+        endedFull: socket.OcppStatus === 'SuspendedEV',
+      });
+  const now = ctx.clock.now();
+  const written = await ctx.db.kysely
+    .updateTable('ChargeEquipment')
+    .set({
+      OcppStatus: report.status,
+      OcppErrorCode: report.errorCode,
+      OcppVendorErrorCode: report.vendorErrorCode,
+      OcppStatusAt: report.reportedAt,
+      ...(state !== socket.State ? { State: state, StateChangedAt: now } : {}),
+    })
+    .where('Id', '=', socket.Id)
+    // Two reports racing (two instances for a moment): the newer one wins, whichever writes last.
+    .where((eb) => eb.or([eb('OcppStatusAt', 'is', null), eb('OcppStatusAt', '<=', report.reportedAt)]))
+    .executeTakeFirst();
+  if (Number(written.numUpdatedRows) !== 1) return { outcome: 'stale' };
+  return { outcome: 'applied', change: { socketId: socket.Id, state, previousState: socket.State } };
+}
+
+/**
+ * A metered power on a connector: kept on the socket; float charge is read from it, so a Charging connector
+ * whose power fell below the threshold changes state here. Returns the change, if any.
+ */
+export async function connectorPower(
+  ctx: AreaContext,
+  hostId: number,
+  connectorId: number,
+  powerW: number,
+): Promise<SocketChange | undefined> {
+  const socket = await socketOfConnector(ctx, hostId, connectorId);
+  if (!socket) return undefined;
+  const k = ctx.db.kysely;
+  await k.updateTable('ChargeEquipment').set({ LastPowerW: powerW }).where('Id', '=', socket.Id).execute();
+  if (socket.OcppStatus !== 'Charging' || socket.Disabled) return undefined;
+  const state = portStateFromOcpp({
+    status: socket.OcppStatus,
+    errorCode: (socket.OcppErrorCode ?? 'NoError') as OcppErrorCode,
+    powerW,
+  });
+  if (state === socket.State) return undefined;
+  await k
+    .updateTable('ChargeEquipment')
+    .set({ State: state, StateChangedAt: ctx.clock.now() })
+    .where('Id', '=', socket.Id)
+    .execute();
+  return { socketId: socket.Id, state, previousState: socket.State };
+}
