@@ -42,6 +42,8 @@ export interface SeedOptions {
   now: number;
   /** Bulk demo volume, 1 = full (see DemoContext.scale). */
   scale?: number;
+  /** Seed sessions running now (DemoContext.runningSessions); true unless said otherwise. */
+  runningSessions?: boolean;
 }
 
 export interface SeedResult {
@@ -72,6 +74,7 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
         now: options.now,
         passwordHash: demoHash,
         scale: options.scale ?? 1,
+        runningSessions: options.runningSessions ?? true,
       });
   });
   return { seeded: true, ...(generated ? { generatedAdminPassword: generated } : {}), demoUsers };

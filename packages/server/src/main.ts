@@ -21,6 +21,8 @@ const seed = await seedIfEmpty(db, {
   adminPassword: config.adminPassword,
   now: Date.now(),
   scale: config.demoScale,
+  // With the simulated charge points on, sessions run only through them: none is seeded running (issue 21).
+  runningSessions: !config.simulator,
 });
 // The demo place is loaded only for the demo (its simulators are development dependencies); its simulated door
 // controllers answer before the gateway first calls them.

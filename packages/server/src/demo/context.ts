@@ -15,6 +15,12 @@ export interface DemoContext {
    * Test databases seed with a small factor; counts are Math.max(1, Math.round(full × scale)).
    */
   scale: number;
+  /**
+   * Seed charging sessions running now (fixtures of tests and of screens without simulators). The demo a person
+   * starts with its simulated charge points seeds none: no simulator would carry them, so they would never
+   * close (issue 21, "phantom sessions"); sessions start and end there through the simulator.
+   */
+  runningSessions?: boolean;
   /** Raw SQLite handle for fast bulk inserts (absent on PostgreSQL, where batched Kysely inserts are used). */
   sqlite?: Db['sqlite'];
 }

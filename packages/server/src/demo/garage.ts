@@ -683,6 +683,7 @@ export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
   // Hashed once: the same key for every demo charge point (hex text is stored as its lower-case self).
   const ocppKeyHash = await hashPassword(DEMO_OCPP_KEY);
   const now = ctx.now;
+  const withRunning = ctx.runningSessions ?? true;
   const stamps = { CreatedAt: now, UpdatedAt: now };
   const rng = prng(20261122);
   const operators = await k
@@ -805,14 +806,18 @@ export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
               ...connection,
               OcppPasswordHash: type === 2 ? ocppKeyHash : null,
               Remark: null,
-              LastSeenAt: lastSeen,
+              // Only the charging API reports: a host of another type has never been heard from.
+              LastSeenAt: type === 2 ? lastSeen : null,
               ...stamps,
             })
             .returning('Id')
             .executeTakeFirstOrThrow();
           const ports = Array.from({ length: 10 }, () => {
-            const State = rng.weighted(SOCKET_STATES);
-            return { State, runningStart: RUNNING_STATES.has(State) ? now - rng.int(8, 330) * MINUTE : null };
+            const drawn = rng.weighted(SOCKET_STATES);
+            const start = RUNNING_STATES.has(drawn) ? now - rng.int(8, 330) * MINUTE : null;
+            // Without running sessions, a socket drawn as charging is idle (the same draws keep the rest).
+            if (!withRunning && start !== null) return { State: 0, runningStart: null };
+            return { State: drawn, runningStart: start };
           });
           const rows = await trx
             .insertInto('ChargeEquipment')

@@ -26,6 +26,7 @@ export interface DemoSeedOptions {
   /** Argon2 hash of the demo password. */
   passwordHash: string;
   scale: number;
+  runningSessions: boolean;
 }
 
 /**
@@ -76,6 +77,7 @@ export async function seedDemo(db: Db, trx: Kysely<Database>, options: DemoSeedO
         now: options.now,
         passwordHash: options.passwordHash,
         scale: options.scale,
+        runningSessions: options.runningSessions,
         ...(db.sqlite ? { sqlite: db.sqlite } : {}),
       },
     );

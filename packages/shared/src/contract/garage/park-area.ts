@@ -29,6 +29,8 @@ export const parkAreaItem = z.object({
   SocketsIdle: z.number(),
   SocketsFault: z.number(),
   SocketsDisabled: z.number(),
+  /** Sockets whose state nothing connected reports now: "unknown / not connected" (liveness). */
+  SocketsOffline: z.number(),
   /** Vehicles inside on temporary parking (open parking orders). */
   ParkedCount: z.number(),
   CreatedAt: z.string(),

@@ -1,15 +1,16 @@
-import { HOST_ONLINE_WINDOW_MS, OFFLINE_PORT_STATE, isHostOnline } from '@gatehouse/shared';
+import { OFFLINE_PORT_STATE } from '@gatehouse/shared';
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { isoOrNull } from '../../../platform/instants.ts';
 
 /**
- * Honest socket states (issue 15, "Honest states"; docs/chargers.md, "Liveness"). A socket of a host that talks
- * to Gatehouse over the charging API (chargingSystemType 2) is only as current as the host's connection: while
- * its charge point is offline, or was never connected, the last state stored is stale, and the API shows
- * 255 "unknown / offline" instead (counted in no idle, occupied or fault total). A socket the operator
- * disabled stays disabled: that is Gatehouse's own decision, known whatever the device does.
- * Hosts of other charging system types keep their stored state (no live link tells otherwise).
+ * Honest socket states (issue 15, "Honest states"; issue 21, "Only what is known is live"; docs/chargers.md,
+ * "Liveness"). A socket's state is only known while a protocol reports it: the charging API (chargingSystemType
+ * 2) while its charge point is connected. A socket of such a host that is offline or never connected, and any
+ * socket of a host of another type (no protocol drives those: nothing ever reports their state), shows 255
+ * "unknown / not connected" instead of its stored state, counted in no idle, occupied or fault total, and its
+ * sessions are not counted as charging. A socket the operator disabled stays disabled: that is Gatehouse's
+ * own decision, known whatever the device does.
  */
 export const LIVE_LINK_SYSTEM_TYPE = 2;
 
@@ -20,50 +21,45 @@ export interface LivenessColumns {
   OcppOnline: number;
 }
 
+/** The socket's state is unknown now: no connected protocol reports it (and the operator did not disable it). */
 export function isSocketOffline(row: Omit<LivenessColumns, 'State'>): boolean {
-  return row.ChargingSystemType === LIVE_LINK_SYSTEM_TYPE && !row.OcppOnline && !row.Disabled;
+  return !row.Disabled && !(row.ChargingSystemType === LIVE_LINK_SYSTEM_TYPE && row.OcppOnline === 1);
 }
 
-/** The state the API shows for a socket row (stored state, or 255 when its charge point is offline). */
+/** The state the API shows for a socket row (stored state, or 255 when nothing connected reports it). */
 export function shownState(row: LivenessColumns): number {
   return isSocketOffline(row) ? OFFLINE_PORT_STATE : row.State;
 }
 
-/** SQL: the socket (joined with its ChargeHost) shows 255 now. */
+/** SQL: the socket (joined with its ChargeHost) shows 255 now (isSocketOffline). */
 export function offlineSocketWhere(eb: ExpressionBuilder<Database, 'ChargeEquipment' | 'ChargeHost'>) {
   return eb.and([
-    eb('ChargeHost.ChargingSystemType', '=', LIVE_LINK_SYSTEM_TYPE),
-    eb('ChargeHost.OcppOnline', '=', 0),
     eb('ChargeEquipment.Disabled', '=', 0),
+    eb.or([
+      eb('ChargeHost.ChargingSystemType', '!=', LIVE_LINK_SYSTEM_TYPE),
+      eb('ChargeHost.OcppOnline', '!=', 1),
+    ]),
   ]);
 }
 
 /**
- * Whether a host is online now. A charging-API host is online exactly while its charge point is connected
- * (`OcppOnline`): "reported within 5 minutes" would call a charger that hung up a minute ago online while its
- * sockets already read "unknown / offline". Other hosts have no live link: their last report within the window
- * (`HOST_ONLINE_WINDOW_MS`) is all that is known.
+ * Whether a host is online now: exactly while its charge point is connected over the charging API
+ * (`OcppOnline`). "Reported within 5 minutes" would call a charger that hung up a minute ago online while its
+ * sockets already read "unknown"; a host of another type has no link at all, so it is never online (its seeded
+ * or imported `LastSeenAt` says nothing about now).
  */
 export function isHostRowOnline(
   row: { ChargingSystemType: number; OcppOnline: number; LastSeenAt: number | null },
-  now: number,
+  _now: number,
 ): boolean {
-  return row.ChargingSystemType === LIVE_LINK_SYSTEM_TYPE
-    ? row.OcppOnline === 1
-    : isHostOnline(row.LastSeenAt, now);
+  return row.ChargingSystemType === LIVE_LINK_SYSTEM_TYPE && row.OcppOnline === 1;
 }
 
 /** SQL: the ChargeHost row is online now (isHostRowOnline). */
-export function onlineHostWhere(eb: ExpressionBuilder<Database, 'ChargeHost'>, now: number) {
-  return eb.or([
-    eb.and([
-      eb('ChargeHost.ChargingSystemType', '=', LIVE_LINK_SYSTEM_TYPE),
-      eb('ChargeHost.OcppOnline', '=', 1),
-    ]),
-    eb.and([
-      eb('ChargeHost.ChargingSystemType', '!=', LIVE_LINK_SYSTEM_TYPE),
-      eb('ChargeHost.LastSeenAt', '>=', now - HOST_ONLINE_WINDOW_MS),
-    ]),
+export function onlineHostWhere(eb: ExpressionBuilder<Database, 'ChargeHost'>, _now: number) {
+  return eb.and([
+    eb('ChargeHost.ChargingSystemType', '=', LIVE_LINK_SYSTEM_TYPE),
+    eb('ChargeHost.OcppOnline', '=', 1),
   ]);
 }
 

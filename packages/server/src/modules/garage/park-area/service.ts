@@ -88,6 +88,7 @@ export async function withOccupancy(ctx: AreaContext, items: ParkAreaItem[]): Pr
       SocketsTotal: socketTotal(counts),
       SocketsOccupied: counts.occupied,
       SocketsIdle: counts.idle,
+      SocketsOffline: counts.offline,
       SocketsFault: counts.fault,
       SocketsDisabled: counts.disabled,
       ParkedCount: Number(parked.find((p) => p.ParkAreaId === zone.Id)?.n ?? 0),

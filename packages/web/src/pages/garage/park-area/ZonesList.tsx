@@ -7,7 +7,10 @@ import '../garage.css';
 
 type ZoneRow = ParkAreaItem;
 
-/** Live socket occupancy of a zone: occupied / total, a bar, and the idle, fault and disabled counts. */
+/**
+ * Live socket occupancy of a zone: occupied / total, a bar, and the idle, fault, disabled and unknown counts
+ * (sockets nothing connected reports: not counted as idle or charging).
+ */
 function Occupancy({ zone }: { zone: ZoneRow }) {
   const { t } = useTranslation();
   const percent = zone.SocketsTotal ? Math.round((zone.SocketsOccupied / zone.SocketsTotal) * 100) : 0;
@@ -15,6 +18,7 @@ function Occupancy({ zone }: { zone: ZoneRow }) {
     `${t('garage.portGroup.idle')} ${zone.SocketsIdle}`,
     `${t('garage.portGroup.fault')} ${zone.SocketsFault}`,
     `${t('garage.portGroup.disabled')} ${zone.SocketsDisabled}`,
+    ...(zone.SocketsOffline ? [`${t('garage.portGroup.offline')} ${zone.SocketsOffline}`] : []),
   ].join(' · ');
   return (
     <Tooltip title={detail}>
