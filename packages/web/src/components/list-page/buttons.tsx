@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button } from 'antd';
 import { DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -49,6 +50,48 @@ export function RowDeleteButton({ onConfirm }: { onConfirm(): void }) {
       <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="row-delete">
         {t('list.delete')}
       </Button>
+    </PagePopconfirm>
+  );
+}
+
+/** A declared row or batch action: runs on a click, or behind its confirmation question when it has one. */
+export function ActionButton(props: {
+  label: string;
+  /** The confirmation question, already translated. */
+  confirm?: string | undefined;
+  danger?: boolean | undefined;
+  disabled?: boolean;
+  /** A row's link rather than a toolbar button. */
+  link?: boolean;
+  icon?: ReactNode;
+  testId: string;
+  onRun(): void;
+}) {
+  const { t } = useTranslation();
+  const { label, confirm, danger, disabled, link, icon, testId, onRun } = props;
+  const button = (
+    <Button
+      {...(link ? { type: 'link', size: 'small' } : {})}
+      danger={danger}
+      icon={icon}
+      disabled={disabled}
+      onClick={confirm ? undefined : onRun}
+      data-testid={testId}
+    >
+      {label}
+    </Button>
+  );
+  if (!confirm) return button;
+  return (
+    <PagePopconfirm
+      title={confirm}
+      disabled={disabled}
+      onConfirm={onRun}
+      okText={t('list.confirm')}
+      cancelText={t('list.cancel')}
+      okButtonProps={{ danger }}
+    >
+      {button}
     </PagePopconfirm>
   );
 }
