@@ -1,9 +1,10 @@
 // The demo's charge points: with the demo seed and SIMULATOR on, `npm start` connects a simulated OCPP
 // charge point for every demo host of the charging-API type (their password, DEMO_OCPP_KEY, was set when the
-// demo was seeded) and makes some activity: bikes plug in, riders swipe known cards, bikes leave. A new user
-// sees sockets and sessions opening and closing live. Nothing here runs with SIMULATOR=off or in tests.
+// demo was seeded) and makes some activity in real time: bikes plug in (100–400 W), riders swipe known cards
+// (one socket per card at a time), bikes leave hours later. Every running session is one a simulated charge
+// point started and carries: the demo seeds none. Nothing here runs with SIMULATOR=off or in tests.
 
-import { Simulator } from '@gatehouse/ocpp-simulator';
+import { Simulator, type ChargePoint } from '@gatehouse/ocpp-simulator';
 import type { Db } from '../db/database.ts';
 import { DEMO_OCPP_KEY } from './garage.ts';
 import { OCPP_CHARGING_SYSTEM_TYPE } from '../gateways/ocpp/index.ts';
@@ -38,6 +39,9 @@ export async function startDemoChargePoints(
   for (const v of vehicles) cardsOf.set(v.AreaId, [...(cardsOf.get(v.AreaId) ?? []), v.CardNumber!]);
   const areaOf = new Map(hosts.map((h) => [h.SerialNumber, h.AreaId]));
 
+  // Real time: an e-bike charger draws 100–400 W and a pack takes hours (issue 21, item 15). A faster demo
+  // (options.speed > 1) would show power figures that energy over time contradicts.
+  const speed = options.speed ?? 1;
   const simulator = new Simulator({
     url,
     points: hosts.map((h) => h.SerialNumber),
@@ -45,38 +49,64 @@ export async function startDemoChargePoints(
     password: DEMO_OCPP_KEY,
     vendor: 'Gatehouse demo',
     model: 'EBike-10',
-    // Batteries fill in minutes rather than hours, so sessions end while someone watches.
-    speed: options.speed ?? 30,
-    meterIntervalSeconds: 30,
+    speed,
+    meterIntervalSeconds: 60,
   });
   await simulator.start();
   const random = options.random ?? Math.random;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  // The bikes the demo's riders brought: only these leave again. A bike plugged in through the simulator's
-  // control API (a person trying it out, an end-to-end test) stays until that person unplugs it.
-  const riders = new Set<string>();
+  // The bikes the demo's riders brought (connector → the card they swiped): only these leave again. A bike
+  // plugged in through the simulator's control API (a person trying it out, an end-to-end test) stays until
+  // that person unplugs it. A card is on one socket at a time: a rider has one bike.
+  const riders = new Map<string, { card: string | null; leavesAt: number }>();
+  const cardsInUse = new Set<string>();
   const rider = (cp: string, connector: number) => `${cp}#${connector}`;
+  const leave = (cp: ChargePoint, connector: number) => {
+    const key = rider(cp.id, connector);
+    const card = riders.get(key)?.card;
+    if (card) cardsInUse.delete(card);
+    riders.delete(key);
+    void cp.unplug(connector).catch(() => undefined);
+  };
+  /** A rider arrives at a free socket: plugs the bike in (100–400 W, a pack 10–70 % full) and swipes a card. */
+  const arrive = (cp: ChargePoint): boolean => {
+    const cards = (cardsOf.get(areaOf.get(cp.id) ?? 0) ?? []).filter((c) => !cardsInUse.has(c));
+    const free = cp.connectors.filter((c) => !c.plugged && c.status === 'Available');
+    if (!cp.online || free.length === 0 || cards.length === 0) return false;
+    const c = pick(free);
+    const card = pick(cards);
+    cardsInUse.add(card);
+    cp.setPower(c.id, 100 + Math.round(random() * 300));
+    // Riders come back between one and six hours later (of simulated time), charged or not.
+    const leavesAt = Date.now() + ((1 + random() * 5) * 3_600_000) / speed;
+    riders.set(rider(cp.id, c.id), { card, leavesAt });
+    void cp.plugIn(c.id, { soc: 0.1 + random() * 0.6 }).then(
+      // A refused card leaves the bike plugged in: it is still the rider's, and leaves later.
+      () => cp.swipe(c.id, card).catch(() => undefined),
+      () => {
+        cardsInUse.delete(card);
+        riders.delete(rider(cp.id, c.id));
+      },
+    );
+    return true;
+  };
+  // At start, about a third of the sockets get a bike (real sessions the charge points carry, not seeded rows).
+  setTimeout(() => {
+    for (const cp of simulator.points.values())
+      for (let i = 0; i < Math.round(cp.connectors.length / 3); i++) arrive(cp);
+  }, 2000).unref();
+  // Then arrivals and departures keep about that occupancy: a rider leaves when their time is up.
   const timer = setInterval(
     () => {
+      const now = Date.now();
+      for (const cp of simulator.points.values())
+        for (const c of cp.connectors) {
+          const r = riders.get(rider(cp.id, c.id));
+          if (r && r.leavesAt <= now) leave(cp, c.id);
+        }
       const cp = pick([...simulator.points.values()]);
-      if (!cp.online) return;
-      const cards = cardsOf.get(areaOf.get(cp.id) ?? 0) ?? [];
-      const free = cp.connectors.filter((c) => !c.plugged && c.status === 'Available');
-      const busy = cp.connectors.filter((c) => c.plugged && riders.has(rider(cp.id, c.id)));
-      if (free.length > 0 && cards.length > 0 && (busy.length === 0 || random() < 0.6)) {
-        const c = pick(free);
-        cp.setPower(c.id, 100 + Math.round(random() * 300));
-        riders.add(rider(cp.id, c.id));
-        void cp.plugIn(c.id, { soc: 0.1 + random() * 0.6 }).then(
-          // A refused card leaves the bike plugged in: it is still the rider's, and leaves later.
-          () => cp.swipe(c.id, pick(cards)).catch(() => undefined),
-          () => riders.delete(rider(cp.id, c.id)),
-        );
-      } else if (busy.length > 0) {
-        const c = pick(busy);
-        riders.delete(rider(cp.id, c.id));
-        void cp.unplug(c.id).catch(() => undefined);
-      }
+      const plugged = cp.connectors.filter((c) => c.plugged).length;
+      if (plugged < cp.connectors.length / 3 && random() < 0.3) arrive(cp);
     },
     (options.everySeconds ?? 5) * 1000,
   );
