@@ -14,7 +14,7 @@ import { useListRows, useListWrites } from './list-state.ts';
 import { useAccessibleTable } from '../table-a11y.ts';
 import { canUse } from './permissions.ts';
 import type { SortState } from './query.ts';
-import type { ColumnDef, ListPageConfig, Row, TKey } from './types.ts';
+import type { BatchAction, ColumnDef, ListPageConfig, Row, RowAction, TKey } from './types.ts';
 import './list-page.css';
 
 interface Props<T extends Row> {
@@ -34,63 +34,29 @@ interface Props<T extends Row> {
  */
 export function ListPage<T extends Row>({ config, header, title, refetchWhile }: Props<T>) {
   const { t } = useTranslation();
-  const roles = useSessionStore((s) => s.roles);
-  const actions = config.actions ?? {};
-  const canWrite = canUse(roles, config.write);
-  const canRead = canUse(roles, config.read);
+  const { actions, canWrite, canRead, rowActions, batchActions, showEdit, showRemove, batch } =
+    useAllowed(config);
   const rows = useListRows(config, refetchWhile);
   const { filters, defaults, preset, initial, sort, page, selected, setSelected, resource, list } = rows;
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const tableRef = useAccessibleTable(title);
-  const { refresh, save, remove, setStatus, busyId } = useListWrites(config, resource, () => setSelected([]));
+  const { refresh, save, remove, statusControl, runBatch } = useListWrites(config, resource, () =>
+    setSelected([]),
+  );
 
-  const status: StatusControl = {
-    editable: Boolean(actions.status) && canWrite,
-    busyId,
-    onChange: (id, disabled) => setStatus({ id, disabled }),
-  };
+  const status = statusControl(Boolean(actions.status) && canWrite);
   const columns: ColumnsType<T> = config.columns.map((c) => tableColumn(c, sort, t, status));
-  const rowActions = (config.rowActions ?? []).filter((a) => canUse(roles, a.codes ?? config.write));
-  const showEdit = Boolean(actions.edit && config.form) && canWrite;
-  const showRemove = Boolean(actions.remove) && canWrite;
-  if (showEdit || showRemove || rowActions.length) {
-    columns.push({
-      key: '__actions',
-      title: t('list.actions'),
-      fixed: 'right',
-      render: (_value, row) => (
-        <Space size={4} className="list-page-nowrap">
-          {showEdit && <RowEditButton onClick={() => setEditing({ item: row })} />}
-          {rowActions
-            .filter((a) => !a.visible || a.visible(row))
-            .map((a) => (
-              <ActionButton
-                key={a.key}
-                link
-                label={t(a.label)}
-                confirm={a.confirm && t(a.confirm)}
-                danger={a.danger}
-                testId={`row-${a.key}`}
-                onRun={() => void Promise.resolve(a.run(row)).then(refresh)}
-              />
-            ))}
-          {showRemove && <RowDeleteButton onConfirm={() => remove.mutate([row.Id])} />}
-        </Space>
-      ),
-    });
-  }
-
-  const batch = Boolean(actions.batchRemove) && canWrite;
-  const batchActions = (config.batchActions ?? []).filter((a) => canUse(roles, a.codes ?? config.write));
-  const selectedRows = (list.data?.Items ?? []).filter((item) => selected.includes(item.Id));
-  const runBatch = (run: (rows: T[]) => Promise<unknown>) =>
-    void run(selectedRows).then(
-      () => {
-        setSelected([]);
-        return refresh();
-      },
-      () => undefined,
+  if (showEdit || showRemove || rowActions.length)
+    columns.push(
+      actionsColumn(t, {
+        actions: rowActions,
+        onEdit: showEdit ? (row) => setEditing({ item: row }) : undefined,
+        onRemove: showRemove ? (row) => remove.mutate([row.Id]) : undefined,
+        refresh,
+      }),
     );
+
+  const selectedRows = (list.data?.Items ?? []).filter((item) => selected.includes(item.Id));
   return (
     <Card className="list-page" data-testid={config.testId ?? `list-${resource}`}>
       {header}
@@ -101,41 +67,19 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
         onSearch={rows.search}
         onReset={() => rows.search(defaults)}
       />
-      <div className="list-page-toolbar">
-        <Space wrap>
-          {actions.create && config.form && canWrite && (
-            <CreateButton onClick={() => setEditing({ item: null })} />
-          )}
-          {batch && (
-            <ActionButton
-              label={t('list.batchDelete')}
-              confirm={t('list.confirmBatchDelete', { count: selected.length })}
-              danger
-              icon={<DeleteOutlined />}
-              disabled={selected.length === 0}
-              testId="list-batch-delete"
-              onRun={() => remove.mutate(selected.map(Number))}
-            />
-          )}
-          {batchActions.map((a) => (
-            <ActionButton
-              key={a.key}
-              label={t(a.label)}
-              confirm={a.confirm && String(t(a.confirm, { count: selected.length } as never))}
-              danger={a.danger}
-              disabled={selected.length === 0}
-              testId={`batch-${a.key}`}
-              onRun={() => runBatch(a.run)}
-            />
-          ))}
-          {config.toolbar}
-        </Space>
-        <Space>
-          {actions.export && canRead && (
+      <ListToolbar<T>
+        selectedCount={selected.length}
+        onCreate={actions.create && config.form && canWrite ? () => setEditing({ item: null }) : undefined}
+        onBatchRemove={batch ? () => remove.mutate(selected.map(Number)) : undefined}
+        batchActions={batchActions}
+        runBatch={(run) => runBatch(run, selectedRows)}
+        extra={config.toolbar}
+        exporter={
+          actions.export && canRead ? (
             <ListExport resource={resource} query={rows.exportQuery} title={title} />
-          )}
-        </Space>
-      </div>
+          ) : null
+        }
+      />
       <Table<T>
         ref={tableRef}
         rowKey="Id"
@@ -150,14 +94,7 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
             ? { selectedRowKeys: selected, onChange: setSelected, preserveSelectedRowKeys: false }
             : undefined
         }
-        pagination={{
-          current: page.index,
-          pageSize: page.size,
-          total: list.data?.Total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [10, 20, 50, 100],
-          showTotal: (total) => t('list.total', { total }),
-        }}
+        pagination={pagination(page, list.data?.Total ?? 0, t)}
         locale={{ emptyText: list.isError ? t('list.loadFailed') : undefined }}
       />
       {config.form && (
@@ -172,6 +109,118 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
       )}
     </Card>
   );
+}
+
+function pagination(page: { index: number; size: number }, total: number, t: TFunction) {
+  return {
+    current: page.index,
+    pageSize: page.size,
+    total,
+    showSizeChanger: true,
+    pageSizeOptions: [10, 20, 50, 100],
+    showTotal: (n: number) => t('list.total', { total: n }),
+  };
+}
+
+/** What the caller's codes allow of the declared actions (the server checks them again). */
+function useAllowed<T extends Row>(config: ListPageConfig<T>) {
+  const roles = useSessionStore((s) => s.roles);
+  const actions = config.actions ?? {};
+  const canWrite = canUse(roles, config.write);
+  const allowed = <A extends { codes?: readonly string[] }>(list: A[] | undefined) =>
+    (list ?? []).filter((a) => canUse(roles, a.codes ?? config.write));
+  return {
+    actions,
+    canWrite,
+    canRead: canUse(roles, config.read),
+    rowActions: allowed(config.rowActions),
+    batchActions: allowed(config.batchActions),
+    showEdit: Boolean(actions.edit && config.form) && canWrite,
+    showRemove: Boolean(actions.remove) && canWrite,
+    batch: Boolean(actions.batchRemove) && canWrite,
+  };
+}
+
+/** Above the table: create, batch delete, the declared batch actions and extra buttons; the export at the right. */
+function ListToolbar<T extends Row>(props: {
+  selectedCount: number;
+  onCreate: (() => void) | undefined;
+  onBatchRemove: (() => void) | undefined;
+  batchActions: BatchAction<T>[];
+  runBatch(run: (rows: T[]) => Promise<unknown>): void;
+  extra: ReactNode;
+  exporter: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { selectedCount, onCreate, onBatchRemove, batchActions, runBatch } = props;
+  return (
+    <div className="list-page-toolbar">
+      <Space wrap>
+        {onCreate && <CreateButton onClick={onCreate} />}
+        {onBatchRemove && (
+          <ActionButton
+            label={t('list.batchDelete')}
+            confirm={t('list.confirmBatchDelete', { count: selectedCount })}
+            danger
+            icon={<DeleteOutlined />}
+            disabled={selectedCount === 0}
+            testId="list-batch-delete"
+            onRun={onBatchRemove}
+          />
+        )}
+        {batchActions.map((a) => (
+          <ActionButton
+            key={a.key}
+            label={t(a.label)}
+            confirm={a.confirm && String(t(a.confirm, { count: selectedCount } as never))}
+            danger={a.danger}
+            disabled={selectedCount === 0}
+            testId={`batch-${a.key}`}
+            onRun={() => runBatch(a.run)}
+          />
+        ))}
+        {props.extra}
+      </Space>
+      <Space>{props.exporter}</Space>
+    </div>
+  );
+}
+
+/** The rows' own actions, in a column fixed at the right: edit, the declared actions, delete. */
+function actionsColumn<T extends Row>(
+  t: TFunction,
+  props: {
+    actions: RowAction<T>[];
+    onEdit: ((row: T) => void) | undefined;
+    onRemove: ((row: T) => void) | undefined;
+    refresh(): Promise<unknown>;
+  },
+): ColumnsType<T>[number] {
+  const { actions, onEdit, onRemove, refresh } = props;
+  return {
+    key: '__actions',
+    title: t('list.actions'),
+    fixed: 'right',
+    render: (_value, row) => (
+      <Space size={4} className="list-page-nowrap">
+        {onEdit && <RowEditButton onClick={() => onEdit(row)} />}
+        {actions
+          .filter((a) => !a.visible || a.visible(row))
+          .map((a) => (
+            <ActionButton
+              key={a.key}
+              link
+              label={t(a.label)}
+              confirm={a.confirm && t(a.confirm)}
+              danger={a.danger}
+              testId={`row-${a.key}`}
+              onRun={() => void Promise.resolve(a.run(row)).then(refresh)}
+            />
+          ))}
+        {onRemove && <RowDeleteButton onConfirm={() => onRemove(row)} />}
+      </Space>
+    ),
+  };
 }
 
 /** A declared column as the table shows it: translated title, sort state, and its cell. */

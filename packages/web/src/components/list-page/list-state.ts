@@ -6,6 +6,7 @@ import { PAGE_SIZE_DEFAULT } from '@gatehouse/shared';
 import { call } from '../../core/api.ts';
 import { http } from '../../core/http.ts';
 import { useAreaStore } from '../../stores/area.ts';
+import type { StatusControl } from './cells.tsx';
 import { useResourceWrites } from './mutations.ts';
 import { filterQuery, initialFilterValues, listQuery, type FilterValues, type SortState } from './query.ts';
 import type { ListPageConfig, Page, Row } from './types.ts';
@@ -132,5 +133,20 @@ export function useListWrites<T extends Row>(
     onSettled: () => setBusyId(null),
     onSuccess: () => void refresh(),
   });
-  return { refresh, save, remove, setStatus: setStatus.mutate, busyId };
+  /** Runs a batch action on the ticked rows; then clears the ticks and reloads (a refusal has been shown). */
+  const runBatch = (run: (rows: T[]) => Promise<unknown>, rows: T[]) =>
+    void run(rows).then(
+      () => {
+        onRemoved();
+        return refresh();
+      },
+      () => undefined,
+    );
+  /** The status cells' switch: editable or not, the row it is busy on, and what a change does. */
+  const statusControl = (editable: boolean): StatusControl => ({
+    editable,
+    busyId,
+    onChange: (id, disabled) => setStatus.mutate({ id, disabled }),
+  });
+  return { refresh, save, remove, statusControl, runBatch };
 }
