@@ -388,7 +388,7 @@ describeEachDb('access control: permissions and area isolation', (h) => {
     const admin = await login(h().app, 'admin', ADMIN_PASSWORD);
     const area = await call(h().app, 'DELETE', '/api/AreaInfo', { token: admin, query: { Id: 1 } });
     expect(area.status).toBe(409);
-    for (const label of ['门禁设备', '卡片', '持卡人', '开门记录', '故障申报'])
+    for (const label of ['门禁设备', '卡片', '持卡人', '刷卡记录', '故障申报'])
       expect(area.msg, label).toMatch(new RegExp(`${label} \\d+`));
     const k = h().db.kysely;
     const holder = await k

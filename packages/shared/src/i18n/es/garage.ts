@@ -10,7 +10,7 @@ export const garage: CatalogueShape<typeof zh> = {
     chargeRecords: 'Registros de carga',
     chargeorderRecords: 'Pedidos de carga',
     parkorderRecords: 'Pedidos de aparcamiento temporal',
-    forcedOutageRecords: 'Registros de corte forzado',
+    forcedOutageRecords: 'Cortes forzados',
     vehicle: 'Vehículos',
     monthlyPass: 'Abonos mensuales',
     socketGrid: 'Estado de las tomas',

@@ -3,16 +3,16 @@ import type { accessControl as zh } from '../zh/accessControl.ts';
 
 export const accessControl: CatalogueShape<typeof zh> = {
   title: {
-    deviceRegistration: 'デバイス登録',
+    deviceRegistration: '機器登録',
     cardRegistration: 'カード登録',
-    deviceManagement: 'デバイス管理',
+    deviceManagement: '機器管理',
     channelManagement: 'チャネル管理',
     userManagement: 'カード所有者',
     cardUserLinkChannel: '権限一覧',
-    doorOpeningRecords: '開錠記録',
+    doorOpeningRecords: '入退室記録',
     changeRecord: '変更記録',
-    renewalRecord: '更新記録',
-    failureDeclarationRecords: '故障申告記録',
+    renewalRecord: '延長記録',
+    failureDeclarationRecords: '故障報告記録',
     importTemplate: 'カード所有者インポートテンプレート',
     deviceStatusCounts: 'デバイス別権限同期状況',
     timeProfile: 'タイムプロファイル',
@@ -27,9 +27,9 @@ export const accessControl: CatalogueShape<typeof zh> = {
     Card: 'カード',
     CardUser: 'カード所有者',
     Authorization: '権限',
-    DoorOpeningRecord: '開錠記録',
+    DoorOpeningRecord: '入退室記録',
     ChangeRecord: '変更記録',
-    RenewalRecord: '更新記録',
+    RenewalRecord: '延長記録',
     FailureDeclarationRecord: '故障申告',
   },
   field: {

@@ -5,7 +5,7 @@ export const garage: CatalogueShape<typeof zh> = {
   title: {
     parkArea: '駐輪エリア',
     chargeHost: '充電ホスト',
-    chargeEquipment: '充電コンセント',
+    chargeEquipment: '充電ソケット',
     chargeRule: '料金ルール',
     chargeRecords: '充電記録',
     chargeorderRecords: '充電注文',

@@ -1,15 +1,15 @@
 /** Access control (门禁): screen titles, field labels and messages shared by server and web. */
 export const accessControl = {
   title: {
-    deviceRegistration: '设备注册',
-    cardRegistration: '卡片注册',
+    deviceRegistration: '设备登记',
+    cardRegistration: '卡片登记',
     deviceManagement: '设备管理',
     channelManagement: '通道管理',
     userManagement: '持卡人管理',
     cardUserLinkChannel: '授权列表',
-    doorOpeningRecords: '开门记录',
+    doorOpeningRecords: '刷卡记录',
     changeRecord: '变更记录',
-    renewalRecord: '续期记录',
+    renewalRecord: '延期记录',
     failureDeclarationRecords: '故障申报记录',
     importTemplate: '持卡人导入模板',
     deviceStatusCounts: '设备授权下发统计',
@@ -25,9 +25,9 @@ export const accessControl = {
     Card: '卡片',
     CardUser: '持卡人',
     Authorization: '授权',
-    DoorOpeningRecord: '开门记录',
+    DoorOpeningRecord: '刷卡记录',
     ChangeRecord: '变更记录',
-    RenewalRecord: '续期记录',
+    RenewalRecord: '延期记录',
     FailureDeclarationRecord: '故障申报',
   },
   field: {

@@ -161,7 +161,7 @@ export const acUi: CatalogueShape<typeof zh> = {
     noAlarm: 'No door in alarm',
     alarmDoor: '{{device}} · {{door}}',
     devices: 'Device management',
-    records: 'Door-opening records',
+    records: 'Swipe Records',
     note: '"Today" starts at 00:00 in the area\'s time zone ({{zone}}). A door alarm stays open until that door reports closed, for at most 24 hours.',
   },
   record: {

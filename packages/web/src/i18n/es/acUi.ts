@@ -164,7 +164,7 @@ export const acUi: CatalogueShape<typeof zh> = {
     noAlarm: 'Ninguna puerta en alarma',
     alarmDoor: '{{device}} · {{door}}',
     devices: 'Gestión de dispositivos',
-    records: 'Registros de apertura',
+    records: 'Registros de paso',
     note: '«Hoy» empieza a las 00:00 en la zona horaria del área ({{zone}}). Una alarma de puerta sigue abierta hasta que esa puerta informa de que se cerró, como máximo 24 horas.',
   },
   record: {

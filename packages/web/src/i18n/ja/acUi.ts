@@ -157,7 +157,7 @@ export const acUi: CatalogueShape<typeof zh> = {
     noAlarm: '未解除の扉アラームはありません',
     alarmDoor: '{{device}} · {{door}}',
     devices: '機器管理',
-    records: '開扉記録',
+    records: '入退室記録',
     note: '「本日」はエリアのタイムゾーン（{{zone}}）の 0:00 から数えます。扉アラームはその扉が閉まったと報告するまで、最長 24 時間未解除として表示します。',
   },
   record: {

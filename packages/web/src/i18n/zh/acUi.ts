@@ -147,7 +147,7 @@ export const acUi = {
     noAlarm: '没有未解除的门报警',
     alarmDoor: '{{device}} · {{door}}',
     devices: '设备管理',
-    records: '开门记录',
+    records: '刷卡记录',
     note: '“今日”按区域时区 {{zone}} 计算；门报警在该门报告关门前保持未解除，最长 24 小时。',
   },
   record: {
