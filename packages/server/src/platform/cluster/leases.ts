@@ -1,7 +1,16 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type Kysely,
+  type SelectQueryBuilder,
+  type Selectable,
+  type SqlBool,
+} from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../clock.ts';
 import { clusterKysely, type AppKysely, type ClusterTables, type LeaseTable } from './tables.ts';
+
+type LeaseQuery = SelectQueryBuilder<ClusterTables, 'Lease', Selectable<LeaseTable>>;
 
 /**
  * Leases with a fencing epoch (docs/deployment.md, "Cluster building blocks"): anything one instance at a
@@ -182,13 +191,7 @@ export class Leases {
 
   /** Every row of a kind, held, expired or released (balance reads the holders from here). */
   async list(kind: string): Promise<Lease[]> {
-    const rows = await this.k
-      .selectFrom('Lease')
-      .selectAll()
-      .where('Kind', '=', kind)
-      .orderBy('Key')
-      .execute();
-    return rows.map(toLease);
+    return this.leases((q) => q.where('Kind', '=', kind));
   }
 
   /**
@@ -196,14 +199,7 @@ export class Leases {
    * takes them): a renewal loop renews these, a shutdown releases them.
    */
   async listHeld(holder: string): Promise<Lease[]> {
-    const rows = await this.k
-      .selectFrom('Lease')
-      .selectAll()
-      .where('Holder', '=', holder)
-      .orderBy('Kind')
-      .orderBy('Key')
-      .execute();
-    return rows.map(toLease);
+    return this.leases((q) => q.where('Holder', '=', holder));
   }
 
   /**
@@ -211,13 +207,12 @@ export class Leases {
    * last holder of an expired one, null for a released one.
    */
   async expired(kind: string): Promise<Lease[]> {
-    const rows = await this.k
-      .selectFrom('Lease')
-      .selectAll()
-      .where('Kind', '=', kind)
-      .where('ExpiresAt', '<=', this.clock.now())
-      .orderBy('Key')
-      .execute();
+    return this.leases((q) => q.where('Kind', '=', kind).where('ExpiresAt', '<=', this.clock.now()));
+  }
+
+  /** The leases a condition selects, by kind and key. */
+  private async leases(where: (query: LeaseQuery) => LeaseQuery): Promise<Lease[]> {
+    const rows = await where(this.k.selectFrom('Lease').selectAll()).orderBy('Kind').orderBy('Key').execute();
     return rows.map(toLease);
   }
 

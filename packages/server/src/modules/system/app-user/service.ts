@@ -9,6 +9,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
+import { replaceLinks } from '../../../platform/links.ts';
 import { hashPassword, verifyPassword } from '../../../platform/auth/passwords.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { ADMIN_CODE, hasAnyCode } from '../../../platform/principal.ts';
@@ -217,12 +218,7 @@ async function snapshot(trx: Trx, id: number) {
 }
 
 async function replaceRoles(trx: Trx, userId: number, roleIds: number[]) {
-  await trx.deleteFrom('UserRole').where('UserId', '=', userId).execute();
-  if (roleIds.length)
-    await trx
-      .insertInto('UserRole')
-      .values(roleIds.map((RoleId) => ({ UserId: userId, RoleId })))
-      .execute();
+  await replaceLinks(trx, { table: 'UserRole', owner: 'UserId', ownerId: userId, linked: 'RoleId' }, roleIds);
 }
 
 /** Replaces the user's links among the caller's areas; links to areas the caller does not operate stay. */

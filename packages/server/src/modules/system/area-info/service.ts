@@ -1,5 +1,8 @@
 import { assertAreaAccess } from '../../../platform/area-guard.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
+import { replaceLinks } from '../../../platform/links.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import type { UserContext } from '../../../platform/context.ts';
@@ -124,6 +127,10 @@ export async function createArea(
   return created;
 }
 
+function areaRow(trx: Kysely<Database>, id: number) {
+  return trx.selectFrom('AreaInfo').selectAll().where('Id', '=', id).executeTakeFirstOrThrow();
+}
+
 /** Applies a change to one area in a transaction with its audit entry (before and after). */
 async function changeArea(
   ctx: UserContext,
@@ -133,11 +140,7 @@ async function changeArea(
 ): Promise<void> {
   await assertManages(ctx, id);
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('AreaInfo')
-      .selectAll()
-      .where('Id', '=', id)
-      .executeTakeFirstOrThrow();
+    const before = await areaRow(trx, id);
     const values = { ...set, UpdatedAt: ctx.clock.now() };
     await trx.updateTable('AreaInfo').set(values).where('Id', '=', id).execute();
     await audit(
@@ -176,11 +179,7 @@ export async function setAreaDisabled(ctx: UserContext, id: number, disabled: bo
 export async function deleteArea(ctx: UserContext, id: number): Promise<void> {
   await assertManages(ctx, id);
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('AreaInfo')
-      .selectAll()
-      .where('Id', '=', id)
-      .executeTakeFirstOrThrow();
+    const before = await areaRow(trx, id);
     await assertNoDependents('AreaInfo', trx, id, ctx.lang);
     await trx.deleteFrom('AreaInfo').where('Id', '=', id).execute();
     await audit(ctx, { action: 'delete', entity: 'AreaInfo', entityId: id, before }, trx);
@@ -208,25 +207,18 @@ export async function setAreaUsers(ctx: UserContext, id: number, userIds: number
       const found = await trx.selectFrom('AppUser').select('Id').where('Id', 'in', unique).execute();
       if (found.length !== unique.length) throw new AppError(404, 'error.notFound');
     }
-    const before = await trx
-      .selectFrom('UserArea')
-      .select('UserId')
-      .where('AreaId', '=', id)
-      .orderBy('UserId')
-      .execute();
-    await trx.deleteFrom('UserArea').where('AreaId', '=', id).execute();
-    if (unique.length)
-      await trx
-        .insertInto('UserArea')
-        .values(unique.map((UserId) => ({ UserId, AreaId: id })))
-        .execute();
+    const before = await replaceLinks(
+      trx,
+      { table: 'UserArea', owner: 'AreaId', ownerId: id, linked: 'UserId' },
+      unique,
+    );
     await audit(
       ctx,
       {
         action: 'setAuth',
         entity: 'AreaInfo',
         entityId: id,
-        before: { UserIds: before.map((r) => r.UserId) },
+        before: { UserIds: before },
         after: { UserIds: unique },
       },
       trx,

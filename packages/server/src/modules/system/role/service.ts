@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
+import { insertLinks, replaceLinks } from '../../../platform/links.ts';
 import type { ServiceContext, UserContext } from '../../../platform/context.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
@@ -70,13 +71,9 @@ async function checkResources(ctx: UserContext, trx: Trx, ids: number[]): Promis
   return unique.sort((a, b) => a - b);
 }
 
-async function linkResources(trx: Trx, roleId: number, ids: number[]) {
-  if (ids.length)
-    await trx
-      .insertInto('RoleResource')
-      .values(ids.map((ResourceId) => ({ RoleId: roleId, ResourceId })))
-      .execute();
-}
+/** A role's rows in RoleResource. */
+const resourcesOf = (roleId: number) =>
+  ({ table: 'RoleResource', owner: 'RoleId', ownerId: roleId, linked: 'ResourceId' }) as const;
 
 type CreateBody = z.output<typeof RoleApi.create.body>;
 type UpdateBody = z.output<typeof RoleApi.update.body>;
@@ -90,7 +87,7 @@ export const newRole = (input: CreateBody) => ({
 
 /** After the role's row: its resources, checked as SetResources checks them. */
 export async function newRoleResources(input: CreateBody, ctx: UserContext, trx: Trx, roleId: number) {
-  await linkResources(trx, roleId, await checkResources(ctx, trx, input.ResourceIds ?? []));
+  await insertLinks(trx, resourcesOf(roleId), await checkResources(ctx, trx, input.ResourceIds ?? []));
 }
 
 export function changedRole(input: UpdateBody, _ctx: unknown, _trx: unknown, existing: Row) {
@@ -121,21 +118,14 @@ export async function setRoleResources(
     if (!role) throw notFound();
     assertNotBuiltIn(role);
     const ids = await checkResources(ctx, trx, resourceIds);
-    const before = await trx
-      .selectFrom('RoleResource')
-      .select('ResourceId')
-      .where('RoleId', '=', roleId)
-      .orderBy('ResourceId')
-      .execute();
-    await trx.deleteFrom('RoleResource').where('RoleId', '=', roleId).execute();
-    await linkResources(trx, roleId, ids);
+    const before = await replaceLinks(trx, resourcesOf(roleId), ids);
     await audit(
       ctx,
       {
         action: 'setResources',
         entity: 'Role',
         entityId: roleId,
-        before: { ResourceIds: before.map((r) => r.ResourceId) },
+        before: { ResourceIds: before },
         after: { ResourceIds: ids },
       },
       trx,
