@@ -14,6 +14,8 @@ export const auditLogItem = z.object({
   Action: z.string(),
   Entity: z.string(),
   EntityId: z.string().nullable(),
+  /** The object's current name when the entry's snapshots name nothing (null otherwise, or when deleted). */
+  EntityName: z.string().nullable(),
   Before: z.string().nullable(),
   After: z.string().nullable(),
   Ip: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { AuditLogApi, isoInstant, type AuditLogItem } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
+import { withEntityNames } from './names.ts';
 
 export const auditLogRoutes = implementResource(AuditLogApi, {
   table: 'AuditLog',
@@ -22,7 +23,8 @@ export const auditLogRoutes = implementResource(AuditLogApi, {
         'AuditLog.After',
         'AuditLog.Ip',
       ]),
-  toItem: (row) => ({ ...(row as AuditLogItem), At: isoInstant(Number(row.At)) }),
+  toItem: (row) => ({ ...(row as AuditLogItem), At: isoInstant(Number(row.At)), EntityName: null }),
+  enrich: withEntityNames,
   where: {
     UserName: match.like('AuditLog.UserName'),
     UserId: match.equals('AuditLog.UserId'),

@@ -129,13 +129,13 @@ const config: ListPageConfig<AuditRow> = {
       render: (row, tr) => auditWords(row, tr as Tr).action,
     },
     {
-      // The object: its type, the name it had, and its id, in one cell.
+      // The object: its type and the name it had (else its name now); its id only when it has no name.
       key: 'Entity',
       title: 'admin.field.Entity',
       width: 190,
       render: (row, tr) => {
-        const name = objectName(row);
-        return [auditWords(row, tr as Tr).entity, name, row.EntityId ? `#${row.EntityId}` : null]
+        const name = objectName(row) ?? row.EntityName;
+        return [auditWords(row, tr as Tr).entity, name ?? (row.EntityId ? `#${row.EntityId}` : null)]
           .filter(Boolean)
           .join(' ');
       },
