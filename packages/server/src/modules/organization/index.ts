@@ -10,6 +10,8 @@ export const organizationModule: ServerModule = {
   register: registerOrganizationDependents,
 };
 
-// What other modules use: the department tree (choice lists) and the member counters (card holders).
+// What other modules use: the department tree (choice lists), the member counters (card holders) and the
+// check of a department chosen in a form (system users).
 export { departmentTree, type DepartmentNode } from './department/tree.ts';
 export { registerDepartmentMembers, type MemberCounter } from './department/members.ts';
+export { departmentInArea } from './department/service.ts';

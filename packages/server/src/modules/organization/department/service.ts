@@ -28,14 +28,20 @@ export const departmentQuery = (db: Trx) =>
 
 export const departmentRow = rowMapper<DepartmentItem>({});
 
-async function assertParentInArea(trx: Trx, ctx: AreaContext, parentId: number) {
-  const parent = await trx
+/** Whether a department of this id is in the area (what a department chosen in a form must be). */
+export async function departmentInArea(db: Trx, areaId: number, departmentId: number): Promise<boolean> {
+  const found = await db
     .selectFrom('Department')
     .select('Id')
-    .where('Id', '=', parentId)
-    .where('AreaId', '=', ctx.areaId)
+    .where('Id', '=', departmentId)
+    .where('AreaId', '=', areaId)
     .executeTakeFirst();
-  if (!parent) throw fieldError('ParentId', 'error.departmentParentMissing');
+  return found !== undefined;
+}
+
+async function assertParentInArea(trx: Trx, ctx: AreaContext, parentId: number) {
+  if (!(await departmentInArea(trx, ctx.areaId, parentId)))
+    throw fieldError('ParentId', 'error.departmentParentMissing');
 }
 
 /** A new department: its parent, if any, must be in the area. */

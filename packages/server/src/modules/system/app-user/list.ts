@@ -1,4 +1,4 @@
-import { disabledFlag, enumLabel, type AppUserApi, type AppUserItem } from '@gatehouse/shared';
+import { disabledFlag, type AppUserApi, type AppUserItem } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { AreaContext } from '../../../platform/context.ts';
@@ -6,6 +6,7 @@ import type { ExportColumn } from '../../../platform/exports/registry.ts';
 import { match } from '../../../platform/filters.ts';
 import { rowMapper, type ResourceImpl } from '../../../platform/resource.ts';
 import { enrichUsers } from './service.ts';
+import { enumColumn } from '../../../platform/exports/columns.ts';
 
 /** The area's users: list, detail and export (writes are the module's own operations, in service.ts). */
 export const usersList: ResourceImpl<typeof AppUserApi, AreaContext> = {
@@ -72,11 +73,7 @@ export const usersList: ResourceImpl<typeof AppUserApi, AreaContext> = {
         width: 30,
         label: (roles: AppUserItem['Roles']) => roles.map((r) => r.Name).join(', '),
       },
-      {
-        key: 'Disabled',
-        labelKey: 'admin.field.Status',
-        label: (v, lang) => enumLabel(lang, disabledFlag, v),
-      },
+      enumColumn('Disabled', 'admin.field.Status', disabledFlag),
       { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
     ] satisfies ExportColumn<AppUserItem>[],
   },

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import { replaceLinks } from '../../../platform/links.ts';
+import { departmentInArea } from '../../organization/index.ts';
 import { hashPassword, verifyPassword } from '../../../platform/auth/passwords.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { ADMIN_CODE, hasAnyCode } from '../../../platform/principal.ts';
@@ -187,13 +188,8 @@ async function checkDepartment(
   departmentId: number | null | undefined,
 ): Promise<void> {
   if (departmentId === null || departmentId === undefined) return;
-  const department = await trx
-    .selectFrom('Department')
-    .select('Id')
-    .where('Id', '=', departmentId)
-    .where('AreaId', '=', ctx.areaId)
-    .executeTakeFirst();
-  if (!department) throw fieldError('DepartmentId', 'error.departmentMissing');
+  if (!(await departmentInArea(trx, ctx.areaId, departmentId)))
+    throw fieldError('DepartmentId', 'error.departmentMissing');
 }
 
 async function snapshot(trx: Trx, id: number) {

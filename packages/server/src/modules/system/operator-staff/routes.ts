@@ -1,7 +1,8 @@
-import { disabledFlag, enumLabel, wechatUserType, OperatorStaffApi } from '@gatehouse/shared';
+import { disabledFlag, wechatUserType, OperatorStaffApi } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource, rowMapper } from '../../../platform/resource.ts';
 import { newStaff, staffValues } from './service.ts';
+import { enumColumn } from '../../../platform/exports/columns.ts';
 
 export const operatorStaffRoutes = implementResource(OperatorStaffApi, {
   table: 'OperatorStaff',
@@ -41,20 +42,12 @@ export const operatorStaffRoutes = implementResource(OperatorStaffApi, {
     titleKey: 'admin.title.operatorStaff',
     columns: [
       { key: 'Name', labelKey: 'admin.field.Name' },
-      {
-        key: 'StaffType',
-        labelKey: 'admin.field.StaffType',
-        label: (v, lang) => enumLabel(lang, wechatUserType, v),
-      },
+      enumColumn('StaffType', 'admin.field.StaffType', wechatUserType),
       { key: 'Phone', labelKey: 'admin.field.Phone', width: 16 },
       { key: 'Email', labelKey: 'admin.field.Email', width: 26 },
       { key: 'WechatOpenId', labelKey: 'admin.field.WechatOpenId', width: 30 },
       { key: 'Remark', labelKey: 'admin.field.Remark', width: 30 },
-      {
-        key: 'Disabled',
-        labelKey: 'admin.field.Status',
-        label: (v, lang) => enumLabel(lang, disabledFlag, v),
-      },
+      enumColumn('Disabled', 'admin.field.Status', disabledFlag),
       { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
     ],
   },
