@@ -7,8 +7,9 @@ import { row, rowAction, rows, search } from './garage-helpers.ts';
 /**
  * The chargers on the screens, against the e2e server running main.ts with the demo's simulated OCPP charge
  * points (packages/server/src/demo/charge-points.ts) and their control API: a session started at a charge
- * point shows on the socket grid live; a forced power-off from the grid reaches the charger, ends the session
- * and its order exactly once and says "power cut"; a charge point that goes away turns its sockets "unknown /
+ * point shows on the socket grid live; a forced power-off from the grid answers with the charger's answer
+ * ("sent, not confirmed"), turns "power cut" live when the charger's stop arrives, and ends the session and its
+ * order exactly once; a charge point that goes away turns its sockets "unknown /
  * offline" live, and a power-off there is recorded, not sent, with the reason; a session started for a card
  * from the grid; a host restarted; a new OCPP password shown once.
  *
@@ -42,6 +43,7 @@ const WORDS = {
     offlineState: '未知/离线',
     notSent: '已记录，未下发：主机未连接。充电仍在进行，订单未结算。',
     cut: (order: string) => `已强制断电，订单 ${order} 结算`,
+    awaiting: '充电桩确认后，该次充电结束并结算订单',
     reason: 'E2E 电池发热',
   },
   en: {
@@ -51,6 +53,7 @@ const WORDS = {
     notSent:
       'Recorded, not sent: the host is not connected. The session is still running and its order is not settled.',
     cut: (order: string) => `Power cut; order ${order} settled at`,
+    awaiting: 'The session ends and its order is settled once the charger confirms',
     reason: 'E2E battery overheating',
   },
 } as const;
@@ -202,13 +205,28 @@ describe.each([
     const energy = await socket.innerText();
     await eventually(() => socket.innerText(), 45_000).not.toBe(energy);
 
+    // The charger answers RemoteStopTransaction at once and sends its StopTransaction a moment later (held
+    // here, so the order of the two is the slow charger's): the dialog shows the answer, "sent, not
+    // confirmed", and turns to "power cut" by itself when the stop arrives, without a reload.
+    await simulator(ocpp, `/points/${host.SerialNumber}/hold-remote-stop`, { hold: true });
     await powerOff(page, port, words.reason);
+    const outcome = page.locator('[data-testid="power-off-outcome"]');
+    await eventually(() => outcome.getAttribute('data-cut'), 20_000).toBe('false');
+    expect(await outcome.innerText()).toContain(words.awaiting);
+    await shoot(page, 'power-off-sent', language);
+    await simulator(ocpp, `/points/${host.SerialNumber}/hold-remote-stop`, { hold: false });
+    await simulator(ocpp, `/points/${host.SerialNumber}/connectors/${port}/stop`);
     const orderNo = (
       await api<{ Items: { OrderNo: string }[] }>(page, 'GET', `/api/ChargeOrder?ChargeRecordId=${recordId}`)
     ).data.Items[0]!.OrderNo;
+    await eventually(() => outcome.getAttribute('data-cut'), 20_000).toBe('true');
+    expect(await outcome.innerText()).toContain(words.cut(orderNo));
     await eventually(() => toasts(page), 20_000).toEqual(
       expect.arrayContaining([expect.stringContaining(words.cut(orderNo))]),
     );
+    expect(navigations).toEqual([]);
+    await shoot(page, 'power-off-confirmed', language);
+    await page.locator('[data-testid="power-off-close"]').click();
     await page.locator('.ant-message-notice .anticon-check-circle').first().waitFor();
     // The charger stopped: the bike is still plugged in, the session is gone from the tile.
     await eventually(() => socket.getAttribute('data-card')).toBeNull();

@@ -14,6 +14,8 @@ import type { Simulator } from './simulator.ts';
  *   POST /points/:id/connectors/:n/clear-fault
  *   POST /points/:id/connectors/:n/power            { watts }
  *   POST /points/:id/offline | /points/:id/online
+ *   POST /points/:id/hold-remote-stop               { hold }: accept remote stops without stopping (a
+ *                                                   faulty charger), until released; then stop by hand
  */
 export async function startControlApi(
   sim: Simulator,
@@ -55,6 +57,10 @@ async function handle(sim: Simulator, req: http.IncomingMessage): Promise<unknow
   const body = await readJson(req);
   if (parts.length === 3 && parts[2] === 'offline') return sim.goOffline(cp);
   if (parts.length === 3 && parts[2] === 'online') return sim.goOnline(cp);
+  if (parts.length === 3 && parts[2] === 'hold-remote-stop') {
+    sim.point(cp).ignoreRemoteStop = body.hold === true;
+    return { ok: true };
+  }
   if (parts.length !== 5 || parts[2] !== 'connectors') throw new RangeError('not found');
   const connector = Number(parts[3]);
   switch (parts[4]) {

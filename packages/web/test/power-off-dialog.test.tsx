@@ -31,6 +31,26 @@ const call = vi.fn();
 vi.mock('../src/core/api.ts', () => ({ call }));
 const show = vi.fn();
 vi.mock('../src/core/feedback.tsx', () => ({ DIALOG_MASK: { closable: false }, feedback: { show } }));
+// The live hub: the test delivers the events a server would publish.
+type HubHandler = (event: Record<string, unknown>) => void;
+const hubHandlers = new Set<{ types: readonly string[]; handler: { current: HubHandler } }>();
+vi.mock('../src/core/hub.ts', async () => {
+  const { useEffect, useRef } = await import('react');
+  return {
+    useHubEvents: (types: readonly string[], handler: HubHandler) => {
+      const latest = useRef(handler);
+      latest.current = handler;
+      useEffect(() => {
+        const entry = { types, handler: latest };
+        hubHandlers.add(entry);
+        return () => void hubHandlers.delete(entry);
+      }, [types]);
+    },
+  };
+});
+const deliver = (event: Record<string, unknown>) => {
+  for (const h of hubHandlers) if (h.types.includes(event.Type as string)) h.handler.current(event);
+};
 
 const { PowerOffDialog } = await import('../src/pages/garage/charge-equipment/PowerOffDialog.tsx');
 const { openDialog, useGarageDialogs } = await import('../src/pages/garage/dialogs.ts');
@@ -115,6 +135,39 @@ describe('forced power-off dialog: says what the device did', () => {
     expect(outcome.textContent).toContain('已记录，未下发：主机未连接');
   });
 
+  it("sent, not confirmed: a warning while the session runs; the charger's confirmation, live, turns it into power cut", async () => {
+    call.mockResolvedValue(
+      record({ Id: 77, Result: 3, ResultReason: 'noConfirmation', ResultText: '待确认' }),
+    );
+    await cutPower();
+    const outcome = await screen.findByTestId('power-off-outcome');
+    expect(outcome.getAttribute('data-cut')).toBe('false');
+    expect(outcome.textContent).toContain('garageUi.powerOff.awaiting');
+    // Another record's confirmation changes nothing here.
+    deliver({
+      Type: 'PowerOffConfirmed',
+      ForcedOutageRecordId: 76,
+      SocketId: 11,
+      ChargeRecordId: 500,
+      OrderId: 1,
+      AmountCents: 1,
+    });
+    expect((await screen.findByTestId('power-off-outcome')).getAttribute('data-cut')).toBe('false');
+    deliver({
+      Type: 'PowerOffConfirmed',
+      ForcedOutageRecordId: 77,
+      SocketId: 11,
+      ChargeRecordId: 501,
+      OrderId: 901,
+      AmountCents: 148,
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('power-off-outcome').getAttribute('data-cut')).toBe('true'),
+    );
+    expect(screen.getByTestId('power-off-outcome').textContent).toContain('garageUi.powerOff.doneWithOrder');
+    expect(screen.getByTestId('power-off-outcome').textContent).toContain('"amount":"1.48"');
+  });
+
   it('power cut: success with the settled order, and the dialog closes', async () => {
     call.mockResolvedValue(record({ Result: 1, ResultReason: null, ResultText: null, AmountCents: 148 }));
     await cutPower();
@@ -135,7 +188,7 @@ describe('forced power-off dialog: says what the device did', () => {
     expect(refused.text).toContain('garageUi.powerOff.failedRunning');
     expect(refused.text).toContain('充电桩拒绝了该指令');
     const waiting = powerOffOutcome(
-      record({ Result: 2, ResultReason: 'noConfirmation', ResultText: 'x' }),
+      record({ Result: 3, ResultReason: 'noConfirmation', ResultText: 'x' }),
       t,
     );
     expect(waiting).toMatchObject({ type: 'warning', cut: false });

@@ -25,6 +25,7 @@ export const GARAGE_EVENTS = [
   'SessionMeter',
   'SessionEnded',
   'PortFault',
+  'PowerOffConfirmed',
 ] as const satisfies readonly HubEventType[];
 export type GarageEvent = (typeof GARAGE_EVENTS)[number];
 export type GarageMessage = HubEventOf<GarageEvent>;
@@ -63,6 +64,8 @@ export const STALE_AFTER: Record<GarageEvent, readonly QueryKey[]> = {
   SessionEnded: [...SESSIONS, list('ForcedOutageRecord')],
   PortFault: [DASHBOARD_KEY],
   SessionMeter: [],
+  // A power-off the charger accepted is confirmed: its record reads "power cut" now.
+  PowerOffConfirmed: [list('ForcedOutageRecord')],
 };
 
 /** The server's time of an event (ms), or now when it is unreadable. */

@@ -5,12 +5,14 @@ import { useTranslation } from 'react-i18next';
 import {
   ForcedOutageRecordApi,
   PAYMENT_REASON_MAX,
+  POWER_OFF_RESULT,
   antdRule,
   formatCents,
   formatKWh,
   required,
 } from '@gatehouse/shared';
 import { call } from '../../../core/api.ts';
+import { useHubEvents } from '../../../core/hub.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { closeDialog, useGarageDialogs } from '../dialogs.ts';
 import type { PowerOffTarget } from './types.ts';
@@ -32,9 +34,10 @@ const AFFECTED = [
 /**
  * Forced power-off of one socket: says which socket and which session it ends, asks for the reason, and
  * names the session it saw, so a second click (or a colleague's cut meanwhile) is refused by the server
- * instead of cutting twice. Then it says what the device did (the record's Result): "power cut" with the
- * settled order closes the dialog; anything else (not sent, refused, no answer, not confirmed yet) stays on
- * screen with its reason, and the session runs on until the device confirms.
+ * instead of cutting twice. Then it says what the charger answered (the record's Result): "power cut" with the
+ * settled order closes the dialog; anything else (not sent, refused, no answer, sent and not confirmed yet)
+ * stays on screen with its reason, and the session runs on until the charger confirms; its confirmation
+ * arrives live (PowerOffConfirmed) and turns the answer into "power cut" without a reload.
  */
 export function PowerOffDialog() {
   const { t } = useTranslation();
@@ -44,12 +47,34 @@ export function PowerOffDialog() {
   const [form] = Form.useForm<{ Reason: string }>();
   const [saving, withSaving] = useSaving();
   const [outcome, setOutcome] = useState<PowerOffOutcome | null>(null);
+  const [sentId, setSentId] = useState<number | null>(null);
   const session = target?.session ?? null;
 
   function close() {
     setOutcome(null);
+    setSentId(null);
     onClose();
   }
+
+  // Sent, not confirmed: the charger's stop report, when it comes, turns the answer into "power cut" here.
+  useHubEvents(['PowerOffConfirmed'], (event) => {
+    if (sentId === null || event.ForcedOutageRecordId !== sentId) return;
+    const said = powerOffOutcome(
+      {
+        Result: POWER_OFF_RESULT.cut,
+        ResultReason: null,
+        ResultText: null,
+        OrderNo: session?.OrderNo ?? null,
+        AmountCents: event.AmountCents,
+        ChargeRecordId: event.ChargeRecordId,
+      },
+      (key, values) => String(t(key as never, values as never)),
+    );
+    setOutcome(said);
+    setSentId(null);
+    feedback.show({ type: said.type, content: said.text, duration: 3 });
+    void Promise.all(AFFECTED.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  });
 
   async function submit() {
     const { Reason } = await form.validateFields();
@@ -65,7 +90,10 @@ export function PowerOffDialog() {
         const said = powerOffOutcome(record, (key, values) => String(t(key as never, values as never)));
         feedback.show({ type: said.type, content: said.text, duration: said.cut ? 3 : 8 });
         if (said.cut) close();
-        else setOutcome(said);
+        else {
+          setOutcome(said);
+          if (record.Result === POWER_OFF_RESULT.sent) setSentId(record.Id);
+        }
       });
     } finally {
       // Also after a refusal (the session had ended): the grid then shows what is true now.

@@ -1,12 +1,7 @@
 import type { ForcedOutageRecordItem } from '@gatehouse/shared';
-import { formatCents } from '@gatehouse/shared';
+import { POWER_OFF_RESULT, formatCents } from '@gatehouse/shared';
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
-
-/** forcedOutageResult: what the device did with a forced power-off (docs/chargers.md, "Forced power-off"). */
-export const POWER_OFF_NOT_SENT = 0;
-export const POWER_OFF_CUT = 1;
-export const POWER_OFF_FAILED = 2;
 
 export interface PowerOffOutcome {
   /** The message type: success only when the device confirmed the cut. */
@@ -30,7 +25,7 @@ export function powerOffOutcome(
 ): PowerOffOutcome {
   const reason = record.ResultText ?? record.ResultReason ?? '';
   const session = record.ChargeRecordId !== null;
-  if (record.Result === POWER_OFF_CUT) {
+  if (record.Result === POWER_OFF_RESULT.cut) {
     return {
       type: 'success',
       cut: true,
@@ -43,13 +38,14 @@ export function powerOffOutcome(
           : t('garageUi.powerOff.done'),
     };
   }
-  if (record.Result === POWER_OFF_FAILED && record.ResultReason === 'noConfirmation') {
-    // Accepted: the charger's stop report, whenever it comes, still ends the session as forced.
+  if (record.Result === POWER_OFF_RESULT.sent) {
+    // Accepted: the charger's stop report, whenever it comes, ends the session as forced (told live).
     return { type: 'warning', cut: false, text: t('garageUi.powerOff.awaiting', { reason }) };
   }
-  const key = record.Result === POWER_OFF_FAILED ? 'failed' : 'notSent';
+  const failed = record.Result === POWER_OFF_RESULT.failed;
+  const key = failed ? 'failed' : 'notSent';
   return {
-    type: record.Result === POWER_OFF_FAILED ? 'error' : 'warning',
+    type: failed ? 'error' : 'warning',
     cut: false,
     text: t(`garageUi.powerOff.${key}${session ? 'Running' : ''}`, { reason }),
   };
