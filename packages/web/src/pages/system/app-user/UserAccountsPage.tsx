@@ -3,11 +3,10 @@ import { Form, Input, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { antdRule, email, phone, required, APP_USER_ADMIN } from '@gatehouse/shared';
 import { call } from '../../../core/api.ts';
-import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
+import { feedback } from '../../../core/feedback.tsx';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { areaOptions, departmentOptions, roleOptions } from '../../options.ts';
-import { PageModal } from '../../../components/PageModal.tsx';
-import { useSaving } from '../../../components/use-saving.ts';
+import { FormModal } from '../../../components/FormModal.tsx';
 import { useSessionStore } from '../../../stores/session.ts';
 import { canUse } from '../../../components/list-page/permissions.ts';
 import { LockTag, LocksBanner, isLocked, unlock, useLoginLocks } from './LoginLocks.tsx';
@@ -147,26 +146,20 @@ function ResetPasswordDialog() {
   const user = systemDialogs.use('resetPassword');
   const onClose = () => systemDialogs.close('resetPassword');
   const [form] = Form.useForm<{ NewPassword: string }>();
-  const [saving, withSaving] = useSaving();
   return (
-    <PageModal
+    <FormModal
       open={user !== null}
       title={`${t('adminUi.resetPassword')} · ${user?.Name ?? ''}`}
-      mask={DIALOG_MASK}
       destroyOnHidden
-      confirmLoading={saving}
       okText={t('list.save')}
-      cancelText={t('list.cancel')}
       onCancel={onClose}
-      onOk={() =>
-        void form.validateFields().then(async ({ NewPassword }) => {
-          await withSaving(async () => {
-            await call(AppUserApi.resetPassword, { body: { Id: user!.Id, NewPassword } });
-            feedback.success(t('adminUi.passwordReset'));
-            onClose();
-          });
-        })
-      }
+      form={form}
+      okTestId="reset-password-ok"
+      onSubmit={async ({ NewPassword }) => {
+        await call(AppUserApi.resetPassword, { body: { Id: user!.Id, NewPassword } });
+        feedback.success(t('adminUi.passwordReset'));
+        onClose();
+      }}
     >
       <Form form={form} layout="vertical" preserve={false}>
         <Form.Item
@@ -178,6 +171,6 @@ function ResetPasswordDialog() {
           <Input.Password autoComplete="new-password" data-testid="reset-password" />
         </Form.Item>
       </Form>
-    </PageModal>
+    </FormModal>
   );
 }

@@ -4,9 +4,8 @@ import { Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../core/api.ts';
-import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
-import { PageModal } from '../../../components/PageModal.tsx';
-import { useSaving } from '../../../components/use-saving.ts';
+import { feedback } from '../../../core/feedback.tsx';
+import { SaveModal } from '../../../components/FormModal.tsx';
 
 /** Sets the users authorised to operate an area: its current users, chosen among those the caller may see. */
 export function AreaUsersDialog({
@@ -20,7 +19,6 @@ export function AreaUsersDialog({
 }) {
   const { t } = useTranslation();
   const [selected, setSelected] = useState<number[]>([]);
-  const [saving, withSaving] = useSaving();
   const current = useQuery({
     queryKey: ['area-users', area?.Id],
     queryFn: () => call(AreaInfoApi.users, { query: { Id: area!.Id } }),
@@ -38,26 +36,21 @@ export function AreaUsersDialog({
   for (const u of [...(candidates.data ?? []), ...(current.data ?? [])]) byId.set(u.Id, u);
 
   async function save() {
-    await withSaving(async () => {
-      await call(AreaInfoApi.setAuth, { query: { Id: area!.Id, UserIds: selected.join(',') } });
-      feedback.success(t('list.saved'));
-      onSaved();
-      onClose();
-    });
+    await call(AreaInfoApi.setAuth, { query: { Id: area!.Id, UserIds: selected.join(',') } });
+    feedback.success(t('list.saved'));
+    onSaved();
+    onClose();
   }
 
   return (
-    <PageModal
+    <SaveModal
       open={area !== null}
       title={`${t('adminUi.areaUsers')} · ${area?.Name ?? ''}`}
-      mask={DIALOG_MASK}
       destroyOnHidden
       width={640}
-      confirmLoading={saving}
       okText={t('list.save')}
-      cancelText={t('list.cancel')}
       onCancel={onClose}
-      onOk={() => void save()}
+      onSave={save}
     >
       {current.isLoading || candidates.isLoading ? (
         <Spin />
@@ -72,6 +65,6 @@ export function AreaUsersDialog({
           data-testid="area-users"
         />
       )}
-    </PageModal>
+    </SaveModal>
   );
 }

@@ -5,9 +5,8 @@ import type { DataNode } from 'antd/es/tree';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../core/api.ts';
-import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
-import { PageModal } from '../../../components/PageModal.tsx';
-import { useSaving } from '../../../components/use-saving.ts';
+import { feedback } from '../../../core/feedback.tsx';
+import { SaveModal } from '../../../components/FormModal.tsx';
 
 export type { ResourceNode };
 
@@ -30,7 +29,6 @@ interface Props {
 export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const [checked, setChecked] = useState<number[]>([]);
-  const [saving, withSaving] = useSaving();
   const tree = useQuery({
     queryKey: ['resource-tree'],
     queryFn: () => call(ResourceApi.tree),
@@ -39,26 +37,21 @@ export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
   useEffect(() => setChecked(role?.ResourceIds ?? []), [role]);
 
   async function save() {
-    await withSaving(async () => {
-      await call(RoleApi.setResources, { body: { Id: role!.Id, ResourceIds: checked } });
-      feedback.success(t('list.saved'));
-      onSaved();
-      onClose();
-    });
+    await call(RoleApi.setResources, { body: { Id: role!.Id, ResourceIds: checked } });
+    feedback.success(t('list.saved'));
+    onSaved();
+    onClose();
   }
 
   return (
-    <PageModal
+    <SaveModal
       open={role !== null}
       title={`${t('adminUi.assignResources')} · ${role?.Name ?? ''}`}
-      mask={DIALOG_MASK}
       destroyOnHidden
-      confirmLoading={saving}
       okText={t('list.save')}
-      cancelText={t('list.cancel')}
       onCancel={onClose}
-      onOk={() => void save()}
-      okButtonProps={{ 'data-testid': 'resources-ok' } as never}
+      onSave={save}
+      okTestId="resources-ok"
     >
       {tree.isLoading ? (
         <Spin />
@@ -81,6 +74,6 @@ export function RoleResourcesDialog({ role, onClose, onSaved }: Props) {
           data-testid="resource-tree"
         />
       )}
-    </PageModal>
+    </SaveModal>
   );
 }
