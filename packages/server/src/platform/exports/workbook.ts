@@ -1,30 +1,19 @@
-import { translate, type Lang } from '@gatehouse/shared';
+import { localTime, translate, type Lang } from '@gatehouse/shared';
 import ExcelJS from 'exceljs';
 import type { ExportColumn } from './registry.ts';
 
-/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** The server's own time zone: the one an export without an area's zone is written in. */
+const SERVER_ZONE = new Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/** 'YYYY-MM-DD HH:mm:ss' in a time zone (the area's, else the server's). */
-export function formatInstant(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  let formatter = formatters.get(timeZone ?? '');
-  if (!formatter) {
-    // The Swedish locale writes ISO-like dates: 2026-11-22 08:00:00.
-    formatter = new Intl.DateTimeFormat('sv-SE', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hour12: false,
-    });
-    formatters.set(timeZone ?? '', formatter);
-  }
-  return formatter.format(date);
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** 'YYYY-MM-DD HH:mm:ss' in a time zone (the area's, else the server's), by the shared site calendar. */
+export function formatInstant(iso: string, timeZone: string = SERVER_ZONE): string {
+  const ms = new Date(iso).getTime();
+  if (Number.isNaN(ms)) return '';
+  const t = localTime(ms, timeZone);
+  const date = `${String(t.year).padStart(4, '0')}-${pad(t.month)}-${pad(t.day)}`;
+  return `${date} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
 }
 
 export interface WorkbookInput {
