@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { audit } from './audit.ts';
+import type { ServiceContext } from './context.ts';
 
 /** One owner's rows in a link table: UserArea of an area (AreaId → UserId), RoleResource of a role. */
 export interface LinkSet {
@@ -45,4 +47,29 @@ export async function replaceLinks(
   await untyped(trx).deleteFrom(set.table).where(set.owner, '=', set.ownerId).execute();
   await insertLinks(trx, set, ids);
   return before.map((row) => row[set.linked]!);
+}
+
+/**
+ * replaceLinks with its audit entry: `action` on the owner (`entity`, the owner's id), the linked ids before
+ * and after under `field` (UserIds, ResourceIds).
+ */
+export async function replaceLinksAudited(
+  ctx: ServiceContext,
+  trx: Kysely<Database>,
+  set: LinkSet,
+  ids: readonly number[],
+  entry: { action: string; entity: string; field: string },
+): Promise<void> {
+  const before = await replaceLinks(trx, set, ids);
+  await audit(
+    ctx,
+    {
+      action: entry.action,
+      entity: entry.entity,
+      entityId: set.ownerId,
+      before: { [entry.field]: before },
+      after: { [entry.field]: ids },
+    },
+    trx,
+  );
 }

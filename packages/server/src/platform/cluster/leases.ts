@@ -88,27 +88,7 @@ export class Leases {
    * still had in flight.
    */
   async acquire(kind: string, key: string, holder: string, ttlMs: number): Promise<number | null> {
-    checkTtl(ttlMs);
-    const now = this.clock.now();
-    const row = await this.k
-      .insertInto('Lease')
-      .values({ Kind: kind, Key: key, Holder: holder, Epoch: 1, ExpiresAt: now + ttlMs })
-      .onConflict((oc) =>
-        oc
-          .columns(['Kind', 'Key'])
-          .doUpdateSet({ Holder: holder, Epoch: sql`"Lease"."Epoch" + 1`, ExpiresAt: now + ttlMs })
-          // Evaluated on the row as it is when this statement holds its lock (PostgreSQL re-checks a row
-          // another transaction changed meanwhile), so of two racers for one expired lease only one matches.
-          .where((eb) =>
-            eb.or([
-              eb('Lease.Holder', 'is', null),
-              eb('Lease.ExpiresAt', '<=', now),
-              eb('Lease.Holder', '=', holder),
-            ]),
-          ),
-      )
-      .returning('Epoch')
-      .executeTakeFirst();
+    const row = await this.take(kind, key, holder, ttlMs, true);
     return row ? Number(row.Epoch) : null;
   }
 
@@ -118,19 +98,38 @@ export class Leases {
    * so its late writes and its late `release` change nothing.
    */
   async seize(kind: string, key: string, holder: string, ttlMs: number): Promise<number> {
+    const row = await this.take(kind, key, holder, ttlMs, false);
+    return Number(row!.Epoch);
+  }
+
+  /**
+   * Inserts the lease or starts a new tenure of it (Epoch + 1) for `holder`; `onlyIfFree`: only when it is
+   * free, expired or already the holder's (else no row is answered).
+   */
+  private take(kind: string, key: string, holder: string, ttlMs: number, onlyIfFree: boolean) {
     checkTtl(ttlMs);
     const now = this.clock.now();
-    const row = await this.k
+    return this.k
       .insertInto('Lease')
       .values({ Kind: kind, Key: key, Holder: holder, Epoch: 1, ExpiresAt: now + ttlMs })
-      .onConflict((oc) =>
-        oc
+      .onConflict((oc) => {
+        const update = oc
           .columns(['Kind', 'Key'])
-          .doUpdateSet({ Holder: holder, Epoch: sql`"Lease"."Epoch" + 1`, ExpiresAt: now + ttlMs }),
-      )
+          .doUpdateSet({ Holder: holder, Epoch: sql`"Lease"."Epoch" + 1`, ExpiresAt: now + ttlMs });
+        // Evaluated on the row as it is when this statement holds its lock (PostgreSQL re-checks a row
+        // another transaction changed meanwhile), so of two racers for one expired lease only one matches.
+        return onlyIfFree
+          ? update.where((eb) =>
+              eb.or([
+                eb('Lease.Holder', 'is', null),
+                eb('Lease.ExpiresAt', '<=', now),
+                eb('Lease.Holder', '=', holder),
+              ]),
+            )
+          : update;
+      })
       .returning('Epoch')
-      .executeTakeFirstOrThrow();
-    return Number(row.Epoch);
+      .executeTakeFirst();
   }
 
   /**

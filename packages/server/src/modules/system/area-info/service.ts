@@ -2,7 +2,7 @@ import { assertAreaAccess } from '../../../platform/area-guard.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
-import { replaceLinks } from '../../../platform/links.ts';
+import { replaceLinksAudited } from '../../../platform/links.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import type { UserContext } from '../../../platform/context.ts';
@@ -207,21 +207,12 @@ export async function setAreaUsers(ctx: UserContext, id: number, userIds: number
       const found = await trx.selectFrom('AppUser').select('Id').where('Id', 'in', unique).execute();
       if (found.length !== unique.length) throw new AppError(404, 'error.notFound');
     }
-    const before = await replaceLinks(
+    await replaceLinksAudited(
+      ctx,
       trx,
       { table: 'UserArea', owner: 'AreaId', ownerId: id, linked: 'UserId' },
       unique,
-    );
-    await audit(
-      ctx,
-      {
-        action: 'setAuth',
-        entity: 'AreaInfo',
-        entityId: id,
-        before: { UserIds: before },
-        after: { UserIds: unique },
-      },
-      trx,
+      { action: 'setAuth', entity: 'AreaInfo', field: 'UserIds' },
     );
   });
 }

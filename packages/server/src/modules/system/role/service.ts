@@ -2,8 +2,7 @@ import { SUPER_ADMIN, type RoleApi, type RoleItem } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
-import { audit } from '../../../platform/audit.ts';
-import { insertLinks, replaceLinks } from '../../../platform/links.ts';
+import { insertLinks, replaceLinksAudited } from '../../../platform/links.ts';
 import type { ServiceContext, UserContext } from '../../../platform/context.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
@@ -118,17 +117,10 @@ export async function setRoleResources(
     if (!role) throw notFound();
     assertNotBuiltIn(role);
     const ids = await checkResources(ctx, trx, resourceIds);
-    const before = await replaceLinks(trx, resourcesOf(roleId), ids);
-    await audit(
-      ctx,
-      {
-        action: 'setResources',
-        entity: 'Role',
-        entityId: roleId,
-        before: { ResourceIds: before },
-        after: { ResourceIds: ids },
-      },
-      trx,
-    );
+    await replaceLinksAudited(ctx, trx, resourcesOf(roleId), ids, {
+      action: 'setResources',
+      entity: 'Role',
+      field: 'ResourceIds',
+    });
   });
 }
