@@ -4,6 +4,8 @@ import { ChargePoint } from '@gatehouse/ocpp-simulator';
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { forwardToHub, setOcppPassword, type CentralSystem } from '../src/gateways/ocpp/index.ts';
+import { openDeviceSession } from '../src/modules/garage/index.ts';
+import { deviceActor } from '../src/platform/context.ts';
 import type { AreaHub } from '../src/platform/hub/hub.ts';
 import { auditRows, garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
@@ -16,6 +18,8 @@ import { describeEachDb, type Harness } from './support/harness.ts';
  */
 const PASSWORD = 'ocpp-power-password-2026';
 const CARD = '0077001122';
+const SECOND_CARD = '0077001133';
+const THIRD_CARD = '0077001144';
 const GRACE_SECONDS = 300;
 const METERED: Tariff = {
   ChargeType: 3,
@@ -106,8 +110,13 @@ describeEachDb(
     let url = '';
     let admin = '';
     let user = '';
-    const hosts = { main: { id: 0, serial: '' }, safety: { id: 0, serial: '' } };
-    const sockets: Record<'main' | 'safety', number[]> = { main: [], safety: [] };
+    type HostName = 'main' | 'safety' | 'recon';
+    const hosts: Record<HostName, { id: number; serial: string }> = {
+      main: { id: 0, serial: '' },
+      safety: { id: 0, serial: '' },
+      recon: { id: 0, serial: '' },
+    };
+    const sockets: Record<HostName, number[]> = { main: [], safety: [], recon: [] };
     const points: ChargePoint[] = [];
 
     const k = () => h().db.kysely;
@@ -123,7 +132,7 @@ describeEachDb(
         .executeTakeFirstOrThrow();
 
     /** A zone with one metered rule (with safety limits, if given) and one charging-API host of 4 ports. */
-    async function makeHost(name: 'main' | 'safety', limits: { MaxPowerW?: number } = {}) {
+    async function makeHost(name: HostName, limits: { MaxPowerW?: number } = {}) {
       const now = h().clock.now();
       const tag = `${name}${Math.random().toString(36).slice(2, 7)}`;
       const zone = await k()
@@ -202,7 +211,7 @@ describeEachDb(
       sockets[name] = rows.map((r) => r.Id);
     }
 
-    async function online(name: 'main' | 'safety', password = PASSWORD): Promise<ChargePoint> {
+    async function online(name: HostName, password = PASSWORD): Promise<ChargePoint> {
       const cp = new ChargePoint({
         url,
         id: hosts[name].serial,
@@ -242,24 +251,28 @@ describeEachDb(
       ({ admin, user } = await garageTokens(h()));
       await makeHost('main');
       await makeHost('safety', { MaxPowerW: 250 });
+      await makeHost('recon');
       const now = h().clock.now();
-      await k()
-        .insertInto('Vehicle')
-        .values({
-          AreaId: 1,
-          Plate: `京A${Math.floor(Math.random() * 90000 + 10000)}`,
-          OwnerName: 'Test',
-          Phone: null,
-          CardHolderId: null,
-          CardHolderName: null,
-          CardId: null,
-          CardNumber: CARD,
-          Remark: null,
-          Disabled: 0,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .execute();
+      // One vehicle per card: a card charges one bike at a time (ConcurrentTx), so tests that overlap use others.
+      for (const [i, card] of [CARD, SECOND_CARD, THIRD_CARD].entries()) {
+        await k()
+          .insertInto('Vehicle')
+          .values({
+            AreaId: 1,
+            Plate: `京A${Math.floor(Math.random() * 9000 + 10000 * (i + 1))}`,
+            OwnerName: 'Test',
+            Phone: null,
+            CardHolderId: null,
+            CardHolderName: null,
+            CardId: null,
+            CardNumber: card,
+            Remark: null,
+            Disabled: 0,
+            CreatedAt: now,
+            UpdatedAt: now,
+          })
+          .execute();
+      }
     });
 
     afterAll(async () => {
@@ -489,7 +502,7 @@ describeEachDb(
       const cp = points[1]!;
       await cp.plugIn(1, { soc: 0.2 });
       cp.setPower(1, 400);
-      const started = await cp.swipe(1, CARD);
+      const started = await cp.swipe(1, SECOND_CARD);
       const txId = started.transactionId!;
       h().clock.advance(10 * 60_000);
       await cp.advance(600);
@@ -505,11 +518,103 @@ describeEachDb(
       });
     });
 
+    it('a card charging on one socket is refused a second session elsewhere (ConcurrentTx)', async () => {
+      const cp = await online('recon');
+      await cp.plugIn(1, { soc: 0.5 });
+      await cp.plugIn(2, { soc: 0.5 });
+      const first = await cp.swipe(1, SECOND_CARD);
+      expect(first.status).toBe('Accepted');
+      const second = await cp.swipe(2, SECOND_CARD);
+      expect(second.status).toBe('ConcurrentTx');
+      await cp.stop(1, 'Local');
+      await until(async () => (await record(first.transactionId!)).EndAt !== null);
+      await cp.unplug(1);
+      await cp.unplug(2);
+    });
+
+    it('reconciles with the charger: a session it reports free, with no stop in the wait, ends "not confirmed", priced; a queued stop in time closes it with the charger\'s figures, once', async () => {
+      const cp = points.find((p) => p.id === hosts.recon.serial)!;
+      // A session Gatehouse holds that the charger does not carry (a lost start, a seeded one).
+      const startAt = h().clock.now() - 40 * 60_000;
+      const phantom = await openDeviceSession(
+        {
+          db: h().db,
+          clock: h().clock,
+          lang: 'en',
+          actor: deviceActor(hosts.recon.id, hosts.recon.serial),
+          areaId: 1,
+        },
+        { socketId: sockets.recon[2]!, cardNumber: THIRD_CARD, startAt, meterStartWh: 0 },
+      );
+      if (phantom.status !== 'Accepted') throw new Error(phantom.status);
+      await k()
+        .updateTable('ChargeRecord')
+        .set({ EnergyWh: 90 })
+        .where('Id', '=', phantom.recordId)
+        .execute();
+      // The charger boots again and reports its connectors: port 3 is free.
+      await cp.goOffline();
+      await cp.goOnline();
+      await until(async () => {
+        const s = await k()
+          .selectFrom('ChargeEquipment')
+          .select(['OcppStatus', 'OcppStatusAt'])
+          .where('Id', '=', sockets.recon[2]!)
+          .executeTakeFirstOrThrow();
+        return s.OcppStatus === 'Available' && (s.OcppStatusAt ?? 0) >= startAt;
+      });
+      const freeAt = (
+        await k()
+          .selectFrom('ChargeEquipment')
+          .select('OcppStatusAt')
+          .where('Id', '=', sockets.recon[2]!)
+          .executeTakeFirstOrThrow()
+      ).OcppStatusAt!;
+      // Within the wait nothing closes (a queued StopTransaction may still come).
+      expect(await h().ocpp.reconcileSessions()).toEqual([]);
+      h().clock.advance(3 * 60_000);
+      expect(await h().ocpp.reconcileSessions()).toEqual([phantom.recordId]);
+      const ended = await record(phantom.recordId);
+      expect(ended).toMatchObject({ StopReason: 6, EndAt: freeAt, EnergyWh: 90, EndProvisional: 1 });
+      expect((await order(phantom.recordId)).AmountCents).toBe(
+        priceSession(METERED, { StartAt: startAt, EndAt: freeAt, EnergyWh: 90 }).AmountCents,
+      );
+      const why = (await auditRows(h(), 'ChargeRecord', phantom.recordId)).find(
+        (a) => a.Action === 'endUnconfirmed',
+      );
+      expect(JSON.parse(why!.After!)).toMatchObject({ StopReason: 6 });
+      expect(await h().ocpp.reconcileSessions()).toEqual([]);
+
+      // A session the charger carries, stopped while it was offline: its queued stop comes after the boot's
+      // "free" report, within the wait, and closes it with the charger's figures, once.
+      await cp.plugIn(4, { soc: 0.3 });
+      cp.setPower(4, 200);
+      const real = await cp.swipe(4, THIRD_CARD);
+      expect(real.status).toBe('Accepted');
+      h().clock.advance(20 * 60_000);
+      await cp.advance(1200);
+      await cp.goOffline();
+      await cp.stop(4, 'Local');
+      await cp.unplug(4);
+      await cp.goOnline();
+      await until(async () => (await record(real.transactionId!)).EndAt !== null);
+      h().clock.advance(3 * 60_000);
+      expect(await h().ocpp.reconcileSessions()).toEqual([]);
+      const closed = await record(real.transactionId!);
+      expect(closed).toMatchObject({ StopReason: 1, EndProvisional: 0 });
+      expect(closed.EnergyWh).toBe(Math.round(cp.connector(4).registerWh));
+      const settles = (await auditRows(h(), 'ChargeOrder', (await order(real.transactionId!)).Id)).filter(
+        (a) => a.Action === 'settle',
+      );
+      expect(settles).toHaveLength(1);
+      await cp.close();
+    });
+
     it('offline: a power-off is not sent, the session runs on; after the grace period it closes as power failure; the reconnect corrects it once', async () => {
       const cp = points[0]!;
       await cp.plugIn(2, { soc: 0.3 });
       cp.setPower(2, 200);
-      const started = await cp.swipe(2, CARD);
+      const started = await cp.swipe(2, THIRD_CARD);
       const txId = started.transactionId!;
       h().clock.advance(20 * 60_000);
       await cp.advance(1200);

@@ -81,6 +81,7 @@ export const chargeStopReason = defineEnum('chargeStopReason', [
   { value: 3 },
   { value: 4 },
   { value: 5 },
+  { value: 6 },
 ]);
 
 /** The chargeStopReason values by name, for code that sets or tests one (never a bare number). */
@@ -91,6 +92,8 @@ export const STOP_REASON = {
   forcedPowerOff: 3,
   deviceFault: 4,
   powerFailure: 5,
+  /** The connected charger reported the socket free and never sent the session's stop (docs/chargers.md). */
+  unconfirmed: 6,
 } as const;
 
 /**

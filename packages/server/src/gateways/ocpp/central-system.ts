@@ -8,6 +8,7 @@ import type { Db } from '../../db/database.ts';
 import {
   chargePointConnected,
   chargePointDisconnected,
+  closeUnconfirmedSessions,
   endSessionsOfLostHost,
   hostsLostPastGrace,
   releaseChargePoints,
@@ -40,6 +41,8 @@ export interface CentralSystemOptions {
   callTimeoutMs?: number;
   /** How long a host may stay offline before its running sessions are closed as power failure (seconds). */
   offlineGraceSeconds?: number;
+  /** How long a "free" report may stand beside a running session before it closes unconfirmed (ms). */
+  unconfirmedWaitMs?: number;
 }
 
 /**
@@ -107,6 +110,9 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
         this.closeLostSessions().catch((error: unknown) =>
           this.options.log.error({ err: error }, 'ocpp: closing sessions of offline hosts failed'),
         );
+        this.reconcileSessions().catch((error: unknown) =>
+          this.options.log.error({ err: error }, 'ocpp: reconciling sessions failed'),
+        );
       },
       Math.min(this.heartbeatSeconds, 30) * 1000,
     );
@@ -152,6 +158,42 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
       }
     }
     return closed;
+  }
+
+  /**
+   * Reconciliation (docs/chargers.md): sessions a connected charge point of this instance reported free, with
+   * no StopTransaction in the wait, are closed as "ended, not confirmed by the charger". Public so tests with
+   * a manual clock can run it. Returns the sessions closed.
+   */
+  async reconcileSessions(): Promise<number[]> {
+    const now = this.options.clock.now();
+    const closed = await closeUnconfirmedSessions(
+      this.options.db,
+      this.options.instanceId,
+      now,
+      this.options.unconfirmedWaitMs,
+    );
+    for (const s of closed) {
+      this.emit('sessionEnded', {
+        hostId: s.hostId,
+        areaId: s.areaId,
+        serial: s.serial,
+        at: now,
+        socketId: s.socketId,
+        portNumber: s.portNumber,
+        recordId: s.recordId,
+        orderId: s.orderId,
+        amountCents: s.amountCents,
+        energyWh: s.energyWh,
+        stopReason: STOP_REASON.unconfirmed,
+        powerOffRecordIds: [],
+      });
+      this.options.log.warn(
+        { chargePoint: s.serial, recordId: s.recordId },
+        'ocpp: a session the charger reported free closed unconfirmed',
+      );
+    }
+    return closed.map((s) => s.recordId);
   }
 
   private systemContext(areaId: number, name: string): AreaContext {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { PortableMigration } from '../../db/migration.ts';
 
 /**
@@ -59,7 +59,9 @@ export const ocppSafetyMigration: PortableMigration = {
  * point may reconnect to another instance): when the status applied was reported (an older report is
  * ignored), the latest power of a running session (float charge, safety limits) and since when it has been
  * below the rule's "full" threshold. ChargeHost.OcppInstance names the instance its charge point is
- * connected to (shown to operators; the lease decides ownership).
+ * connected to (a late close on another instance does not take it offline; a starting instance releases
+ * only its own). The running sessions of a card, found at every start (one card charges on one socket at a
+ * time: ConcurrentTx), by a partial index as small as the sessions running.
  */
 export const chargerStateMigration: PortableMigration = {
   async up(db: Kysely<unknown>) {
@@ -67,5 +69,8 @@ export const chargerStateMigration: PortableMigration = {
     await db.schema.alterTable('ChargeEquipment').addColumn('LastPowerW', 'integer').execute();
     await db.schema.alterTable('ChargeEquipment').addColumn('FullSince', 'bigint').execute();
     await db.schema.alterTable('ChargeHost').addColumn('OcppInstance', 'text').execute();
+    await sql`create index "ChargeRecord_open_card" on "ChargeRecord" ("AreaId", "CardNumber") where "EndAt" is null`.execute(
+      db,
+    );
   },
 };

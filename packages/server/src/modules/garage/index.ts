@@ -65,10 +65,12 @@ export { safetyLimitCrossed, type SafetyLimits, type SafetyStop } from './charge
 // The one owner of a session's end and of the stop Gatehouse asks a charger for.
 export {
   closeDeviceSession,
+  closeUnconfirmedSessions,
   endSessionsOfLostHost,
   requestSessionStop,
   releaseSessionStop,
   type CloseSessionResult,
+  type UnconfirmedSession,
 } from './charge-record/settlement.ts';
 // The charge point's host and connectors as its protocol reports them (device-facing).
 export {

@@ -212,6 +212,7 @@ export const enums: CatalogueShape<typeof zh> = {
     3: 'Forced power-off',
     4: 'Device fault',
     5: 'Power failure',
+    6: 'Ended, not confirmed by the charger',
   },
   forcedOutageResult: {
     0: 'Recorded, not sent',

@@ -212,6 +212,7 @@ export const enums: CatalogueShape<typeof zh> = {
     3: 'Corte forzado',
     4: 'Avería del equipo',
     5: 'Corte de suministro',
+    6: 'Finalizada, sin confirmación del cargador',
   },
   forcedOutageResult: {
     0: 'Registrado, no enviado',

@@ -212,6 +212,7 @@ export const enums: CatalogueShape<typeof zh> = {
     3: '強制停止',
     4: '機器故障',
     5: '停電',
+    6: '終了（充電器の確認なし）',
   },
   forcedOutageResult: {
     0: '記録済み・未送信',

@@ -124,6 +124,7 @@ export const enums = {
     3: '强制断电',
     4: '设备故障',
     5: '停电',
+    6: '已结束，充电桩未确认',
   },
   forcedOutageResult: {
     0: '已记录，未下发',

@@ -119,11 +119,11 @@ export interface OpenSessionInput {
 
 export type OpenSessionResult =
   | { status: 'Accepted'; recordId: number; repeated: boolean }
-  | { status: Exclude<CardStatus, 'Accepted'> | 'NoRule' };
+  | { status: Exclude<CardStatus, 'Accepted'> | 'NoRule' | 'ConcurrentTx' };
 
 /**
  * Opens a session and its order (terms copied from the rule). A repeat of the same start (socket, start time,
- * card) returns the session opened the first time. A session still open on the socket ended unreported
+ * card) returns the session opened the first time. A card already charging on another socket is refused. A session still open on the socket ended unreported
  * (its stop was lost): it is closed at the new start with stop reason 5 and its energy so far, then priced.
  */
 export async function openDeviceSession(
@@ -144,6 +144,13 @@ export async function openDeviceSession(
 
   const card = await checkCard(ctx, input.cardNumber, input.startAt);
   if (card.status !== 'Accepted') return { status: card.status };
+  // One card charges one bike at a time: a card already charging on another socket is refused (ConcurrentTx).
+  const elsewhere = await socketSessions(k, { areaId: ctx.areaId })
+    .select('ChargeRecord.Id')
+    .where('ChargeRecord.CardNumber', '=', input.cardNumber)
+    .where('ChargeRecord.ChargeEquipmentId', '!=', input.socketId)
+    .executeTakeFirst();
+  if (elsewhere) return { status: 'ConcurrentTx' };
   const socket = await k
     .selectFrom('ChargeEquipment')
     .innerJoin('ChargeHost', 'ChargeHost.Id', 'ChargeEquipment.ChargeHostId')

@@ -4,6 +4,9 @@ import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
+import type { Db } from '../../../db/database.ts';
+import { systemActor } from '../../../platform/context.ts';
+import { LIVE_LINK_SYSTEM_TYPE } from '../common/liveness.ts';
 import { powerOffConfirmed } from '../forced-outage-record/records.ts';
 import { transition } from '../common/payments.ts';
 import { tariffOf } from '../common/pricing.ts';
@@ -144,6 +147,89 @@ export async function endSessionsOfLostHost(
     if (settled) {
       closed.push({
         recordId: session.Id,
+        socketId: session.SocketId,
+        portNumber: session.PortNumber,
+        ...settled,
+        energyWh: session.EnergyWh,
+      });
+    }
+  }
+  return closed;
+}
+
+/** A session closed unconfirmed, with its host (for the live event). */
+export interface UnconfirmedSession extends LostSession {
+  areaId: number;
+  hostId: number;
+  serial: string;
+}
+
+/** How long a connected charger's "free" report may stand beside a running session before it is closed. */
+export const UNCONFIRMED_WAIT_MS = 2 * 60_000;
+
+/**
+ * Sessions the charger says are not running (docs/chargers.md, "Reconciliation"): a connected charge point
+ * reported the socket Available after the session started, and no StopTransaction for it came within
+ * `waitMs` (OCPP 1.6 chargers send their queued stops right after reconnecting, so one that was coming has
+ * come). Each is closed as "ended, not confirmed by the charger" (stop reason 6) at the time of that report,
+ * with the energy last reported, its order priced by its tariff, and an audit entry that says why; marked
+ * provisional, so a StopTransaction that still arrives corrects it once. Only charge points this instance
+ * holds (`instanceId`), so two instances never race over one.
+ */
+export async function closeUnconfirmedSessions(
+  db: Db,
+  instanceId: string,
+  now: number,
+  waitMs = UNCONFIRMED_WAIT_MS,
+): Promise<UnconfirmedSession[]> {
+  const stale = await socketSessions(db.kysely)
+    .innerJoin('ChargeHost', 'ChargeHost.Id', 'ChargeEquipment.ChargeHostId')
+    .select([
+      'ChargeRecord.Id',
+      'ChargeRecord.AreaId',
+      'ChargeRecord.StartAt',
+      'ChargeRecord.EnergyWh',
+      'ChargeEquipment.Id as SocketId',
+      'ChargeEquipment.PortNumber',
+      'ChargeEquipment.OcppStatusAt',
+      'ChargeHost.Id as HostId',
+      'ChargeHost.SerialNumber',
+    ])
+    .where('ChargeHost.ChargingSystemType', '=', LIVE_LINK_SYSTEM_TYPE)
+    .where('ChargeHost.OcppOnline', '=', 1)
+    .where('ChargeHost.OcppInstance', '=', instanceId)
+    .where('ChargeEquipment.OcppStatus', '=', 'Available')
+    .where('ChargeEquipment.OcppStatusAt', '<=', now - waitMs)
+    .whereRef('ChargeEquipment.OcppStatusAt', '>=', 'ChargeRecord.StartAt')
+    .execute();
+  const closed: UnconfirmedSession[] = [];
+  for (const session of stale) {
+    const ctx: AreaContext = {
+      db,
+      clock: { now: () => now },
+      lang: 'en',
+      actor: systemActor('charger reconciliation'),
+      areaId: session.AreaId,
+    };
+    const endAt = Math.max(session.StartAt, session.OcppStatusAt!);
+    const settled = await db.kysely.transaction().execute(async (trx) => {
+      const done = await endSession(ctx, trx, session.Id, endAt, session.EnergyWh, STOP_REASON.unconfirmed);
+      if (!done) return undefined;
+      await trx.updateTable('ChargeRecord').set({ EndProvisional: 1 }).where('Id', '=', session.Id).execute();
+      const after = { StopReason: STOP_REASON.unconfirmed, EndAt: endAt, EnergyWh: session.EnergyWh };
+      await audit(
+        ctx,
+        { action: 'endUnconfirmed', entity: 'ChargeRecord', entityId: session.Id, before: null, after },
+        trx,
+      );
+      return done;
+    });
+    if (settled) {
+      closed.push({
+        recordId: session.Id,
+        areaId: session.AreaId,
+        hostId: session.HostId,
+        serial: session.SerialNumber,
         socketId: session.SocketId,
         portNumber: session.PortNumber,
         ...settled,
