@@ -51,25 +51,21 @@ export async function replaceLinks(
 
 /**
  * replaceLinks with its audit entry: `action` on the owner (`entity`, the owner's id), the linked ids before
- * and after under `field` (UserIds, ResourceIds).
+ * and after under the linked column's plural (UserIds, ResourceIds).
  */
 export async function replaceLinksAudited(
   ctx: ServiceContext,
   trx: Kysely<Database>,
+  action: string,
+  entity: string,
   set: LinkSet,
   ids: readonly number[],
-  entry: { action: string; entity: string; field: string },
 ): Promise<void> {
   const before = await replaceLinks(trx, set, ids);
+  const field = `${set.linked}s`;
   await audit(
     ctx,
-    {
-      action: entry.action,
-      entity: entry.entity,
-      entityId: set.ownerId,
-      before: { [entry.field]: before },
-      after: { [entry.field]: ids },
-    },
+    { action, entity, entityId: set.ownerId, before: { [field]: before }, after: { [field]: ids } },
     trx,
   );
 }

@@ -207,13 +207,8 @@ export async function setAreaUsers(ctx: UserContext, id: number, userIds: number
       const found = await trx.selectFrom('AppUser').select('Id').where('Id', 'in', unique).execute();
       if (found.length !== unique.length) throw new AppError(404, 'error.notFound');
     }
-    await replaceLinksAudited(
-      ctx,
-      trx,
-      { table: 'UserArea', owner: 'AreaId', ownerId: id, linked: 'UserId' },
-      unique,
-      { action: 'setAuth', entity: 'AreaInfo', field: 'UserIds' },
-    );
+    const users = { table: 'UserArea', owner: 'AreaId', ownerId: id, linked: 'UserId' } as const;
+    await replaceLinksAudited(ctx, trx, 'setAuth', 'AreaInfo', users, unique);
   });
 }
 

@@ -1,4 +1,4 @@
-import type { AuditLogItem } from '@gatehouse/shared';
+import { recordedObjectName, type AuditLogItem } from '@gatehouse/shared';
 import { sql } from 'kysely';
 import type { ServiceContext } from '../../../platform/context.ts';
 
@@ -26,33 +26,7 @@ const NAMES: Record<string, { table: string; name: string }> = {
   Vehicle: { table: 'Vehicle', name: '"Plate"' },
 };
 
-const NAME_FIELDS = [
-  'Name',
-  'UserName',
-  'HolderName',
-  'DeviceName',
-  'ChannelName',
-  'HostName',
-  'OrderNo',
-  'Plate',
-];
-
-function recordedName(item: AuditLogItem): boolean {
-  for (const text of [item.After, item.Before]) {
-    try {
-      const snapshot = JSON.parse(text ?? 'null') as Record<string, unknown> | null;
-      if (
-        snapshot &&
-        typeof snapshot === 'object' &&
-        NAME_FIELDS.some((f) => typeof snapshot[f] === 'string')
-      )
-        return true;
-    } catch {
-      // not JSON: no name in it
-    }
-  }
-  return false;
-}
+const recordedName = (item: AuditLogItem) => recordedObjectName(item) !== null;
 
 /** Each page's entries with the current name of objects their snapshots do not name (EntityName). */
 export async function withEntityNames(ctx: ServiceContext, items: AuditLogItem[]): Promise<AuditLogItem[]> {

@@ -117,10 +117,6 @@ export async function setRoleResources(
     if (!role) throw notFound();
     assertNotBuiltIn(role);
     const ids = await checkResources(ctx, trx, resourceIds);
-    await replaceLinksAudited(ctx, trx, resourcesOf(roleId), ids, {
-      action: 'setResources',
-      entity: 'Role',
-      field: 'ResourceIds',
-    });
+    await replaceLinksAudited(ctx, trx, 'setResources', 'Role', resourcesOf(roleId), ids);
   });
 }

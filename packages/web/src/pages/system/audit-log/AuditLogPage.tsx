@@ -1,5 +1,12 @@
 import { AuditLogApi, type AuditLogItem } from '@gatehouse/shared';
-import { SUPER_ADMIN, auditActionKey, auditEntityKey, auditFieldKeys } from '@gatehouse/shared';
+import {
+  SUPER_ADMIN,
+  auditActionKey,
+  auditEntityKey,
+  auditFieldKeys,
+  auditSnapshot,
+  recordedObjectName,
+} from '@gatehouse/shared';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
@@ -7,52 +14,15 @@ import { ListPage, type ListPageConfig } from '../../../components/list-page/ind
 type AuditRow = AuditLogItem;
 
 /** The names of the fields whose values differ between before and after: what the change was. */
-function parseSnapshot(text: string | null): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text ?? 'null');
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
-
 export function changedFields(before: string | null, after: string | null): string[] {
-  const parse = parseSnapshot;
-  const a = parse(before);
-  const b = parse(after);
+  const a = auditSnapshot(before);
+  const b = auditSnapshot(after);
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((k) => k !== 'UpdatedAt' && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
-/** Snapshot fields that name the object, most telling first (the log keeps names, so it outlives the row). */
-const NAME_FIELDS = [
-  'Name',
-  'UserName',
-  'HolderName',
-  'DeviceName',
-  'ChannelName',
-  'HostName',
-  'ZoneName',
-  'RuleName',
-  'Title',
-  'Plate',
-  'OrderNo',
-  'CardNumber',
-  'SerialNumber',
-] as const;
-
 /** The object's name as its entry recorded it (after the change, else before), or null. */
-export function objectName(row: Pick<AuditRow, 'Before' | 'After'>): string | null {
-  for (const snapshot of [parseSnapshot(row.After), parseSnapshot(row.Before)])
-    for (const field of NAME_FIELDS) {
-      const value = snapshot[field];
-      if (typeof value === 'string' && value) return value;
-      if (typeof value === 'number') return String(value);
-    }
-  return null;
-}
+export const objectName = recordedObjectName;
 
 type Tr = (key: string, options?: Record<string, unknown>) => string;
 
