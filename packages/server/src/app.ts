@@ -92,7 +92,7 @@ export async function buildApp({
   const unwatchHub = watchHubSessions(platform, hub);
   const { ocpp, wg, gateways } = deviceGateways(
     app,
-    { db, clock, log: app.log, hub, instanceId: config.instanceId },
+    { db, clock, log: app.log, hub, instanceId: config.instanceId, cluster },
     config,
     devices,
   );

@@ -3,6 +3,7 @@ import type { HubEventInput } from '@gatehouse/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Clock } from './clock.ts';
+import type { ClusterNode } from './cluster/node.ts';
 
 /** Where a gateway reports what devices say: the area's live hub (platform/hub). */
 export interface LiveEvents {
@@ -17,6 +18,11 @@ export interface GatewayDeps {
   clock: Clock;
   log: FastifyBaseLogger;
   hub: LiveEvents;
+  /**
+   * This instance in the cluster (app.ts gives it): commands for a device another instance holds are carried
+   * to it over the bus. Without it a gateway acts alone (tests that start one by hand).
+   */
+  cluster?: ClusterNode;
 }
 
 /** What /healthz reports of a gateway. */

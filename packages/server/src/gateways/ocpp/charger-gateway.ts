@@ -3,7 +3,15 @@ import ocppRpc from 'ocpp-rpc';
 // ocpp-rpc is CommonJS and spreads its errors into module.exports, which Node's ESM loader cannot see as
 // named exports: take them from the default export (vitest's transform hides the difference).
 const { TimeoutError } = ocppRpc;
-import type { ChargerGateway, CommandAnswer, PowerOffAnswer } from '../../modules/garage/index.ts';
+import type {
+  ChargerCommand,
+  ChargerGateway,
+  CommandAnswer,
+  HostTarget,
+  PowerOffAnswer,
+  PowerOffCommand,
+} from '../../modules/garage/index.ts';
+import type { Json, OwnerCalls, Unsubscribe } from '../../platform/cluster/index.ts';
 import { OCPP_CHARGING_SYSTEM_TYPE, setOcppPassword } from './auth.ts';
 import type { CentralSystem } from './central-system.ts';
 import { ChargePointOfflineError } from './connection.ts';
@@ -18,8 +26,135 @@ import { ChargePointOfflineError } from './connection.ts';
  * Inoperative (a stuck relay still needs a cut; enabling the socket again makes it Operative): accepted or
  * scheduled is the cut. Hosts of other charging system types are "not sent: no device link", OCPP hosts not
  * connected now "not sent: not connected".
+ *
+ * With `routing` (several instances, docs/deployment.md "Commands reach the owner"), a host whose charge point
+ * is connected to another instance is not "not connected": the command is carried over the cluster bus to
+ * that instance (ChargeHost.OcppInstance names it), which calls its charge point and replies with the same
+ * answer; an owner that does not answer within the call timeout (plus a margin for the way back) is "no
+ * answer", a host nobody holds (or whose holder is gone) is "not connected".
  */
-export function ocppChargerGateway(central: CentralSystem, timeoutMs = 15_000): ChargerGateway {
+export function ocppChargerGateway(
+  central: CentralSystem,
+  timeoutMs = 15_000,
+  routing?: ChargerRouting,
+): ChargerGateway {
+  const local = localChargerGateway(central, timeoutMs);
+  return routing ? routedChargerGateway(local, central, timeoutMs, routing) : local;
+}
+
+/** How a charger gateway reaches the instance holding a charge point's connection. */
+export interface ChargerRouting {
+  /** This instance (config.instanceId). */
+  self: string;
+  /** The instance holding a host's charge point connection now, null when none (chargePointHolder). */
+  holder(hostId: number): Promise<string | null>;
+  /** The cluster's calls to a device's owner (ClusterNode.owners). */
+  owners: OwnerCalls;
+}
+
+/** The service other instances address charger commands to: channel `ocpp.cmd.<instance id>`. */
+export const CHARGER_COMMANDS = 'ocpp.cmd';
+/** Beyond the call timeout, how long the caller waits for the owner's reply to travel back over the bus. */
+const REPLY_MARGIN_MS = 2000;
+
+/** A command carried to the owner: what it runs on its own connection. */
+type OwnerCommand =
+  { op: 'command'; host: HostTarget; command: ChargerCommand } | { op: 'powerOff'; command: PowerOffCommand };
+
+/**
+ * Serves the charger commands other instances address to this one: each runs on this instance's own
+ * connection only (never forwarded again), and its answer is the reply.
+ */
+export function serveChargerCommands(
+  central: CentralSystem,
+  owners: OwnerCalls,
+  timeoutMs = 15_000,
+): Unsubscribe {
+  const local = localChargerGateway(central, timeoutMs);
+  return owners.serve(CHARGER_COMMANDS, async (message) => {
+    const m = message as unknown as OwnerCommand;
+    const answer =
+      m.op === 'powerOff' ? await local.powerOff(m.command) : await local.command!(m.host, m.command);
+    return answer as unknown as Json;
+  });
+}
+
+function routedChargerGateway(
+  local: ChargerGateway,
+  central: CentralSystem,
+  timeoutMs: number,
+  routing: ChargerRouting,
+): ChargerGateway {
+  /**
+   * Runs here when the connection is here; otherwise at the holder. A holder that answers "not connected"
+   * may have lost the charge point to a third instance meanwhile: the holder is read again once.
+   */
+  async function atOwner<A extends { outcome: string }>(
+    hostId: number,
+    message: OwnerCommand,
+    here: () => Promise<A>,
+    answers: { notConnected: A; noAnswer: A; failed(detail: string): A },
+  ): Promise<A> {
+    const { notConnected, noAnswer, failed } = answers;
+    if (central.connection(hostId)) return here();
+    let asked: string | null = null;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const holder = await routing.holder(hostId);
+      if (holder === null || holder === asked) break;
+      if (holder === routing.self) return central.connection(hostId) ? here() : notConnected;
+      asked = holder;
+      const reply = await routing.owners.call(
+        CHARGER_COMMANDS,
+        holder,
+        message as unknown as Json,
+        timeoutMs + REPLY_MARGIN_MS,
+      );
+      if (reply.kind === 'noAnswer') return noAnswer;
+      if (reply.kind === 'failed') return failed(reply.detail);
+      if (reply.kind === 'gone') continue;
+      const answer = reply.reply as unknown as A;
+      if (!answer || typeof answer.outcome !== 'string') return failed('malformed reply');
+      if (answer.outcome === 'notSent' && (answer as { reason?: string }).reason === 'notConnected') continue;
+      return answer;
+    }
+    return notConnected;
+  }
+
+  return {
+    setPassword: local.setPassword!,
+    command(host, command) {
+      if (host.chargingSystemType !== OCPP_CHARGING_SYSTEM_TYPE)
+        return Promise.resolve({ outcome: 'notSent', reason: 'noDeviceLink' });
+      return atOwner<CommandAnswer>(
+        host.hostId,
+        { op: 'command', host, command },
+        () => local.command!(host, command),
+        {
+          notConnected: { outcome: 'notSent', reason: 'notConnected' },
+          noAnswer: { outcome: 'timeout' },
+          failed: (detail) => ({ outcome: 'refused', status: detail }),
+        },
+      );
+    },
+    powerOff(command) {
+      if (command.chargingSystemType !== OCPP_CHARGING_SYSTEM_TYPE)
+        return Promise.resolve({ outcome: 'notSent', reason: 'noDeviceLink' });
+      return atOwner<PowerOffAnswer>(
+        command.hostId,
+        { op: 'powerOff', command },
+        () => local.powerOff(command),
+        {
+          notConnected: { outcome: 'notSent', reason: 'notConnected' },
+          noAnswer: { outcome: 'failed', reason: 'timeout' },
+          failed: (detail) => ({ outcome: 'failed', reason: 'error', detail }),
+        },
+      );
+    },
+  };
+}
+
+/** The commands on this instance's own connections ("not connected" for a charge point connected elsewhere). */
+function localChargerGateway(central: CentralSystem, timeoutMs: number): ChargerGateway {
   return {
     async setPassword(hostId, password) {
       await setOcppPassword(central.db, hostId, password);

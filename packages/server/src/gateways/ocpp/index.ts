@@ -1,7 +1,7 @@
-import { installChargerGateway } from '../../modules/garage/index.ts';
+import { chargePointHolder, installChargerGateway } from '../../modules/garage/index.ts';
 import type { DeviceGateway, GatewayDeps } from '../../platform/gateway.ts';
 import { CentralSystem } from './central-system.ts';
-import { ocppChargerGateway } from './charger-gateway.ts';
+import { ocppChargerGateway, serveChargerCommands } from './charger-gateway.ts';
 import { forwardToHub } from './live.ts';
 
 export { CentralSystem } from './central-system.ts';
@@ -25,7 +25,12 @@ export type {
   SessionEvent,
   SessionEndedEvent,
 } from './events.ts';
-export { ocppChargerGateway } from './charger-gateway.ts';
+export {
+  CHARGER_COMMANDS,
+  ocppChargerGateway,
+  serveChargerCommands,
+  type ChargerRouting,
+} from './charger-gateway.ts';
 export { forwardToHub } from './live.ts';
 
 /** The OCPP gateway's settings (config.ocpp). */
@@ -52,19 +57,33 @@ export function ocppGateway(
     heartbeatSeconds: settings.heartbeatSeconds,
     offlineGraceSeconds: settings.offlineGraceSeconds,
   });
-  installChargerGateway(ocppChargerGateway(central), deps.db);
+  // With the cluster, a command for a charge point connected to another instance is carried to it.
+  const cluster = deps.cluster;
+  const routing = cluster && {
+    self: deps.instanceId,
+    holder: (hostId: number) => chargePointHolder(deps.db, hostId),
+    owners: cluster.owners,
+  };
+  installChargerGateway(ocppChargerGateway(central, undefined, routing), deps.db);
   forwardToHub(central, deps.hub);
   let running = false;
+  let unserve: (() => void) | undefined;
   return {
     name: 'ocpp',
     central,
     async start(server) {
       await central.start();
       central.attach(server);
+      if (cluster) {
+        // Commands other instances address to the charge points connected here.
+        unserve = serveChargerCommands(central, cluster.owners);
+        await cluster.owners.ready();
+      }
       running = true;
     },
     async close() {
       running = false;
+      unserve?.();
       installChargerGateway(undefined, deps.db);
       await central.close();
     },

@@ -77,6 +77,7 @@ export {
   chargePointCredentials,
   storeChargePointKey,
   releaseChargePoints,
+  chargePointHolder,
   chargePointConnected,
   chargePointDisconnected,
   chargePointSeen,

@@ -123,6 +123,17 @@ export class InstanceRegistry {
     return rows.map(toInfo);
   }
 
+  /** Whether one instance heartbeated within `withinMs` (a command is addressed to it only if so). */
+  async isLive(id: string, withinMs: number): Promise<boolean> {
+    const row = await this.k
+      .selectFrom('Instance')
+      .select('Id')
+      .where('Id', '=', id)
+      .where('HeartbeatAt', '>=', this.clock.now() - withinMs)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Every row, live or not, by id (screens showing the last heartbeat of each). */
   async all(): Promise<InstanceInfo[]> {
     const rows = await this.k.selectFrom('Instance').selectAll().orderBy('Id').execute();

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { LocalBus, type Bus } from './bus.ts';
 import { InstanceRegistry, joinCluster, type Membership } from './instances.ts';
 import { Leases } from './leases.ts';
+import { OwnerCalls } from './owner-calls.ts';
 import { PgBus } from './pg-bus.ts';
 import { SingletonRunner } from './singleton.ts';
 
@@ -27,6 +28,8 @@ export class ClusterNode {
   readonly bus: Bus;
   readonly leases: Leases;
   readonly registry: InstanceRegistry;
+  /** Commands addressed to the instance that owns a device, with its answer back (owner-calls.ts). */
+  readonly owners: OwnerCalls;
   private membership: Membership | undefined;
   private readonly singletons: SingletonRunner[] = [];
   private started = false;
@@ -46,6 +49,11 @@ export class ClusterNode {
         : new LocalBus({ onError });
     this.leases = new Leases(db, clock);
     this.registry = new InstanceRegistry(db, clock);
+    this.owners = new OwnerCalls({
+      bus: this.bus,
+      self: id,
+      isLive: (instance) => this.registry.isLive(instance, LIVE_WITHIN_MS),
+    });
   }
 
   /**

@@ -75,6 +75,19 @@ export async function releaseChargePoints(db: Db, instanceId: string, now: numbe
   return stale.length;
 }
 
+/**
+ * The instance holding a host's charge point connection now (ChargeHost.OcppInstance), null when none does:
+ * where a command issued on another instance is carried (docs/deployment.md, "Commands reach the owner").
+ */
+export async function chargePointHolder(db: Db, hostId: number): Promise<string | null> {
+  const host = await db.kysely
+    .selectFrom('ChargeHost')
+    .select(['OcppOnline', 'OcppInstance'])
+    .where('Id', '=', hostId)
+    .executeTakeFirst();
+  return host?.OcppOnline === 1 ? host.OcppInstance : null;
+}
+
 /** Its charge point connected to this instance: its sockets show their reported states again. */
 export async function chargePointConnected(
   ctx: AreaContext,
