@@ -140,5 +140,8 @@ export const audit: CatalogueShape<typeof zh> = {
     Unchanged: 'Unchanged',
     Removed: 'Removed',
     SettledAt: 'Settled at',
+    Kind: 'Kind',
+    DoorName: 'Door name',
+    LastAt: 'Last occurred',
   },
 };

@@ -140,5 +140,8 @@ export const audit: CatalogueShape<typeof zh> = {
     Unchanged: 'Sin cambios',
     Removed: 'Retiradas',
     SettledAt: 'Liquidado el',
+    Kind: 'Clase',
+    DoorName: 'Nombre de la puerta',
+    LastAt: 'Última vez',
   },
 };

@@ -140,5 +140,8 @@ export const audit: CatalogueShape<typeof zh> = {
     Unchanged: '変更なし',
     Removed: '削除',
     SettledAt: '精算日時',
+    Kind: '種別',
+    DoorName: '扉名',
+    LastAt: '最終発生日時',
   },
 };

@@ -143,5 +143,8 @@ export const audit = {
     Unchanged: '未变授权',
     Removed: '移除',
     SettledAt: '结算时间',
+    Kind: '类别',
+    DoorName: '门名称',
+    LastAt: '最近发生时间',
   },
 } as const;

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Card, Space, Table } from 'antd';
+import { Card, Descriptions, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { DeleteOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
@@ -45,7 +45,10 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
   );
 
   const status = statusControl(Boolean(actions.status) && canWrite);
-  const columns: ColumnsType<T> = config.columns.map((c) => tableColumn(c, sort, t, status));
+  const columns: ColumnsType<T> = config.columns
+    .filter((c) => !c.secondary)
+    .map((c) => tableColumn(c, sort, t, status));
+  const secondary = config.columns.filter((c) => c.secondary);
   if (showEdit || showRemove || rowActions.length)
     columns.push(
       actionsColumn(t, {
@@ -88,6 +91,15 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
         dataSource={list.data?.Items ?? []}
         loading={list.isFetching}
         scroll={{ x: 'max-content' }}
+        expandable={
+          secondary.length
+            ? {
+                expandedRowRender: (row) => (
+                  <SecondaryCells columns={secondary} row={row} t={t} status={status} />
+                ),
+              }
+            : undefined
+        }
         onChange={rows.onTableChange}
         rowSelection={
           batch || batchActions.length
@@ -201,8 +213,11 @@ function actionsColumn<T extends Row>(
     key: '__actions',
     title: t('list.actions'),
     fixed: 'right',
+    // Many actions wrap onto a second line rather than widen the column over the table's key columns
+    // (issue 21, item 7); each stays one click away.
+    width: actions.length + (onEdit ? 1 : 0) + (onRemove ? 1 : 0) > 3 ? 200 : undefined,
     render: (_value, row) => (
-      <Space size={4} className="list-page-nowrap">
+      <Space size={[4, 0]} wrap className="list-page-actions">
         {onEdit && <RowEditButton onClick={() => onEdit(row)} />}
         {actions
           .filter((a) => !a.visible || a.visible(row))
@@ -221,6 +236,28 @@ function actionsColumn<T extends Row>(
       </Space>
     ),
   };
+}
+
+/** The columns that yield (ColumnDef.secondary), as label and value in the row's expanded detail. */
+function SecondaryCells<T extends Row>(props: {
+  columns: ColumnDef<T>[];
+  row: T;
+  t: TFunction;
+  status: StatusControl;
+}) {
+  const { columns, row, t, status } = props;
+  return (
+    <Descriptions
+      size="small"
+      column={{ xs: 1, md: 2, xl: 4 }}
+      data-testid="row-detail"
+      items={columns.map((c) => ({
+        key: c.key,
+        label: t(c.title),
+        children: renderCell(c, row, t, status),
+      }))}
+    />
+  );
 }
 
 /** A declared column as the table shows it: translated title, sort state, and its cell. */

@@ -57,6 +57,11 @@ export interface ColumnDef<T extends Row> {
   render?(row: T, t: (key: TKey, options?: Record<string, unknown>) => string): ReactNode;
   /** Hidden on narrow screens. */
   responsive?: ('xs' | 'sm' | 'md' | 'lg' | 'xl' | 'xxl')[];
+  /**
+   * A column that yields: shown in the row's expanded detail (the + at the row's start), not in the table,
+   * so that a wide table keeps its key columns in view next to its actions at 1440 px (issue 21, item 7).
+   */
+  secondary?: boolean;
 }
 
 /** `treeSelect`: a select over nested options (departments); a value means that node. */

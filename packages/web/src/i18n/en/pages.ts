@@ -28,6 +28,9 @@ export const dashboard = {
   roles: 'Permissions',
   quickLinks: 'Quick links',
   noQuickLinks: 'No business menus available',
+  latestEvents: 'Latest events',
+  noEvents: 'No swipe or door event in the last 24 hours',
+  allEvents: 'All records',
 };
 
 export const profile = {

@@ -29,6 +29,9 @@ export const dashboard = {
   roles: 'Permisos',
   quickLinks: 'Accesos rápidos',
   noQuickLinks: 'No hay menús de negocio disponibles',
+  latestEvents: 'Últimos eventos',
+  noEvents: 'Ningún pase ni evento de puerta en las últimas 24 horas',
+  allEvents: 'Todos los registros',
 };
 
 export const profile = {

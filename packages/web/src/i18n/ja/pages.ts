@@ -29,6 +29,9 @@ export const dashboard = {
   roles: '権限',
   quickLinks: 'クイックリンク',
   noQuickLinks: '利用できる業務メニューはありません',
+  latestEvents: '最新イベント',
+  noEvents: '過去 24 時間にカード操作や扉イベントはありません',
+  allEvents: 'すべての記録',
 };
 
 export const profile = {

@@ -29,6 +29,9 @@ export const dashboard = {
   roles: '权限',
   quickLinks: '快捷入口',
   noQuickLinks: '暂无可用的业务菜单',
+  latestEvents: '最新事件',
+  noEvents: '最近 24 小时没有刷卡或门事件',
+  allEvents: '全部记录',
 } as const;
 
 export const profile = {

@@ -19,6 +19,8 @@ const GaragePanel = lazy(() => import('../garage/garage-dashboard/GaragePanel.ts
 const AccessControlPanel = lazy(
   () => import('../access-control/access-control-dashboard/AccessControlPanel.tsx'),
 );
+/** The latest swipes and door events: with access control's panel. */
+const LatestEvents = lazy(() => import('./LatestEvents.tsx'));
 
 const KNOWN_CUSTOM = ['address', 'contact', 'timezone'] as const;
 
@@ -40,7 +42,7 @@ function AreaCard() {
   }
   const custom = detail.data ? parseCustom(detail.data.Custom) : null;
   return (
-    <Card title={t('dashboard.currentArea')} data-testid="dashboard-area">
+    <Card size="small" title={t('dashboard.currentArea')} data-testid="dashboard-area">
       {detail.isPending ? (
         <Skeleton active paragraph={{ rows: 2 }} />
       ) : (
@@ -59,13 +61,19 @@ function AreaCard() {
   );
 }
 
-/** The welcome page: who is signed in, the current area and quick links (charts come with the modules). */
+/**
+ * The operator's console (issue 21, item 4): above the fold at 1440x900, and first on a phone, the area's
+ * live figures (access control: controllers, today's swipes, authorisations waiting, doors in alarm with the
+ * open alarms; the garage: sockets, hosts, sessions, spaces and today's figures), then the latest events.
+ * Who is signed in is one line at the top; the area's detail and the quick links are secondary, at the end.
+ */
 export default function DashboardPage() {
   const { t } = useTranslation();
   const name = useSessionStore((s) => s.name);
   const avatar = useSessionStore((s) => s.avatar);
   const roles = useSessionStore((s) => s.roles);
   const permitted = useSessionStore((s) => s.permitted);
+  const area = useAreaStore((s) => s.current);
   const links = useMemo(
     () =>
       menuLeaves(permitted)
@@ -73,36 +81,43 @@ export default function DashboardPage() {
         .filter((route) => !route.affix),
     [permitted],
   );
+  const accessControl = canUse(roles, ACCESS_CONTROL_ANY);
+  const garage = canUse(roles, BICYCLE_ANY);
 
   return (
     <div className="dashboard" data-testid="dashboard">
-      <Card className="dashboard-welcome">
-        <div className="dashboard-welcome-row">
-          <Avatar size={64} src={avatar || undefined} icon={<UserOutlined />} />
-          <div>
-            <Typography.Title level={3} style={{ margin: 0 }}>
-              {t('dashboard.welcome', { name })}
-            </Typography.Title>
-            <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
-              {t('dashboard.intro')}
-            </Typography.Paragraph>
-            <div className="dashboard-roles">
-              <span>{t('dashboard.roles')}:</span>
-              {roles.map((role) => (
-                <Tag key={role} color="blue">
-                  {role}
-                </Tag>
-              ))}
-            </div>
-          </div>
-        </div>
-      </Card>
+      <div className="dashboard-head">
+        <Avatar size={32} src={avatar || undefined} icon={<UserOutlined />} />
+        <Typography.Text strong className="dashboard-head-name">
+          {t('dashboard.welcome', { name })}
+        </Typography.Text>
+        {area && (
+          <Tag color="blue" data-testid="dashboard-head-area">
+            {area.Name}
+          </Tag>
+        )}
+      </div>
       <Row gutter={[16, 16]}>
-        <Col xs={24} lg={10}>
-          <AreaCard />
+        <Col xs={24} xl={accessControl ? 16 : 24} className="dashboard-live">
+          {accessControl && (
+            <Suspense fallback={null}>
+              <AccessControlPanel />
+            </Suspense>
+          )}
+          {garage && (
+            <Suspense fallback={null}>
+              <GaragePanel />
+            </Suspense>
+          )}
         </Col>
-        <Col xs={24} lg={14}>
-          <Card title={t('dashboard.quickLinks')}>
+        <Col xs={24} xl={accessControl ? 8 : 24} className="dashboard-side">
+          {accessControl && (
+            <Suspense fallback={null}>
+              <LatestEvents />
+            </Suspense>
+          )}
+          <AreaCard />
+          <Card size="small" title={t('dashboard.quickLinks')} className="dashboard-quick-links">
             {links.length === 0 ? (
               <Empty description={t('dashboard.noQuickLinks')} />
             ) : (
@@ -115,6 +130,7 @@ export default function DashboardPage() {
                       target="_blank"
                       rel="noopener noreferrer"
                       className="dashboard-link"
+                      title={t(route.titleKey)}
                     >
                       <RouteIcon name={route.icon} />
                       <span>{t(route.titleKey)}</span>
@@ -125,6 +141,7 @@ export default function DashboardPage() {
                       to={routeHref(route)}
                       className="dashboard-link"
                       data-quick-link={route.name}
+                      title={t(route.titleKey)}
                     >
                       <RouteIcon name={route.icon} />
                       <span>{t(route.titleKey)}</span>
@@ -136,16 +153,6 @@ export default function DashboardPage() {
           </Card>
         </Col>
       </Row>
-      {canUse(roles, ACCESS_CONTROL_ANY) && (
-        <Suspense fallback={null}>
-          <AccessControlPanel />
-        </Suspense>
-      )}
-      {canUse(roles, BICYCLE_ANY) && (
-        <Suspense fallback={null}>
-          <GaragePanel />
-        </Suspense>
-      )}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { recordedObjectName, type AuditLogItem } from '@gatehouse/shared';
+import { recordedObjectName, translate, type AuditLogItem } from '@gatehouse/shared';
 import { sql } from 'kysely';
 import type { ServiceContext } from '../../../platform/context.ts';
 
@@ -59,7 +59,8 @@ export async function withEntityNames(ctx: ServiceContext, items: AuditLogItem[]
       .select(['ChargeEquipment.Id', 'ChargeHost.Name', 'ChargeEquipment.PortNumber'])
       .where('ChargeEquipment.Id', 'in', sockets)
       .execute();
-    for (const row of rows) names.set(`ChargeEquipment:${row.Id}`, `${row.Name} #${row.PortNumber}`);
+    const port = translate(ctx.lang, 'garage.field.PortNumber');
+    for (const row of rows) names.set(`ChargeEquipment:${row.Id}`, `${row.Name} ${port} ${row.PortNumber}`);
   }
   return items.map((item) => ({ ...item, EntityName: names.get(`${item.Entity}:${item.EntityId}`) ?? null }));
 }

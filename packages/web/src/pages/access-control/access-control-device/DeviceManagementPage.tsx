@@ -76,50 +76,53 @@ const config: ListPageConfig<DeviceRow> = {
       key: 'Name',
       title: 'accessControl.field.DeviceName',
       sort: 'Name',
-      width: 180,
+      width: 160,
       render: (row) => <TwoLineCell main={row.Name} sub={row.SerialNumber} />,
     },
-    ...deviceModelColumns<DeviceRow>(),
+    // At 1440 px the key columns (name, presence, sync, lost records, location, status) stay in view beside
+    // the actions; model, address, firmware, clock drift and the channel count (the Channels action opens them)
+    // yield to the row's detail (issue 21, item 7).
+    ...deviceModelColumns<DeviceRow>().map((c) => ({ ...c, secondary: true })),
     {
       key: 'Ip',
       title: 'accessControl.field.Ip',
-      width: 170,
+      secondary: true,
       render: (row) => (row.Ip ? `${row.Ip}${row.Port ? `:${row.Port}` : ''}` : '-'),
     },
     {
       key: 'Online',
       title: 'acUi.device.column.online',
-      width: 170,
+      width: 140,
       render: (row) => <OnlineCell row={row} />,
     },
     {
       key: 'Firmware',
       title: 'acUi.device.column.firmware',
-      width: 90,
+      secondary: true,
       render: (row) => row.Firmware ?? '-',
     },
     {
       key: 'ClockDriftSeconds',
       title: 'acUi.device.column.drift',
-      width: 100,
+      secondary: true,
       render: (row, tr) => <DriftCell row={row} tr={tr} />,
     },
     {
       key: 'SyncState',
       title: 'acUi.device.column.sync',
-      width: 170,
+      width: 150,
       // A third-party gate checks cards itself: nothing to sync.
       render: (row) => (protocolNeedsSync(row.Protocol) ? <SyncCell row={row} /> : '-'),
     },
     {
       key: 'LostRecords',
       title: 'acUi.device.column.lost',
-      width: 90,
+      width: 80,
       render: (row) =>
         row.LostRecords ? <Typography.Text type="danger">{row.LostRecords}</Typography.Text> : 0,
     },
-    { key: 'Location', title: 'accessControl.field.Location', ellipsis: true, width: 160 },
-    { key: 'ChannelCount', title: 'accessControl.field.ChannelCount', kind: 'number', width: 80 },
+    { key: 'Location', title: 'accessControl.field.Location', ellipsis: true, width: 110 },
+    { key: 'ChannelCount', title: 'accessControl.field.ChannelCount', kind: 'number', secondary: true },
     { key: 'Disabled', title: 'accessControl.field.Status', kind: 'status', width: 100 },
   ],
   form: {

@@ -14,6 +14,7 @@ import { call } from '../../../core/api.ts';
 import { DIALOG_MASK, feedback } from '../../../core/feedback.tsx';
 import { closeDialog, openDialog, useGarageDialogs } from '../dialogs.ts';
 import { openScreen, socketsHref, zoneOptions } from '../options.ts';
+import '../garage.css';
 import { hostForm } from './host-form.ts';
 import { HostPresence } from './HostPresence.tsx';
 
@@ -87,21 +88,36 @@ const config: ListPageConfig<HostRow> = {
     },
     { name: 'Disabled', label: 'garage.field.Status', kind: 'bool' },
   ],
+  // At 1440 px the key columns (name and serial, presence, sockets, status, system type, address) stay in
+  // view beside the actions; the zone and the remark yield to the row's detail (issue 21, item 7).
   columns: [
-    { key: 'Name', title: 'garageUi.host.name', sort: 'Name', width: 170 },
-    { key: 'SerialNumber', title: 'garage.field.SerialNumber', sort: 'SerialNumber', width: 130 },
-    { key: 'ZoneName', title: 'garage.field.ZoneName', sort: 'ZoneName', width: 170 },
+    {
+      key: 'Name',
+      title: 'garageUi.host.name',
+      sort: 'Name',
+      width: 150,
+      render: (row) => (
+        <div>
+          <div>{row.Name}</div>
+          <Typography.Text type="secondary" className="garage-host-serial">
+            {row.SerialNumber}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    { key: 'SerialNumber', title: 'garage.field.SerialNumber', sort: 'SerialNumber', secondary: true },
+    { key: 'ZoneName', title: 'garage.field.ZoneName', sort: 'ZoneName', secondary: true },
     {
       key: 'LastSeenAt',
       title: 'garage.field.Online',
       sort: 'LastSeenAt',
-      width: 220,
+      width: 150,
       render: (row) => <HostPresence host={row} />,
     },
     {
       key: 'SocketCount',
       title: 'garageUi.host.sockets',
-      width: 150,
+      width: 110,
       render: (row, tr) => (
         <span className="list-page-nowrap">
           {tr('garageUi.host.socketSummary', {
@@ -118,10 +134,23 @@ const config: ListPageConfig<HostRow> = {
       title: 'garage.field.ChargingSystemType',
       kind: 'enum',
       enumDef: chargingSystemType,
-      width: 150,
+      width: 110,
     },
-    { key: 'Endpoint', title: 'garage.field.Endpoint', ellipsis: true, width: 200 },
-    { key: 'Remark', title: 'garage.field.Remark', ellipsis: true },
+    {
+      key: 'Endpoint',
+      title: 'garage.field.Endpoint',
+      width: 150,
+      // Long addresses end in an ellipsis within the column, whole on hover.
+      render: (row) =>
+        row.Endpoint ? (
+          <span className="garage-host-endpoint" title={row.Endpoint}>
+            {row.Endpoint}
+          </span>
+        ) : (
+          '-'
+        ),
+    },
+    { key: 'Remark', title: 'garage.field.Remark', secondary: true },
   ],
   form: hostForm<HostRow>(),
   rowActions: [
