@@ -40,6 +40,19 @@ export interface ExportPart {
 /** The key of the part descriptor in an ExportJob's Query (next to the list's own filters). */
 export const PART_KEY = '~part';
 
+/**
+ * An export's filters read the way its list reads them, from a query string, whatever JSON types the client
+ * used (true or 'true', 2 or '2'); the part, if any, is not a filter. `asQuery` for the field errors.
+ */
+export function parseExportQuery(exportable: Exportable, raw: Record<string, unknown>) {
+  const asQuery = Object.fromEntries(
+    Object.entries(raw)
+      .filter(([key]) => key !== PART_KEY)
+      .map(([key, value]) => [key, String(value)]),
+  );
+  return { asQuery, parsed: exportable.query.safeParse(asQuery) };
+}
+
 export class PartsUnsupportedError extends Error {}
 /** The list no longer shows a part's boundary rows, or the run between them outgrew a file. */
 export class PartChangedError extends Error {}

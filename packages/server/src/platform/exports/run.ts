@@ -17,7 +17,7 @@ import { userActor, type AreaContext, type UserContext } from '../context.ts';
 import type { JobRun } from '../jobs/queue.ts';
 import { hasAnyCode, type Principal } from '../principal.ts';
 import { storeExportFile } from './files.ts';
-import { PART_KEY, PartChangedError, PartsUnsupportedError, partOf, readPart } from './parts.ts';
+import { PartChangedError, PartsUnsupportedError, parseExportQuery, partOf, readPart } from './parts.ts';
 import { findExportable, type Exportable } from './registry.ts';
 import { writeWorkbook } from './workbook.ts';
 
@@ -139,12 +139,7 @@ async function requestOf(deps: ExportDeps, job: JobRow, lang: Lang): Promise<Exp
   } catch {
     stored = {};
   }
-  const asQuery = Object.fromEntries(
-    Object.entries(stored)
-      .filter(([key]) => key !== PART_KEY)
-      .map(([key, value]) => [key, String(value)]),
-  );
-  const parsed = exportable.query.safeParse(asQuery);
+  const { parsed } = parseExportQuery(exportable, stored);
   if (!parsed.success) return 'error.validation';
   const ctx = { db: deps.db, clock: deps.clock, lang, actor: userActor(user, ''), areaId: job.AreaId, user };
   return { exportable, ctx, query: parsed.data as Record<string, unknown>, part: partOf(stored) };

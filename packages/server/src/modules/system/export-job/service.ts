@@ -17,10 +17,11 @@ import { readExportFile } from '../../../platform/exports/files.ts';
 import {
   PART_KEY,
   PartsUnsupportedError,
+  parseExportQuery,
   planParts,
   type ExportPart,
 } from '../../../platform/exports/parts.ts';
-import { findExportable } from '../../../platform/exports/registry.ts';
+import { findExportable, type Exportable } from '../../../platform/exports/registry.ts';
 import { contains } from '../../../platform/filters.ts';
 import { isoOrNull } from '../../../platform/instants.ts';
 import { hasAnyCode } from '../../../platform/principal.ts';
@@ -86,56 +87,90 @@ export async function createExportJob(
   screenTitle?: string,
   parts = false,
 ): Promise<ExportJobCreated> {
-  const exportable = findExportable(resource);
-  if (!exportable) throw new AppError(404, 'error.exportUnknown');
-  if (!hasAnyCode(ctx.user, exportable.read)) throw forbidden();
-  // The list reads its filters from a query string; read the export's filters the same way, whatever JSON
-  // types the client used (true or 'true', 2 or '2').
-  const asQuery = Object.fromEntries(Object.entries(rawQuery).map(([key, value]) => [key, String(value)]));
-  const parsed = exportable.query.safeParse(asQuery);
-  if (!parsed.success) {
-    throw new AppError(400, 'error.validation', undefined, {
-      Errors: fieldErrors(parsed.error, asQuery, ctx.lang),
-    });
-  }
-  const q = parsed.data as Record<string, unknown>;
-  for (const field of exportable.requiresRange ?? []) {
-    if (q[field] === undefined) throw new AppError(400, 'error.exportNeedsRange');
-  }
-  exportable.checkQuery?.(q);
-  const count = await exportable.count(ctx, q);
-  let plan: ExportPart[] | null = null;
-  if (count > EXPORT_MAX_ROWS) {
-    const data: ExportTooManyData = { Count: count, Max: EXPORT_MAX_ROWS, Parts: partsFor(count) };
-    if (!parts) throw new AppError(400, 'error.exportTooMany', { count, max: EXPORT_MAX_ROWS }, data);
-    try {
-      plan = data.Parts === null ? null : await planParts(exportable, ctx, q);
-    } catch (error) {
-      if (error instanceof PartsUnsupportedError) throw new AppError(400, 'error.exportUnknown');
-      throw error;
-    }
-    if (!plan)
-      throw new AppError(
-        400,
-        'error.exportTooManyParts',
-        { count, max: EXPORT_MAX_ROWS, parts: EXPORT_MAX_PARTS, limit: EXPORT_MAX_PARTS * EXPORT_MAX_ROWS },
-        { ...data, Parts: null },
-      );
-  }
-
-  const now = ctx.clock.now();
+  const { exportable, query } = checkedRequest(ctx, resource, rawQuery);
+  const count = await exportable.count(ctx, query);
+  const plan = count > EXPORT_MAX_ROWS ? await partsPlan(ctx, exportable, query, count, parts) : null;
   // Path separators and control characters would make a poor file name.
   const title =
     screenTitle?.replace(/[\\/:*?"<>|\p{Cc}]/gu, ' ').trim() || translate(ctx.lang, exportable.titleKey);
-  const pieces: { title: string; query: Record<string, unknown>; rows: number }[] = plan
+  const pieces: JobPiece[] = plan
     ? plan.map((part) => ({
         title: translate(ctx.lang, 'admin.exportPart', { title, part: part.index, parts: part.count }),
         query: { ...rawQuery, [PART_KEY]: part },
         rows: part.rows,
       }))
     : [{ title, query: rawQuery, rows: count }];
-  // The jobs, their audit entries and their queue jobs commit together: whoever took data out of the system
-  // is in the log, and no job exists that no instance will run.
+  const items = (await insertJobs(ctx, runtime, exportable.name, pieces, rawQuery)).map(toItem);
+  return plan ? { ...items[0]!, Parts: items } : items[0]!;
+}
+
+/** The export the caller may make, with its filters parsed and checked as the list checks them; else 400/403/404. */
+function checkedRequest(ctx: ExportContext, resource: string, rawQuery: Record<string, unknown>) {
+  const exportable = findExportable(resource);
+  if (!exportable) throw new AppError(404, 'error.exportUnknown');
+  if (!hasAnyCode(ctx.user, exportable.read)) throw forbidden();
+  const { asQuery, parsed } = parseExportQuery(exportable, rawQuery);
+  if (!parsed.success) {
+    throw new AppError(400, 'error.validation', undefined, {
+      Errors: fieldErrors(parsed.error, asQuery, ctx.lang),
+    });
+  }
+  const query = parsed.data as Record<string, unknown>;
+  for (const field of exportable.requiresRange ?? []) {
+    if (query[field] === undefined) throw new AppError(400, 'error.exportNeedsRange');
+  }
+  exportable.checkQuery?.(query);
+  return { exportable, query };
+}
+
+/**
+ * The parts of a view of more than EXPORT_MAX_ROWS rows; refused (400, with how many parts it would take)
+ * when the caller did not ask for parts, or when more than EXPORT_MAX_PARTS would.
+ */
+async function partsPlan(
+  ctx: ExportContext,
+  exportable: Exportable,
+  query: Record<string, unknown>,
+  count: number,
+  parts: boolean,
+): Promise<ExportPart[]> {
+  const data: ExportTooManyData = { Count: count, Max: EXPORT_MAX_ROWS, Parts: partsFor(count) };
+  if (!parts) throw new AppError(400, 'error.exportTooMany', { count, max: EXPORT_MAX_ROWS }, data);
+  let plan: ExportPart[] | null;
+  try {
+    plan = data.Parts === null ? null : await planParts(exportable, ctx, query);
+  } catch (error) {
+    if (error instanceof PartsUnsupportedError) throw new AppError(400, 'error.exportUnknown');
+    throw error;
+  }
+  if (!plan)
+    throw new AppError(
+      400,
+      'error.exportTooManyParts',
+      { count, max: EXPORT_MAX_ROWS, parts: EXPORT_MAX_PARTS, limit: EXPORT_MAX_PARTS * EXPORT_MAX_ROWS },
+      { ...data, Parts: null },
+    );
+  return plan;
+}
+
+interface JobPiece {
+  title: string;
+  query: Record<string, unknown>;
+  rows: number;
+}
+
+/**
+ * The jobs, their audit entries and their queue jobs, committed together: whoever took data out of the
+ * system is in the log, and no job exists that no instance will run.
+ */
+async function insertJobs(
+  ctx: ExportContext,
+  runtime: ExportRuntime,
+  resource: string,
+  pieces: JobPiece[],
+  rawQuery: Record<string, unknown>,
+): Promise<Selectable<ExportJobTable>[]> {
+  const now = ctx.clock.now();
   const jobs = await ctx.db.kysely.transaction().execute(async (trx) => {
     const created: Selectable<ExportJobTable>[] = [];
     for (const piece of pieces) {
@@ -145,7 +180,7 @@ export async function createExportJob(
           AreaId: ctx.areaId,
           UserId: ctx.user.userId,
           UserName: ctx.user.userName,
-          Resource: exportable.name,
+          Resource: resource,
           Title: piece.title,
           Lang: ctx.lang,
           Query: JSON.stringify(piece.query),
@@ -173,8 +208,7 @@ export async function createExportJob(
     return created;
   });
   runtime.queue.wake();
-  const items = jobs.map(toItem);
-  return plan ? { ...items[0]!, Parts: items } : items[0]!;
+  return jobs;
 }
 
 async function findJob(ctx: ExportContext, jobId: number) {
