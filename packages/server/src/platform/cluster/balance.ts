@@ -74,6 +74,50 @@ function place(
   }
 }
 
+/**
+ * Shares: `base` devices each, the `extra` ones to the instances holding the most (fewest moves); ties to
+ * those the ideal placement gives one extra, then by id.
+ */
+function sharesOf(
+  live: string[],
+  held: Map<string, string[]>,
+  idealShare: Map<string, number>,
+  base: number,
+  extra: number,
+): Map<string, number> {
+  return new Map<string, number>(
+    [...live]
+      .sort(
+        (a, b) =>
+          held.get(b)!.length - held.get(a)!.length ||
+          idealShare.get(b)! - idealShare.get(a)! ||
+          (a < b ? -1 : 1),
+      )
+      .map((id, i) => [id, base + (i < extra ? 1 : 0)]),
+  );
+}
+
+/**
+ * The order in which an instance over its share gives up its devices: first those that are not ideally its
+ * own (stand-ins it took while their instance was away), then those that rank it lowest.
+ */
+function shedOrder(
+  mine: string[],
+  id: string,
+  ideal: Map<string, string | null>,
+  rankOf: (key: string) => string[],
+): string[] {
+  return mine
+    .map((key) => ({
+      key,
+      foreign: ideal.get(key) === id ? 0 : 1,
+      rank: rankOf(key).indexOf(id),
+      score: affinity(key, id),
+    }))
+    .sort((a, b) => b.foreign - a.foreign || b.rank - a.rank || a.score - b.score || (a.key < b.key ? -1 : 1))
+    .map((x) => x.key);
+}
+
 export function balance(liveInstances: readonly string[], devices: readonly DeviceHolding[]): BalancePlan {
   const live = [...new Set(liveInstances)].sort();
   const ordered = [...devices].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -110,42 +154,17 @@ export function balance(liveInstances: readonly string[], devices: readonly Devi
     else orphans.push(d.key);
   }
 
-  // Shares: the one extra device goes to the instances holding the most (fewest moves); ties to those the
-  // ideal placement gives one extra, then by id.
-  const share = new Map<string, number>(
-    [...live]
-      .sort(
-        (a, b) =>
-          held.get(b)!.length - held.get(a)!.length ||
-          idealShare.get(b)! - idealShare.get(a)! ||
-          (a < b ? -1 : 1),
-      )
-      .map((id, i) => [id, base + (i < extra ? 1 : 0)]),
-  );
+  const share = sharesOf(live, held, idealShare, base, extra);
 
-  // Keep what fits. An instance over its share gives up first the devices that are not ideally its own
-  // (stand-ins it took while their instance was away), then those that rank it lowest.
+  // Keep what fits; what does not joins the orphans in the pool.
   const pool: string[] = [...orphans];
   const count = new Map<string, number>();
   for (const id of live) {
     const mine = held.get(id)!;
-    const cap = share.get(id)!;
-    let kept = mine;
-    if (mine.length > cap) {
-      const shedFirst = mine
-        .map((key) => ({
-          key,
-          foreign: ideal.get(key) === id ? 0 : 1,
-          rank: rankOf(key).indexOf(id),
-          score: affinity(key, id),
-        }))
-        .sort(
-          (a, b) => b.foreign - a.foreign || b.rank - a.rank || a.score - b.score || (a.key < b.key ? -1 : 1),
-        );
-      const shed = new Set(shedFirst.slice(0, mine.length - cap).map((x) => x.key));
-      pool.push(...shed);
-      kept = mine.filter((key) => !shed.has(key));
-    }
+    const over = mine.length - share.get(id)!;
+    const shed = new Set(over > 0 ? shedOrder(mine, id, ideal, rankOf).slice(0, over) : []);
+    pool.push(...shed);
+    const kept = mine.filter((key) => !shed.has(key));
     for (const key of kept) target.set(key, id);
     count.set(id, kept.length);
   }
@@ -162,12 +181,13 @@ export function balance(liveInstances: readonly string[], devices: readonly Devi
   }
   place(rest, rankOf, count, share, target);
 
-  const moves: Move[] = [];
-  for (const d of ordered) {
-    const to = target.get(d.key)!;
-    if (to !== d.holder)
-      moves.push({ key: d.key, from: d.holder !== null && liveSet.has(d.holder) ? d.holder : null, to });
-  }
+  const moves = ordered
+    .filter((d) => target.get(d.key) !== d.holder)
+    .map((d) => ({
+      key: d.key,
+      from: d.holder !== null && liveSet.has(d.holder) ? d.holder : null,
+      to: target.get(d.key)!,
+    }));
   return { target, moves };
 }
 
