@@ -28,6 +28,8 @@ import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
 import { wgGateway, type WgGateway } from './gateways/wg/index.ts';
 import type { DeviceGateway, GatewayDeps } from './platform/gateway.ts';
 import { ClusterNode } from './platform/cluster/node.ts';
+import { Readiness, registerReadiness } from './platform/cluster/readiness.ts';
+import { migrations } from './assembly.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -54,6 +56,15 @@ export interface Built {
   wg: WgGateway | undefined;
   /** Every device gateway the app started, in the one gateway shape. */
   gateways: DeviceGateway[];
+  /** What /readyz reports (database, migrations, bus, draining). */
+  readiness: Readiness;
+  /**
+   * A graceful stop's first half (main.ts on SIGTERM, docs/deployment.md): /readyz answers 503 at once, and
+   * after `delayMs` (the proxy's health checks take the instance out of rotation meanwhile) the live hub's
+   * sockets and the device gateways are closed, so browsers and charge points reconnect to another instance.
+   * `app.close()` then stops accepting and lets the requests in flight finish.
+   */
+  drain(delayMs: number): Promise<void>;
 }
 
 export const DEFAULT_SETTINGS = {
@@ -97,18 +108,42 @@ export async function buildApp({
     devices,
   );
   registerHealth(app, db, gateways);
+  const readiness = new Readiness({ db, bus: cluster.bus, migrations: Object.keys(migrations) });
+  registerReadiness(app, readiness);
+  let devicesClosed: Promise<void> | undefined;
+  // Once: by a drain, else when the app closes.
+  const closeDevices = () =>
+    (devicesClosed ??= (async () => {
+      hub.close();
+      for (const gateway of [...gateways].reverse()) await gateway.close();
+    })());
   await registerWebApp(app, config);
 
   if (extend) await extend(app, platform);
   app.addHook('onClose', async () => {
-    for (const gateway of [...gateways].reverse()) await gateway.close();
+    await closeDevices();
     unwatchHub();
     hub.close();
     await platform.exports.close();
     await cluster.close();
   });
   await app.ready();
-  return { app, platform, hub, ocpp: ocpp.central, routes: routeTable, wg: wg?.gateway(), gateways };
+  const drain = async (delayMs: number) => {
+    readiness.drain();
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await closeDevices();
+  };
+  return {
+    app,
+    platform,
+    hub,
+    ocpp: ocpp.central,
+    routes: routeTable,
+    wg: wg?.gateway(),
+    gateways,
+    readiness,
+    drain,
+  };
 }
 
 function createFastify(config: Config): FastifyInstance {

@@ -37,6 +37,12 @@ export interface Config {
   simulatorControl: { host: string; port: number } | null;
   /** OCPP charge points (gateways/ocpp, docs/chargers.md). */
   ocpp: OcppConfig;
+  /**
+   * `DRAIN_DELAY`: on SIGTERM, how long /readyz answers 503 before the instance closes its sockets and stops
+   * accepting (the proxy's health checks take it out of rotation meanwhile; docs/deployment.md). Default 3 s
+   * on PostgreSQL, 0 on SQLite (one process, no proxy).
+   */
+  drainSeconds: number;
   /** This instance's name in the cluster, its logs and screens (INSTANCE_ID, else host-pid-random). */
   instanceId: string;
 }
@@ -204,6 +210,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   return {
     instanceId: instance,
+    // One process on SQLite: no proxy to wait for, unless DRAIN_DELAY says otherwise.
+    drainSeconds: /^0+[a-z]?$/i.test(
+      get('DRAIN_DELAY') ?? (/^postgres(ql)?:\/\//i.test(databaseUrl) ? '3s' : '0'),
+    )
+      ? 0
+      : duration('DRAIN_DELAY', '3s', 0),
     wg,
     simulator,
     simulatorControl,

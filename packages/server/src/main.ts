@@ -28,7 +28,8 @@ const seed = await seedIfEmpty(db, {
 // controllers answer before the gateway first calls them.
 const demo = config.seed === 'demo' && config.simulator ? await import('./demo/index.ts') : undefined;
 const demoControllers = demo && config.wg.enabled ? await demo.startControllers(db) : undefined;
-const { app } = await buildApp({ config, db, devices: true });
+const built = await buildApp({ config, db, devices: true });
+const { app } = built;
 if (demoControllers)
   console.log(
     `  Simulated WG controllers: ${demoControllers.simulator.controllers.size} on 127.0.0.1 (SIMULATOR=off turns them off)\n`,
@@ -53,11 +54,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // Stop accepting, let requests in flight finish, then close the database.
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    app
-      .close()
+    app.log.info({ signal, drainSeconds: config.drainSeconds }, 'draining, then shutting down');
+    // Drain (docs/deployment.md): /readyz answers 503 for DRAIN_DELAY so the proxy sends nothing new here, then
+    // the live hub's sockets and the device gateways close (browsers and charge points reconnect elsewhere);
+    // then stop accepting, let requests in flight finish, and close the database.
+    const force = setTimeout(() => process.exit(1), config.drainSeconds * 1000 + 15_000).unref();
+    built
+      .drain(signal === 'SIGTERM' ? config.drainSeconds * 1000 : 0)
+      .then(() => app.close())
       .then(() => (demoDevices ? demoDevices.close() : demoControllers?.close()))
       .then(() => db.close())
       .then(() => {

@@ -66,6 +66,8 @@ export interface Bus {
   onResync(handler: () => void | Promise<void>): Unsubscribe;
   /** Resolves when every channel subscribed or served so far is being received. */
   ready(): Promise<void>;
+  /** Whether messages from other instances are being received now (PgBus: its listening connection is up). */
+  readonly connected: boolean;
   close(): Promise<void>;
 }
 
@@ -172,6 +174,10 @@ export abstract class BusCore implements Bus {
   private readonly resyncHandlers = new Set<() => void | Promise<void>>();
   private nextRequest = 0;
   protected closed = false;
+
+  get connected(): boolean {
+    return !this.closed;
+  }
 
   constructor(protected readonly report: ErrorReporter = defaultReporter) {}
 

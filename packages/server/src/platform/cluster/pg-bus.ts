@@ -348,6 +348,10 @@ export class PgBus extends BusCore {
     await this.loop;
   }
 
+  override get connected(): boolean {
+    return !this.closed && this.client !== undefined;
+  }
+
   /** The backend pid of the listening connection while connected (pg_stat_activity, pg_terminate_backend). */
   get listenerPid(): number | undefined {
     return this.client ? this.listenerPidValue : undefined;
