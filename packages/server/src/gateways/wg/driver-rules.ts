@@ -20,7 +20,8 @@ export abstract class WgRuleCalls extends WgTransport {
   // ---- access rules (codec-rules.ts; docs/devices.md, "Access rules: the messages") --------------------------
   // Values a controller would not take throw RangeError before anything is sent. All of these are idempotent
   // under retries except addTask: a lost reply retried adds the task twice, so rebuild a task list whole (clear,
-  // add each, refresh) rather than patch it.
+  // add each, refresh) rather than patch it, and send each add once ({ tries: 1 }), starting over from the clear
+  // when one goes unanswered (gateways/wg/rules-sync.ts).
 
   /** 0x88: stores a time profile (id 2..254; cards point at it with door values 2..254). */
   setTimeProfile(device: WgDevice, profile: TimeProfile): Promise<void> {
@@ -43,9 +44,10 @@ export abstract class WgRuleCalls extends WgTransport {
   }
 
   /** 0xA8: adds a task; it runs only after refreshTasks. Not idempotent (see above). */
-  addTask(device: WgDevice, task: WgTask): Promise<void> {
+  addTask(device: WgDevice, task: WgTask, options: { tries?: number } = {}): Promise<void> {
     checkTask(task);
-    return this.must(device, { kind: 'addTask', serial: device.serial, ...task }, `task ${task.type}`);
+    const req = { kind: 'addTask' as const, serial: device.serial, ...task };
+    return this.must(device, req, `task ${task.type}`, options.tries);
   }
 
   /** 0xA6 with the magic word: empties the task list. */

@@ -255,15 +255,20 @@ export class WgTransport extends EventEmitter<Events> {
    * Sends any request of the subset and resolves with the matching reply. Rejects with WgError; a reply saying
    * "not done" is returned as is here (the typed helpers below turn it into `refused`).
    */
-  request<N extends MessageName>(device: WgDevice, req: RequestOf<N>): Promise<ResponseOf<N>> {
+  /** `tries`: this request's own number of sends (1 for one that must not be repeated, such as add task). */
+  request<N extends MessageName>(
+    device: WgDevice,
+    req: RequestOf<N>,
+    tries = this.tries,
+  ): Promise<ResponseOf<N>> {
     if (req.serial !== device.serial) throw new RangeError('request serial differs from the device serial');
     if (device.serial === 0) throw new RangeError('serial 0 addresses every controller: use search()');
     this.track(device);
-    const reply = this.enqueue(device.serial, () => this.exchange(device, req as WgRequest));
+    const reply = this.enqueue(device.serial, () => this.exchange(device, req as WgRequest, tries));
     return reply as unknown as Promise<ResponseOf<N>>;
   }
 
-  protected async exchange(device: WgDevice, req: WgRequest): Promise<WgResponse> {
+  protected async exchange(device: WgDevice, req: WgRequest, tries = this.tries): Promise<WgResponse> {
     if (this.closed) throw new WgError('closed', 'driver closed', device.serial, req.kind);
     const sequence = this.nextSequence();
     const bytes = encodeRequest(req, sequence);
@@ -281,7 +286,7 @@ export class WgTransport extends EventEmitter<Events> {
     };
     this.pending.set(device.serial, pending);
     try {
-      for (let attempt = 0; attempt < this.tries && !this.closed; attempt++) {
+      for (let attempt = 0; attempt < tries && !this.closed; attempt++) {
         this.socket.send(bytes, port, device.host);
         const timedOut = new Promise<null>(
           (resolve) => (timer = setTimeout(() => resolve(null), this.timeoutMs)),
@@ -297,10 +302,11 @@ export class WgTransport extends EventEmitter<Events> {
     if (this.closed) throw new WgError('closed', 'driver closed', device.serial, req.kind);
     const wasOffline = this.states.get(device.serial)?.online === false;
     const code: WgErrorCode = pending.badReply ? 'bad-reply' : wasOffline ? 'offline' : 'timeout';
-    this.failed(device.serial, code);
+    // A request sent fewer times than usual on purpose (add task, once) says too little to call the link down.
+    if (tries >= this.tries) this.failed(device.serial, code);
     const message = pending.badReply
       ? `controller ${device.serial} sent an unreadable ${req.kind} reply: ${pending.badReply}`
-      : `controller ${device.serial} did not answer ${req.kind} (${this.tries} × ${this.timeoutMs} ms)`;
+      : `controller ${device.serial} did not answer ${req.kind} (${tries} × ${this.timeoutMs} ms)`;
     throw new WgError(code, message, device.serial, req.kind);
   }
 
@@ -423,8 +429,8 @@ export class WgTransport extends EventEmitter<Events> {
     throw new WgError('refused', `controller ${device.serial} refused ${what}`, device.serial, kind);
   }
 
-  protected async must(device: WgDevice, req: WgRequest, what: string): Promise<void> {
-    const r = (await this.request(device, req as RequestOf<MessageName>)) as { ok?: boolean };
+  protected async must(device: WgDevice, req: WgRequest, what: string, tries?: number): Promise<void> {
+    const r = (await this.request(device, req as RequestOf<MessageName>, tries)) as { ok?: boolean };
     if (r.ok !== true) this.refused(device, req.kind, what);
   }
 }

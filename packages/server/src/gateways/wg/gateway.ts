@@ -4,11 +4,12 @@
 // sync loop (authorisations pending on a controller), and reports to the live hub. Services are called with
 // the controller as the actor; the module is reached only through its face.
 
-import os from 'node:os';
 import {
   DoorControllerError,
   clearSyncBackoff,
+  devicesDueForRules,
   devicesDueForSync,
+  installAlarmEvents,
   installDoorControllers,
   saveDeviceState,
   storeControllerRecords,
@@ -22,9 +23,13 @@ import {
 } from '../../modules/access-control/index.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { DeviceGateway, GatewayDeps, LiveEvents } from '../../platform/gateway.ts';
+import type { LiveEvents } from '../../platform/gateway.ts';
 import { deviceActor, systemActor, type ServiceContext } from '../../platform/context.ts';
+import { doorCount } from '@gatehouse/shared';
 import { collectRecords, recordInput } from './collector.ts';
+import { checkForgotten, controllerOnline, lookAtDoors } from './door-watch.ts';
+import { syncRules } from './rules-sync.ts';
+import { localAddressFacing } from './local-address.ts';
 import { RecordType } from './constants.ts';
 import {
   WgDriver,
@@ -67,6 +72,10 @@ export interface WgGatewayOptions {
   driver?: WgDriverOptions;
   /** set each controller's listener (0x90) and special-event recording (0x8E) when it first answers */
   configureControllers?: boolean;
+  /** seconds between looks at whether a controller forgot its settings (its listener, 0x92) */
+  resetCheckSeconds?: number;
+  /** seconds a controller stays silent before the door monitor raises its offline alarm */
+  offlineAlarmSeconds?: number;
 }
 
 const noLog: GatewayLog = { info() {}, warn() {}, error() {} };
@@ -103,6 +112,12 @@ export class WgGateway implements DoorControllers {
   private readonly expectedCards = new Map<number, number>();
   private readonly configured = new Set<number>();
   private readonly driftAt = new Map<number, number>();
+  /** where each controller's listener was set, and when it was last checked (door-watch.ts checkForgotten) */
+  private readonly listenerSet = new Map<number, string>();
+  private readonly resetCheckedAt = new Map<number, number>();
+  private readonly offlineTimers = new Map<number, NodeJS.Timeout>();
+  /** controllers whose next rules pass reads back what it can (sync now) */
+  private readonly compareRules = new Set<number>();
   readonly progress = new Map<number, SyncStatus>();
   private listenAddress: { address: string; port: number } | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -130,6 +145,7 @@ export class WgGateway implements DoorControllers {
     driver.on('event', (e) => gateway.onPushed(e));
     driver.on('device', (c) => gateway.onDeviceChange(c));
     installDoorControllers(options.db, gateway);
+    installAlarmEvents(options.db, options.hub);
     await gateway.refresh();
     for (const id of gateway.controllers.keys()) gateway.fullSync.add(id);
     gateway.loop(options.pollSeconds ?? 5, () => gateway.pollAll());
@@ -223,6 +239,7 @@ export class WgGateway implements DoorControllers {
       }
       await this.watch(device, wg);
       await saveDeviceState(this.ctx(device), device.Id, { Online: 1, LastSeenAt: this.clock.now() });
+      await lookAtDoors(this.driver, this.ctx(device), device, wg, doorCount(device.Type), this.hub);
     } catch (error) {
       if (!(error instanceof WgError))
         this.log.error({ err: error, serial: device.SerialNumber }, 'wg collection');
@@ -232,12 +249,17 @@ export class WgGateway implements DoorControllers {
   /** The first exchange with a controller: firmware, where to push events, door events recorded too. */
   private async configure(device: ControllerRef, wg: WgDevice): Promise<void> {
     const info = await this.driver.getDevice(wg);
+    // Back after a silence: a listener no longer where it was set is the evidence of a reset, looked at before
+    // it is set again (which would erase it).
+    await this.forgotten(device, wg);
     const patch: Parameters<typeof saveDeviceState>[2] = { Firmware: info.version };
     const target = this.advertiseFor(device);
     if (target && this.options.configureControllers !== false) {
       try {
         await this.driver.setListener(wg, target.host, target.port);
         patch.ListenerAddress = `${target.host}:${target.port}`;
+        this.listenerSet.set(device.Id, patch.ListenerAddress);
+        this.resetCheckedAt.set(device.Id, Date.now());
       } catch (error) {
         // A controller refusing the listener is still collected by polling.
         if (!(error instanceof WgError) || error.code !== 'refused') throw error;
@@ -260,6 +282,11 @@ export class WgGateway implements DoorControllers {
         DriftCheckedAt: this.clock.now(),
       });
     }
+    if (
+      now - (this.resetCheckedAt.get(device.Id) ?? 0) >= (this.options.resetCheckSeconds ?? 30) * 1000 &&
+      (await this.forgotten(device, wg))
+    )
+      return;
     const expected = this.expectedCards.get(device.Id);
     if (expected !== undefined && !this.syncing.has(device.Id)) {
       const count = await this.driver.getCardCount(wg);
@@ -269,6 +296,20 @@ export class WgGateway implements DoorControllers {
         this.fullSync.add(device.Id);
       }
     }
+  }
+
+  /** Whether the controller forgot its settings; if so, it is given back its listener, cards and every rule. */
+  private async forgotten(device: ControllerRef, wg: WgDevice): Promise<boolean> {
+    this.resetCheckedAt.set(device.Id, Date.now());
+    const set = this.listenerSet.get(device.Id);
+    const evidence = await checkForgotten(this.driver, this.ctx(device), device, wg, set, this.hub);
+    if (!evidence) return false;
+    this.log.warn({ serial: device.SerialNumber, evidence }, 'wg controller forgot its settings: restoring');
+    this.listenerSet.delete(device.Id);
+    this.configured.delete(device.Id);
+    this.expectedCards.delete(device.Id);
+    this.fullSync.add(device.Id);
+    return true;
   }
 
   private advertiseFor(device: ControllerRef): { host: string; port: number } | undefined {
@@ -336,6 +377,7 @@ export class WgGateway implements DoorControllers {
         this.configured.delete(device.Id);
         this.fullSync.add(device.Id);
       }
+      this.doorsOnline(device, state.online);
       this.hub?.publish(device.AreaId, {
         Type: 'DeviceStatus',
         DeviceId: device.Id,
@@ -353,11 +395,36 @@ export class WgGateway implements DoorControllers {
     }).catch((error: unknown) => this.log.error({ err: error }, 'wg device state'));
   }
 
+  /**
+   * The door monitor hears of a controller gone silent only once it stayed so for `offlineAlarmSeconds` (a lost
+   * reply or two under packet loss is not an outage); of its return at once.
+   */
+  private doorsOnline(device: ControllerRef, online: boolean | null): void {
+    clearTimeout(this.offlineTimers.get(device.Id));
+    this.offlineTimers.delete(device.Id);
+    const tell = (value: boolean) =>
+      controllerOnline(this.ctx(device), device.Id, value, this.hub).catch((error: unknown) =>
+        this.log.error({ err: error }, 'wg door monitor'),
+      );
+    if (online === true) void tell(true);
+    if (online !== false) return;
+    const timer = setTimeout(
+      () => {
+        this.offlineTimers.delete(device.Id);
+        if (!this.closed && this.driver.state(Number(device.SerialNumber))?.online === false)
+          void tell(false);
+      },
+      (this.options.offlineAlarmSeconds ?? 60) * 1000,
+    ).unref();
+    this.offlineTimers.set(device.Id, timer);
+  }
+
   // ---- sync ------------------------------------------------------------------------------------------------
 
   private async syncDue(): Promise<void> {
     if (this.controllers.size === 0) await this.refresh();
     const due = new Set(await devicesDueForSync(this.ctx()));
+    for (const id of await devicesDueForRules(this.ctx(), [...this.controllers.keys()])) due.add(id);
     const now = Date.now();
     for (const id of this.fullSync) if ((this.fullSyncAfter.get(id) ?? 0) <= now) due.add(id);
     for (const id of due) void this.sync(id);
@@ -376,6 +443,8 @@ export class WgGateway implements DoorControllers {
     const device = this.controllers.get(deviceId);
     const wg = device && this.wg(device);
     if (!device || !wg || this.closed) return;
+    // A full pass (start, back online, sync now, after a reset) reads back the rules it can.
+    const compare = this.fullSync.has(deviceId) || this.compareRules.delete(deviceId);
     this.fullSync.delete(deviceId);
     const ctx = this.ctx(device);
     const started = this.clock.now();
@@ -401,9 +470,11 @@ export class WgGateway implements DoorControllers {
     };
     await saveDeviceState(ctx, deviceId, { SyncState: 'running', SyncStartedAt: started, SyncError: null });
     try {
+      const backoff = this.options.backoff ?? { baseMs: 2000, maxMs: 300_000 };
       const outcome = await syncController(this.driver, ctx, device, wg, {
-        backoff: this.options.backoff ?? { baseMs: 2000, maxMs: 300_000 },
+        backoff,
         onProgress: report,
+        rulesFirst: () => syncRules(this.driver, ctx, device, wg, { backoff, compare, hub: this.hub }),
       });
       const failures = outcome.ok ? 0 : (this.failedSyncs.get(deviceId) ?? 0) + 1;
       if (outcome.ok) {
@@ -493,6 +564,7 @@ export class WgGateway implements DoorControllers {
     this.bySerial.set(Number(device.SerialNumber), device);
     this.fullSyncAfter.delete(device.Id);
     this.failedSyncs.delete(device.Id);
+    this.compareRules.add(device.Id);
     clearSyncBackoff(this.ctx(device), device.Id)
       .then(() => this.sync(device.Id))
       .catch((error: unknown) => this.log.error({ err: error }, 'wg sync now'));
@@ -502,65 +574,13 @@ export class WgGateway implements DoorControllers {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of [...this.timers, ...this.offlineTimers.values()]) clearTimeout(t);
     clearTimeout(this.flushTimer);
     installDoorControllers(this.db, undefined);
+    installAlarmEvents(this.db, undefined);
     await this.driver.close();
     // What was pushed before the close is stored, not dropped (the poll that would read it again has stopped).
     await this.flushPushed();
     await Promise.allSettled([...this.collecting.values(), ...this.syncing.values()]);
   }
-}
-
-/** The local IPv4 address on the interface facing `ip` (same subnet), loopback for loopback, else the first. */
-export function localAddressFacing(ip: string): string {
-  if (ip.startsWith('127.')) return '127.0.0.1';
-  const toInt = (a: string) => a.split('.').reduce((n, p) => (n << 8) | Number(p), 0) >>> 0;
-  const target = toInt(ip);
-  let fallback: string | undefined;
-  for (const list of Object.values(os.networkInterfaces())) {
-    for (const a of list ?? []) {
-      if (a.family !== 'IPv4' || a.internal) continue;
-      fallback ??= a.address;
-      const mask = toInt(a.netmask);
-      if ((toInt(a.address) & mask) === (target & mask)) return a.address;
-    }
-  }
-  return fallback ?? '127.0.0.1';
-}
-
-/** The WG gateway's settings (config.wg), besides the test-only knobs of WgGatewayOptions. */
-export type WgSettings = Pick<WgGatewayOptions, 'listen' | 'advertise' | 'pollSeconds' | 'driver'>;
-
-/**
- * The WG door-controller gateway in the house's one gateway shape (platform/gateway.ts): nothing happens
- * until `start` (the app starts it once its server exists), `close` stops every loop and the listener.
- */
-export function wgGateway(
-  deps: GatewayDeps,
-  settings: WgSettings,
-): DeviceGateway & { gateway(): WgGateway | undefined } {
-  let running: WgGateway | undefined;
-  return {
-    name: 'wg',
-    async start() {
-      running = await WgGateway.start({
-        ...settings,
-        db: deps.db,
-        clock: deps.clock,
-        hub: deps.hub,
-        log: deps.log,
-      });
-    },
-    async close() {
-      await running?.close();
-      running = undefined;
-    },
-    health() {
-      const devices = running ? running.controllerCount() : 0;
-      const connected = running ? running.driver.devices().filter((d) => d.online === true).length : 0;
-      return { name: 'wg', running: running !== undefined, devices, connected };
-    },
-    gateway: () => running,
-  };
 }

@@ -4,13 +4,8 @@ export * from './constants.ts';
 export * from './codec.ts';
 export * from './time.ts';
 export * from './driver.ts';
-export {
-  WgGateway,
-  wgGateway,
-  type WgSettings,
-  localAddressFacing,
-  type WgGatewayOptions,
-  type HubLike,
-} from './gateway.ts';
+export { WgGateway, type WgGatewayOptions, type HubLike } from './gateway.ts';
+export { wgGateway, type WgSettings } from './shape.ts';
+export { localAddressFacing } from './local-address.ts';
 export { collectRecords, recordInput } from './collector.ts';
 export { syncController, cardRecordOf, sameCard } from './sync.ts';

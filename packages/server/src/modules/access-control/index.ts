@@ -89,6 +89,26 @@ export {
   type SyncRow,
 } from './access-control-device/controllers.ts';
 export { ISSUE } from './card-user-link-channel/lifecycle.ts';
+// The access-rule seam (gateways/wg/rules-sync.ts, door-watch.ts): what a controller must hold besides its cards,
+// where its rules stand, the evidence that it forgot them; the doors' live state and the alarms.
+export {
+  controllerForgot,
+  devicesDueForRules,
+  ruleSyncFinished,
+  ruleSyncRow,
+  ruleSyncStarted,
+  rulesPlan,
+  type PlannedTask,
+  type RulePassOutcome,
+  type RulesPlan,
+} from './access-control-device/rules.ts';
+export {
+  noteControllerOnline,
+  noteDoorStatus,
+  watchDoors,
+  type DoorChanges,
+} from './door-monitor/service.ts';
+export { announceAlarms, installAlarmEvents } from './door-alarm/service.ts';
 // For the demo place's seeder (src/demo): the change-log kinds and the swipe records' day length.
 export { CHANGE } from './card-user/change-log.ts';
 export { DAY_MS } from './door-opening-record/service.ts';

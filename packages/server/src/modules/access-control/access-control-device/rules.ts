@@ -226,6 +226,8 @@ export interface RulePassOutcome {
   /** What was written, by part (profiles: how many), for the audit entry. */
   written: Record<string, number>;
   applied: Record<string, string>;
+  /** When the pass read its plan: a controller found to have forgotten its settings since voids it. */
+  startedAt?: number;
 }
 
 /**
@@ -242,9 +244,23 @@ export async function ruleSyncFinished(
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('AccessControlRuleSync')
-      .select(['Attempts', 'AppliedRevision'])
+      .select(['Attempts', 'AppliedRevision', 'RestoredAt'])
       .where('DeviceId', '=', deviceId)
       .executeTakeFirst();
+    // The controller forgot everything while this pass ran: what it wrote says nothing now; the next pass
+    // (due at once) writes every part again.
+    if (
+      outcome.startedAt !== undefined &&
+      row?.RestoredAt != null &&
+      Number(row.RestoredAt) >= outcome.startedAt
+    ) {
+      await trx
+        .updateTable('AccessControlRuleSync')
+        .set({ State: 'failed', Error: 'restoring', NextAt: null, UpdatedAt: now })
+        .where('DeviceId', '=', deviceId)
+        .execute();
+      return;
+    }
     const attempts = Number(row?.Attempts ?? 0);
     const common = {
       State: outcome.ok ? 'done' : 'failed',
