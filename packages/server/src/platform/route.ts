@@ -276,37 +276,10 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
     method: spec.method,
     url: spec.url,
     ...(spec.bodyLimit || isPublic ? { bodyLimit: spec.bodyLimit ?? PUBLIC_BODY_LIMIT } : {}),
-    schema: {
-      summary: spec.summary,
-      tags: [spec.tag],
-      ...(isPublic ? {} : { security: [{ bearer: [] }] }),
-      ...(spec.area
-        ? {
-            headers: {
-              type: 'object',
-              properties: { 'x-area-id': { type: 'integer', minimum: 1 } },
-              required: ['x-area-id'],
-            },
-          }
-        : {}),
-      ...(spec.query ? { querystring: toJsonSchema(spec.query) } : {}),
-      ...(spec.body ? { body: toJsonSchema(spec.body) } : {}),
-      ...(spec.params ? { params: toJsonSchema(spec.params) } : {}),
-      response: { 200: toJsonSchema(envelopeSchema(spec.response)) },
-      ...(Array.isArray(spec.access)
-        ? { description: `Permission codes: ${(spec.access as string[]).join(', ')} (or admin).` }
-        : {}),
-    },
+    schema: openApiOf(spec),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const lang = requestLang(request);
-      let user: Principal | undefined;
-      if (!isPublic) {
-        const token = bearerToken(request.headers.authorization);
-        user = token ? ((await platform.sessions.resolve(token)) ?? undefined) : undefined;
-        if (!user) throw new AppError(401, 'error.unauthorized');
-        if (Array.isArray(spec.access) && !hasAnyCode(user, spec.access))
-          throw new AppError(403, 'error.forbidden');
-      }
+      const user = isPublic ? undefined : await signedIn(platform, request, spec);
       const areaId = spec.area
         ? assertAreaAccess(user!, parseAreaHeader(request.headers['x-area-id']))
         : undefined;
@@ -333,22 +306,61 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
           },
         },
       };
-      const result = await spec.handler(input, ctx as never);
-      if (result instanceof FileReply) {
-        return reply
-          .header('Content-Type', result.contentType)
-          .header(
-            'Content-Disposition',
-            `attachment; filename="${encodeURIComponent(result.fileName)}"; filename*=UTF-8''${encodeURIComponent(result.fileName)}`,
-          )
-          .header('Cache-Control', 'no-store')
-          .serializer((payload: unknown) => payload as string)
-          .send(result.body);
-      }
-      if (result instanceof WithToken) {
-        return reply.send({ code: 200, msg: '', data: result.data ?? null, token: result.token });
-      }
-      return reply.send({ code: 200, msg: '', data: result ?? null });
+      return sendResult(reply, await spec.handler(input, ctx as never));
     },
   });
+}
+
+/** A route's OpenAPI schema: summary, tag, security, the area header, its parts and its enveloped reply. */
+function openApiOf(spec: AnyRoute) {
+  return {
+    summary: spec.summary,
+    tags: [spec.tag],
+    ...(spec.access === 'public' ? {} : { security: [{ bearer: [] }] }),
+    ...(spec.area
+      ? {
+          headers: {
+            type: 'object',
+            properties: { 'x-area-id': { type: 'integer', minimum: 1 } },
+            required: ['x-area-id'],
+          },
+        }
+      : {}),
+    ...(spec.query ? { querystring: toJsonSchema(spec.query) } : {}),
+    ...(spec.body ? { body: toJsonSchema(spec.body) } : {}),
+    ...(spec.params ? { params: toJsonSchema(spec.params) } : {}),
+    response: { 200: toJsonSchema(envelopeSchema(spec.response)) },
+    ...(Array.isArray(spec.access)
+      ? { description: `Permission codes: ${(spec.access as string[]).join(', ')} (or admin).` }
+      : {}),
+  };
+}
+
+/** The signed-in caller (401 without a live session) holding one of the route's codes (403 otherwise). */
+async function signedIn(platform: Platform, request: FastifyRequest, spec: AnyRoute): Promise<Principal> {
+  const token = bearerToken(request.headers.authorization);
+  const user = token ? ((await platform.sessions.resolve(token)) ?? undefined) : undefined;
+  if (!user) throw new AppError(401, 'error.unauthorized');
+  if (Array.isArray(spec.access) && !hasAnyCode(user, spec.access))
+    throw new AppError(403, 'error.forbidden');
+  return user;
+}
+
+/** A handler's result as the reply: a file as an attachment, else the envelope (with a new token if any). */
+function sendResult(reply: FastifyReply, result: unknown) {
+  if (result instanceof FileReply) {
+    return reply
+      .header('Content-Type', result.contentType)
+      .header(
+        'Content-Disposition',
+        `attachment; filename="${encodeURIComponent(result.fileName)}"; filename*=UTF-8''${encodeURIComponent(result.fileName)}`,
+      )
+      .header('Cache-Control', 'no-store')
+      .serializer((payload: unknown) => payload as string)
+      .send(result.body);
+  }
+  if (result instanceof WithToken) {
+    return reply.send({ code: 200, msg: '', data: result.data ?? null, token: result.token });
+  }
+  return reply.send({ code: 200, msg: '', data: result ?? null });
 }
