@@ -417,6 +417,7 @@ describeEachDb('access control: swipe records', (h) => {
       'Result',
       'Reason',
       'Door event',
+      'Opened by',
     ]);
     // A swipe's result, an alarm's, or nothing for a door event (as the screen shows them).
     const results = new Set<unknown>();

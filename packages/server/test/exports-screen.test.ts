@@ -124,11 +124,27 @@ async function seedDoorEvents(h: Harness) {
     .insertInto('DoorOpeningRecord')
     .values([
       // 44 remote open, 20 push button, 24 door closed (door events); 38 forced open (an alarm).
-      { ...base, At: NOW - 60_000, EventType: 2, EventReason: 44, RecordIndex: 900_001 },
+      { ...base, At: NOW - 60_000, EventType: 2, EventReason: 44, RecordIndex: 900_001, Result: 1 },
       { ...base, At: NOW - 120_000, EventType: 2, EventReason: 20, RecordIndex: 900_002, Result: 1 },
       { ...base, At: NOW - 180_000, EventType: 2, EventReason: 24, RecordIndex: 900_003, Result: 1 },
       { ...base, At: NOW - 240_000, EventType: 3, EventReason: 38, RecordIndex: 900_004 },
     ])
+    .execute();
+  // The operator's "open door" a moment before the controller recorded the remote open.
+  await k
+    .insertInto('AuditLog')
+    .values({
+      At: NOW - 62_000,
+      UserId: 1,
+      UserName: 'admin',
+      AreaId: 1,
+      Action: 'openDoor',
+      Entity: 'AccessControlChannel',
+      EntityId: '1',
+      Before: null,
+      After: JSON.stringify({ DeviceId: device.Id, DoorNumber: 1 }),
+      Ip: '127.0.0.1',
+    })
     .execute();
 }
 
@@ -212,7 +228,19 @@ describeEachDb('every export shows what its list shows', (h) => {
         expect(row[header('accessControl.field.Reason')]).toBe('');
         expect(row.join('|')).not.toContain('0000000000');
       }
-      expect(remote[header('accessControl.field.Result')]).toBe('');
+      const list = await call<{ Items: { EventReason: number | null; OpenedBy?: string | null }[] }>(
+        h().app,
+        'GET',
+        '/api/DoorOpeningRecord',
+        { token, area: 1, query: { ...RANGE, PageIndex: 1, PageSize: 20 } },
+      );
+      expect(list.data.Items.find((i) => i.EventReason === 44)?.OpenedBy).toBe('admin');
+      // A remote open says whether the door opened, and who opened it (from the operation log).
+      expect(remote[header('accessControl.field.Result')]).toBe(
+        translate(lang, 'enum.doorRecordResult.true'),
+      );
+      expect(remote[header('accessControl.field.OpenedBy')]).toBe('admin');
+      expect(closed[header('accessControl.field.OpenedBy')]).toBe('');
       expect(closed[header('accessControl.field.Result')]).toBe('');
       expect(forced[header('accessControl.field.Result')]).toBe(translate(lang, 'accessControl.field.Alarm'));
       // The 08:00 UTC swipe hour reads as the area's wall clock (São Paulo, UTC-3).

@@ -26,6 +26,8 @@ export const doorOpeningRecordItem = z.object({
   EventType: z.number().nullable(),
   EventReason: z.number().nullable(),
   RecordIndex: z.number().nullable(),
+  /** A remote open (event 44/45): the user who opened the door from Gatehouse, from the operation log; else null. */
+  OpenedBy: z.string().nullable().optional(),
 });
 export type DoorOpeningRecordItem = z.output<typeof doorOpeningRecordItem>;
 

@@ -53,6 +53,7 @@ export const accessControl: CatalogueShape<typeof zh> = {
     DoorNumber: 'Door',
     Direction: 'Direction',
     DoorEvent: 'Door event',
+    OpenedBy: 'Opened by',
     Alarm: 'Alarm',
     ReaderType: 'Reader type',
     AuthorizationCount: 'Authorisations',

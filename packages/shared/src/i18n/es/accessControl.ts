@@ -53,6 +53,7 @@ export const accessControl: CatalogueShape<typeof zh> = {
     DoorNumber: 'Puerta',
     Direction: 'Sentido',
     DoorEvent: 'Evento de puerta',
+    OpenedBy: 'Abierta por',
     Alarm: 'Alarma',
     ReaderType: 'Tipo de lector',
     AuthorizationCount: 'Autorizaciones',

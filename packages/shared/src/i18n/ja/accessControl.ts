@@ -53,6 +53,7 @@ export const accessControl: CatalogueShape<typeof zh> = {
     DoorNumber: 'ドア番号',
     Direction: '方向',
     DoorEvent: '扉イベント',
+    OpenedBy: '開錠者',
     Alarm: 'アラーム',
     ReaderType: 'リーダー種別',
     AuthorizationCount: '権限数',

@@ -51,6 +51,7 @@ export const accessControl = {
     DoorNumber: '门号',
     Direction: '方向',
     DoorEvent: '门事件',
+    OpenedBy: '开门人',
     Alarm: '报警',
     ReaderType: '读卡器类型',
     AuthorizationCount: '授权数',

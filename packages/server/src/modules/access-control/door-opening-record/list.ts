@@ -68,7 +68,57 @@ function toItem(row: Omit<Selectable<DoorOpeningRecordTable>, 'AreaId'>): SwipeI
     EventType: numberOrNull(row.EventType),
     EventReason: numberOrNull(row.EventReason),
     RecordIndex: numberOrNull(row.RecordIndex),
+    OpenedBy: null,
   };
+}
+
+/** The controller's remote-open reasons (docs/devices.md): 44 remote open, 45 remote open by a USB reader. */
+const REMOTE_OPEN = new Set([44, 45]);
+/** How long before a controller's remote-open record the operator's open command may have been sent. */
+const REMOTE_OPEN_WINDOW_MS = 120_000;
+
+const isRemoteOpen = (item: SwipeItem) => item.EventReason !== null && REMOTE_OPEN.has(item.EventReason);
+
+/**
+ * Who opened the door, for each remote-open record of a page (issue 21, item 6): the controller's record
+ * names no one, the operation log's "open door" entry does (the same device and door, sent at most two minutes
+ * before the controller recorded it, the latest such entry).
+ */
+async function withOpeners(db: Trx, areaId: number, items: SwipeItem[]): Promise<SwipeItem[]> {
+  const remote = items.filter(isRemoteOpen);
+  if (remote.length === 0) return items;
+  const times = remote.map((i) => Date.parse(i.At));
+  const entries = await db
+    .selectFrom('AuditLog')
+    .select(['At', 'UserName', 'After'])
+    .where('AreaId', '=', areaId)
+    .where('Action', '=', 'openDoor')
+    .where('Entity', '=', 'AccessControlChannel')
+    .where('At', '>=', Math.min(...times) - REMOTE_OPEN_WINDOW_MS)
+    .where('At', '<=', Math.max(...times) + 5_000)
+    .orderBy('At', 'desc')
+    .execute();
+  const opens = entries.map((e) => {
+    let after: { DeviceId?: number; DoorNumber?: number } = {};
+    try {
+      after = JSON.parse(e.After ?? '{}') as typeof after;
+    } catch {
+      // not JSON: matches nothing
+    }
+    return { at: Number(e.At), user: e.UserName, device: after.DeviceId, door: after.DoorNumber };
+  });
+  return items.map((item) => {
+    if (!isRemoteOpen(item)) return item;
+    const at = Date.parse(item.At);
+    const open = opens.find(
+      (o) =>
+        o.device === item.DeviceId &&
+        o.door === item.DoorNumber &&
+        o.at <= at + 5_000 &&
+        o.at >= at - REMOTE_OPEN_WINDOW_MS,
+    );
+    return open?.user ? { ...item, OpenedBy: open.user } : item;
+  });
 }
 
 /**
@@ -264,8 +314,13 @@ export async function listSwipes(
 }
 
 /** What a page of the list is asked for: its query, with the page turned into an offset. */
-export function swipePage(db: Trx, areaId: number, q: SwipeQuery & { PageIndex: number; PageSize: number }) {
-  return listSwipes(db, areaId, q, (q.PageIndex - 1) * q.PageSize, q.PageSize);
+export async function swipePage(
+  db: Trx,
+  areaId: number,
+  q: SwipeQuery & { PageIndex: number; PageSize: number },
+) {
+  const page = await listSwipes(db, areaId, q, (q.PageIndex - 1) * q.PageSize, q.PageSize);
+  return { ...page, Items: await withOpeners(db, areaId, page.Items) };
 }
 
 /**
@@ -276,6 +331,8 @@ export function swipePage(db: Trx, areaId: number, q: SwipeQuery & { PageIndex: 
  * event column names what happened.
  */
 const isSwipe = (row: SwipeItem) => row.EventType === null || row.EventType === 1;
+/** A swipe's result, and a remote open's: whether the controller opened the door (its record says). */
+const hasResult = (row: SwipeItem) => isSwipe(row) || isRemoteOpen(row);
 const swipeOnly =
   <K extends keyof SwipeItem>(key: K) =>
   (row: SwipeItem): SwipeItem[K] | null =>
@@ -295,7 +352,7 @@ const columns: ExportColumn<SwipeItem>[] = [
   { ...enumColumn('Direction', 'Direction', doorDirection), value: swipeOnly('Direction') },
   {
     ...enumColumn('Result', 'Result', doorRecordResult),
-    value: (row) => (isSwipe(row) ? row.Result : row.EventType === ALARM_RECORD ? 'alarm' : null),
+    value: (row) => (hasResult(row) ? row.Result : row.EventType === ALARM_RECORD ? 'alarm' : null),
     label: (v, lang) =>
       v === 'alarm' ? translate(lang, 'accessControl.field.Alarm') : enumLabel(lang, doorRecordResult, v),
   },
@@ -307,6 +364,7 @@ const columns: ExportColumn<SwipeItem>[] = [
     // Codes the enumeration does not name are shown as numbers, as on the screen.
     label: (v, lang) => enumLabel(lang, doorEventReason, v),
   },
+  { key: 'OpenedBy', labelKey: 'accessControl.field.OpenedBy' },
 ];
 
 /** The swipe list's export: its own service, not a declared resource's. */
@@ -320,5 +378,9 @@ export const swipeExport: Exportable = {
   checkQuery: (q) => assertDaySpan(q, TIME_RANGE),
   count: async (ctx, q) => (await listSwipes(ctx.db.kysely, scopedArea(ctx), q as SwipeQuery, 0, 1)).Total,
   rows: async (ctx, q, limit) =>
-    (await listSwipes(ctx.db.kysely, scopedArea(ctx), q as SwipeQuery, 0, limit)).Items,
+    withOpeners(
+      ctx.db.kysely,
+      scopedArea(ctx),
+      (await listSwipes(ctx.db.kysely, scopedArea(ctx), q as SwipeQuery, 0, limit)).Items,
+    ),
 };

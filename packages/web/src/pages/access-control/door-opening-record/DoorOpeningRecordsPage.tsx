@@ -29,6 +29,8 @@ type SwipeRow = DoorOpeningRecordItem;
  */
 const isSwipe = (row: SwipeRow) => row.EventType === null || row.EventType === 1;
 const ALARM = 3;
+/** A remote open (44, 45 by a USB reader): its record says whether the door opened, the log who opened it. */
+const isRemoteOpen = (row: SwipeRow) => row.EventReason === 44 || row.EventReason === 45;
 
 function enumText(tr: (key: TKey) => string, def: EnumDef, value: number | null): string {
   const item = value === null ? undefined : findEnumItem(def, value);
@@ -94,7 +96,7 @@ const config: ListPageConfig<SwipeRow> = {
       title: 'accessControl.field.Result',
       width: 110,
       render: (row, tr) =>
-        isSwipe(row) ? (
+        isSwipe(row) || isRemoteOpen(row) ? (
           <ResultTag opened={row.Result} />
         ) : row.EventType === ALARM ? (
           <Tag color="red" data-alarm="true">
@@ -121,6 +123,12 @@ const config: ListPageConfig<SwipeRow> = {
         return (
           <span data-event-reason={row.EventReason}>
             {item ? tr(item.key as never) : String(row.EventReason)}
+            {row.OpenedBy && (
+              <span className="ac-opened-by" data-opened-by={row.OpenedBy}>
+                {' · '}
+                {tr('accessControl.field.OpenedBy')}: {row.OpenedBy}
+              </span>
+            )}
           </span>
         );
       },
