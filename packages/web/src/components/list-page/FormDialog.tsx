@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
-import { Col, DatePicker, Form, Input, InputNumber, Row as GridRow, Switch } from 'antd';
+import { useEffect, type ReactNode } from 'react';
+import { Col, DatePicker, Form, Input, InputNumber, Row as GridRow, Switch, type FormInstance } from 'antd';
+import type { TFunction } from 'i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import {
@@ -87,6 +88,94 @@ export function formBody<T extends Row>(
   return item ? { Id: item.Id, ...shaped } : shaped;
 }
 
+interface ControlProps {
+  /** What Form.Item injects: value and onChange (checked for switches). */
+  control: Record<string, unknown>;
+  field: FieldDef;
+  disabled: boolean;
+  placeholder: string | undefined;
+  testId: string;
+}
+
+const FULL_WIDTH = { width: '100%' };
+
+/** The antd control of each field kind; text is the default. */
+const CONTROLS: Partial<Record<FieldDef['kind'], (p: ControlProps) => ReactNode>> = {
+  password: ({ control, field, testId }) => (
+    <Input.Password
+      {...control}
+      autoComplete="new-password"
+      maxLength={field.maxLength}
+      data-testid={testId}
+    />
+  ),
+  textarea: ({ control, field, placeholder, testId }) => (
+    <Input.TextArea
+      {...control}
+      rows={3}
+      maxLength={field.maxLength}
+      showCount={Boolean(field.maxLength)}
+      placeholder={placeholder}
+      data-testid={testId}
+    />
+  ),
+  json: ({ control, testId }) => (
+    <Input.TextArea
+      {...control}
+      rows={8}
+      className="list-page-json"
+      placeholder='{ "address": "…" }'
+      data-testid={testId}
+    />
+  ),
+  number: ({ control, field, disabled, testId }) => (
+    <InputNumber
+      {...control}
+      min={field.min}
+      max={field.max}
+      style={FULL_WIDTH}
+      disabled={disabled}
+      data-testid={testId}
+    />
+  ),
+  switch: ({ control, testId }) => <Switch {...control} data-testid={testId} />,
+  cents: ({ control, field, disabled, testId }) => (
+    <InputNumber
+      {...control}
+      min={(field.min ?? 0) / 100}
+      max={field.max === undefined ? undefined : field.max / 100}
+      precision={2}
+      prefix="¥"
+      style={FULL_WIDTH}
+      disabled={disabled}
+      data-testid={testId}
+    />
+  ),
+  date: ({ control, disabled, testId }) => (
+    <DatePicker {...control} style={FULL_WIDTH} disabled={disabled} data-testid={testId} />
+  ),
+  datetime: ({ control, disabled, testId }) => (
+    <DatePicker {...control} showTime style={FULL_WIDTH} disabled={disabled} data-testid={testId} />
+  ),
+  select: optionControl,
+  multiSelect: optionControl,
+  treeSelect: optionControl,
+};
+
+function optionControl({ control, field, disabled, testId }: ControlProps) {
+  return (
+    <OptionSelect
+      {...control}
+      source={field.options}
+      multiple={field.kind === 'multiSelect'}
+      tree={field.kind === 'treeSelect'}
+      disabled={disabled}
+      placeholder={field.placeholder}
+      testId={testId}
+    />
+  );
+}
+
 /**
  * One control of the dialog. Form.Item injects `value`, `onChange` (and `checked` for switches) into its
  * direct child, so they arrive here and are handed on to the antd control.
@@ -101,103 +190,120 @@ function FieldControl({
   [prop: string]: unknown;
 }) {
   const { t } = useTranslation();
-  const disabled = Boolean(field.lockedOnEdit && editing);
-  const placeholder = field.placeholder ? t(field.placeholder) : undefined;
-  const testId = `field-${field.name}`;
-  switch (field.kind) {
-    case 'password':
-      return (
-        <Input.Password
-          {...control}
-          autoComplete="new-password"
-          maxLength={field.maxLength}
-          data-testid={testId}
-        />
-      );
-    case 'textarea':
-      return (
-        <Input.TextArea
-          {...control}
-          rows={3}
-          maxLength={field.maxLength}
-          showCount={Boolean(field.maxLength)}
-          placeholder={placeholder}
-          data-testid={testId}
-        />
-      );
-    case 'json':
-      return (
-        <Input.TextArea
-          {...control}
-          rows={8}
-          className="list-page-json"
-          placeholder='{ "address": "…" }'
-          data-testid={testId}
-        />
-      );
-    case 'number':
-      return (
-        <InputNumber
-          {...control}
-          min={field.min}
-          max={field.max}
-          style={{ width: '100%' }}
-          disabled={disabled}
-          data-testid={testId}
-        />
-      );
-    case 'switch':
-      return <Switch {...control} data-testid={testId} />;
-    case 'cents':
-      return (
-        <InputNumber
-          {...control}
-          min={(field.min ?? 0) / 100}
-          max={field.max === undefined ? undefined : field.max / 100}
-          precision={2}
-          prefix="¥"
-          style={{ width: '100%' }}
-          disabled={disabled}
-          data-testid={testId}
-        />
-      );
-    case 'date':
-      return <DatePicker {...control} style={{ width: '100%' }} disabled={disabled} data-testid={testId} />;
-    case 'datetime':
-      return (
-        <DatePicker
-          {...control}
-          showTime
-          style={{ width: '100%' }}
-          disabled={disabled}
-          data-testid={testId}
-        />
-      );
-    case 'select':
-    case 'multiSelect':
-    case 'treeSelect':
-      return (
-        <OptionSelect
-          {...control}
-          source={field.options}
-          multiple={field.kind === 'multiSelect'}
-          tree={field.kind === 'treeSelect'}
-          disabled={disabled}
-          placeholder={field.placeholder}
-          testId={testId}
-        />
-      );
-    default:
-      return (
-        <Input
-          {...control}
-          maxLength={field.maxLength}
-          disabled={disabled}
-          placeholder={placeholder}
-          data-testid={testId}
-        />
-      );
+  const props: ControlProps = {
+    control,
+    field,
+    disabled: Boolean(field.lockedOnEdit && editing),
+    placeholder: field.placeholder ? t(field.placeholder) : undefined,
+    testId: `field-${field.name}`,
+  };
+  const render = CONTROLS[field.kind ?? 'text'];
+  if (render) return render(props);
+  return (
+    <Input
+      {...control}
+      maxLength={field.maxLength}
+      disabled={props.disabled}
+      placeholder={props.placeholder}
+      data-testid={props.testId}
+    />
+  );
+}
+
+/** A field's browser-side rules: required, the shared validators, lengths, and JSON for a json field. */
+function fieldRules(field: FieldDef, t: TFunction) {
+  const translate = (key: ValidationKey) => t(key);
+  return [
+    ...(field.required ? [antdRule(translate, requiredRule)] : []),
+    ...(field.rules?.length ? [antdRule(translate, ...field.rules)] : []),
+    ...(field.maxLength
+      ? [{ max: field.maxLength, message: t('validation.tooLong', { max: field.maxLength }) }]
+      : []),
+    ...(field.minLength
+      ? [{ min: field.minLength, message: t('validation.tooShort', { min: field.minLength }) }]
+      : []),
+    ...(field.kind === 'json'
+      ? [
+          {
+            validator: (_: unknown, value: unknown) =>
+              typeof value !== 'string' || value.trim() === '' || parseCustom(value) !== null
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('validation.json'))),
+          },
+        ]
+      : []),
+  ];
+}
+
+/** The server's refusal on the fields it names (a toast for those not in the form, or without fields). */
+function showServerErrors(form: FormInstance<Values>, def: FormDef<Row>, error: unknown) {
+  const errors =
+    error instanceof RequestError
+      ? (error.data as { Errors?: { Field: string; Message: string }[] } | null)?.Errors
+      : undefined;
+  if (errors?.length) {
+    const known = new Set(def.fields.map((f) => f.name));
+    form.setFields(
+      errors.filter((e) => known.has(e.Field)).map((e) => ({ name: e.Field, errors: [e.Message] })),
+    );
+    const unknown = errors.filter((e) => !known.has(e.Field));
+    if (unknown.length) feedback.error(unknown.map((e) => `${e.Field}: ${e.Message}`).join('; '), 3);
+  } else if (error instanceof RequestError) {
+    feedback.error(error.message, 3);
   }
+}
+
+/** Shows problems of a cross-field check on their fields (or as a toast for a field not on screen). */
+function showProblems(
+  form: FormInstance<Values>,
+  def: FormDef<Row>,
+  problems: FormProblem[],
+  current: Values,
+  t: TFunction,
+) {
+  const shown = new Set(
+    def.fields.filter((f) => !f.visible || f.visible(current)).map((f) => f.name as string),
+  );
+  const message = (p: FormProblem) => String(t(p.key as TKey, p.params as never));
+  form.setFields(
+    problems.filter((p) => shown.has(p.field)).map((p) => ({ name: p.field, errors: [message(p)] })),
+  );
+  const elsewhere = problems.filter((p) => !shown.has(p.field));
+  if (elsewhere.length) feedback.error(elsewhere.map(message).join('; '), 3);
+}
+
+/** The fields the dialog shows now: those of creating or editing, visible with the current values. */
+function shownFields<T extends Row>(def: FormDef<T>, item: T | null, values: Values): FieldDef[] {
+  return def.fields.filter(
+    (f) =>
+      !(f.only === 'create' && item) && !(f.only === 'edit' && !item) && (!f.visible || f.visible(values)),
+  );
+}
+
+/** One field in the dialog's grid: its label, rules, hint and control (or the declaration's own render). */
+function FieldItem(props: { field: FieldDef; form: FormInstance<Values>; editing: boolean; half: boolean }) {
+  const { t } = useTranslation();
+  const { field, form, editing, half } = props;
+  return (
+    <Col span={half ? 12 : 24}>
+      <Form.Item
+        name={field.name}
+        label={t(field.label)}
+        rules={fieldRules(field, t)}
+        valuePropName={field.kind === 'switch' ? 'checked' : 'value'}
+        extra={
+          field.extra ? (
+            t(field.extra as TKey)
+          ) : field.kind === 'datetime' ? (
+            // A time typed abroad is the site's time: say so where the clocks differ.
+            <SiteZoneNote />
+          ) : undefined
+        }
+      >
+        {field.render ? field.render(form) : <FieldControl field={field} editing={editing} />}
+      </Form.Item>
+    </Col>
+  );
 }
 
 /**
@@ -219,7 +325,6 @@ export function FormDialog<T extends Row>({
   const [saving, withSaving] = useSaving();
   const values = Form.useWatch([], form) as Values | undefined;
   const wide = (def.width ?? 560) >= 720;
-  const translate = (key: ValidationKey) => t(key);
 
   useEffect(() => {
     if (open) {
@@ -231,25 +336,12 @@ export function FormDialog<T extends Row>({
     }
   }, [open, item, def, form, defaults]);
 
-  /** Shows problems of a cross-field check on their fields (or as a toast for a field not on screen). */
-  function showProblems(problems: FormProblem[], current: Values) {
-    const shown = new Set(
-      def.fields.filter((f) => !f.visible || f.visible(current)).map((f) => f.name as string),
-    );
-    const message = (p: FormProblem) => String(t(p.key as TKey, p.params as never));
-    form.setFields(
-      problems.filter((p) => shown.has(p.field)).map((p) => ({ name: p.field, errors: [message(p)] })),
-    );
-    const elsewhere = problems.filter((p) => !shown.has(p.field));
-    if (elsewhere.length) feedback.error(elsewhere.map(message).join('; '), 3);
-  }
-
   async function submit() {
     const current = await form.validateFields();
     const body = formBody(def, current, item);
     const problems = def.check?.(body, item) ?? [];
     if (problems.length) {
-      showProblems(problems, current);
+      showProblems(form, def, problems, current, t);
       return;
     }
     await withSaving(async () => {
@@ -257,30 +349,12 @@ export function FormDialog<T extends Row>({
         await onSubmit(body);
         onClose();
       } catch (error) {
-        const errors =
-          error instanceof RequestError
-            ? (error.data as { Errors?: { Field: string; Message: string }[] } | null)?.Errors
-            : undefined;
-        if (errors?.length) {
-          const known = new Set(def.fields.map((f) => f.name));
-          form.setFields(
-            errors.filter((e) => known.has(e.Field)).map((e) => ({ name: e.Field, errors: [e.Message] })),
-          );
-          const unknown = errors.filter((e) => !known.has(e.Field));
-          if (unknown.length) feedback.error(unknown.map((e) => `${e.Field}: ${e.Message}`).join('; '), 3);
-        } else if (error instanceof RequestError) {
-          feedback.error(error.message, 3);
-        }
+        showServerErrors(form, def, error);
       }
     });
   }
 
-  const fields = def.fields.filter(
-    (f) =>
-      !(f.only === 'create' && item) &&
-      !(f.only === 'edit' && !item) &&
-      (!f.visible || f.visible(values ?? {})),
-  );
+  const fields = shownFields(def, item, values ?? {});
   return (
     <PageModal
       open={open}
@@ -298,51 +372,15 @@ export function FormDialog<T extends Row>({
     >
       <Form form={form} layout="vertical" data-testid="record-form" preserve={false}>
         <GridRow gutter={16}>
-          {fields.map((field) => {
-            const rules = [
-              ...(field.required ? [antdRule(translate, requiredRule)] : []),
-              ...(field.rules?.length ? [antdRule(translate, ...field.rules)] : []),
-              ...(field.maxLength
-                ? [{ max: field.maxLength, message: t('validation.tooLong', { max: field.maxLength }) }]
-                : []),
-              ...(field.minLength
-                ? [{ min: field.minLength, message: t('validation.tooShort', { min: field.minLength }) }]
-                : []),
-              ...(field.kind === 'json'
-                ? [
-                    {
-                      validator: (_: unknown, value: unknown) =>
-                        typeof value !== 'string' || value.trim() === '' || parseCustom(value) !== null
-                          ? Promise.resolve()
-                          : Promise.reject(new Error(t('validation.json'))),
-                    },
-                  ]
-                : []),
-            ];
-            return (
-              <Col
-                key={field.name}
-                span={wide && !field.wide && field.kind !== 'json' && field.kind !== 'textarea' ? 12 : 24}
-              >
-                <Form.Item
-                  name={field.name}
-                  label={t(field.label)}
-                  rules={rules}
-                  valuePropName={field.kind === 'switch' ? 'checked' : 'value'}
-                  extra={
-                    field.extra ? (
-                      t(field.extra as TKey)
-                    ) : field.kind === 'datetime' ? (
-                      // A time typed abroad is the site's time: say so where the clocks differ.
-                      <SiteZoneNote />
-                    ) : undefined
-                  }
-                >
-                  {field.render ? field.render(form) : <FieldControl field={field} editing={item !== null} />}
-                </Form.Item>
-              </Col>
-            );
-          })}
+          {fields.map((field) => (
+            <FieldItem
+              key={field.name}
+              field={field}
+              form={form}
+              editing={item !== null}
+              half={wide && !field.wide && field.kind !== 'json' && field.kind !== 'textarea'}
+            />
+          ))}
         </GridRow>
       </Form>
     </PageModal>
