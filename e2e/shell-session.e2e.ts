@@ -57,11 +57,19 @@ describe('redirects and the no-token whitelist (spec section 4)', () => {
   it('asks for both fields before calling the server', async () => {
     const { page } = await suite.open({ language: 'en' });
     await goto(page, '/login');
+    // Every call the page makes from here on: an empty form must not reach the login endpoint.
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) calls.push(request.url());
+    });
     await page.locator('[data-testid="login-submit"]').click();
     await eventually(() => page.locator('.login-error').allInnerTexts()).toEqual([
       'Please enter the username',
       'Please enter the password',
     ]);
+    // Given time to leave, a request would have been seen by now (the messages come after validation).
+    await page.waitForTimeout(300);
+    expect(calls.filter((url) => url.includes('/api/Auth'))).toEqual([]);
   });
 
   it('resets the token of a signed-in user who opens /login', async () => {

@@ -48,6 +48,7 @@ export const audit: CatalogueShape<typeof zh> = {
     settle: 'Settle',
     settle_correct: 'Correct settlement',
     safetyStop: 'Safety stop',
+    endUnconfirmed: 'Ended, not confirmed by the charger',
     forcedPowerOff: 'Forced power-off',
     forcedPowerOff_result: 'Forced power-off result',
     changeAvailability: 'Change socket availability',

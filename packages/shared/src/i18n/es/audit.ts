@@ -48,6 +48,7 @@ export const audit: CatalogueShape<typeof zh> = {
     settle: 'Liquidar',
     settle_correct: 'Corregir liquidación',
     safetyStop: 'Parada de seguridad',
+    endUnconfirmed: 'Finalizada sin confirmación del cargador',
     forcedPowerOff: 'Corte forzado',
     forcedPowerOff_result: 'Resultado del corte forzado',
     changeAvailability: 'Cambiar disponibilidad de la toma',

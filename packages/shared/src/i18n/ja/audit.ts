@@ -48,6 +48,7 @@ export const audit: CatalogueShape<typeof zh> = {
     settle: '精算',
     settle_correct: '精算の訂正',
     safetyStop: '安全停止',
+    endUnconfirmed: '充電器の確認なしで終了',
     forcedPowerOff: '強制停止',
     forcedPowerOff_result: '強制停止の結果',
     changeAvailability: 'ソケットの利用可否の変更',

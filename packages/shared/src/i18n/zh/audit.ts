@@ -51,6 +51,7 @@ export const audit = {
     settle: '结算',
     settle_correct: '更正结算',
     safetyStop: '安全停止充电',
+    endUnconfirmed: '充电桩未确认，结束充电',
     forcedPowerOff: '强制断电',
     forcedPowerOff_result: '强制断电结果',
     changeAvailability: '切换插座可用状态',
