@@ -321,4 +321,64 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
     expect(restored).toBeDefined();
     sim.dropRate = 0;
   }, 180_000);
+
+  it('a forced door shows on the door monitor with its alarm, live; an operator acknowledges it with a note, audited', async () => {
+    const events: { Type: string }[] = [];
+    const leave = h().hub.join(AREA, {
+      send: (data: string) => events.push(JSON.parse(data) as { Type: string }),
+      close: () => {},
+    });
+    const c = sim.controller(serial);
+    c.forceDoor(2);
+    interface Monitor {
+      Doors: { DeviceId: number; DoorNumber: number; State: number }[];
+      OpenAlarms: { Id: number; Kind: number; DeviceId: number; DoorNumber: number }[];
+    }
+    let monitor: Monitor | undefined;
+    await until(
+      async () => {
+        monitor = await api<Monitor>('GET', '/api/DoorMonitor');
+        const door = monitor.Doors.find((d) => d.DeviceId === device.Id && d.DoorNumber === 2);
+        return door?.State === 5 && monitor.OpenAlarms.some((a) => a.Kind === 1 && a.DeviceId === device.Id);
+      },
+      20_000,
+      'the forced door and its alarm',
+    );
+    const alarm = monitor!.OpenAlarms.find((a) => a.Kind === 1 && a.DeviceId === device.Id)!;
+    expect(alarm.DoorNumber).toBe(2);
+    const summary = await api<{ OpenAlarms: { Count: number } }>('GET', '/api/AccessControlDashboard');
+    expect(summary.OpenAlarms.Count).toBeGreaterThan(0);
+    await api('POST', '/api/DoorAlarm/Acknowledge', {
+      Ids: [alarm.Id],
+      Note: 'Checked on site: door wedged',
+    });
+    const again = await call(h().app, 'POST', '/api/DoorAlarm/Acknowledge', {
+      token,
+      area: AREA,
+      body: { Ids: [alarm.Id], Note: 'twice' },
+    });
+    expect(again.status).toBe(409);
+    const row = await h()
+      .db.kysely.selectFrom('DoorAlarm')
+      .selectAll()
+      .where('Id', '=', alarm.Id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ State: 1, Note: 'Checked on site: door wedged' });
+    const audited = await h()
+      .db.kysely.selectFrom('AuditLog')
+      .select(['Action', 'ActorKind'])
+      .where('Entity', '=', 'DoorAlarm')
+      .where('EntityId', '=', String(alarm.Id))
+      .execute();
+    expect(audited.map((a) => `${a.Action}/${a.ActorKind}`).sort()).toEqual([
+      'acknowledge/user',
+      'raise/device',
+    ]);
+    leave();
+    expect(events.some((e) => e.Type === 'AlarmRaised')).toBe(true);
+    expect(events.some((e) => e.Type === 'DoorState')).toBe(true);
+    expect(events.some((e) => e.Type === 'AlarmChanged')).toBe(true);
+    // The door closes: its state follows.
+    c.setDoorSensor(2, false);
+  }, 60_000);
 });

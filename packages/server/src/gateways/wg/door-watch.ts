@@ -5,6 +5,8 @@
 import {
   announceAlarms,
   controllerForgot,
+  recordCursor,
+  recordRingRestarted,
   noteControllerOnline,
   noteDoorStatus,
   watchDoors,
@@ -13,6 +15,7 @@ import {
 } from '../../modules/access-control/index.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { LiveEvents } from '../../platform/gateway.ts';
+import type { StatusResponse } from './codec.ts';
 import type { WgDevice, WgDriver } from './driver.ts';
 
 /** Door states and alarms that changed, told to the area's browsers. */
@@ -27,14 +30,12 @@ export function announceDoors(hub: LiveEvents | undefined, changes: DoorChanges)
  * held open, refused swipes piling up) and doors open past their limit.
  */
 export async function lookAtDoors(
-  driver: WgDriver,
   ctx: ServiceContext,
   device: ControllerRef,
-  wg: WgDevice,
+  status: StatusResponse,
   doors: number,
   hub: LiveEvents | undefined,
 ): Promise<void> {
-  const status = await driver.getStatus(wg);
   const sensed = [];
   for (let door = 1; door <= doors; door++)
     sensed.push({
@@ -84,4 +85,21 @@ export async function checkForgotten(
     Restoring: true,
   });
   return evidence;
+}
+
+/**
+ * A status reply whose newest record is older than the collection cursor: the controller's record ring started
+ * over (reset, or a replacement). Collection is restarted from the new ring before it reads (else every new
+ * record would wait behind indexes the ring will not reach for a long time, and a pushed one would be taken for
+ * an old one already stored).
+ */
+export async function checkRecordRing(
+  ctx: ServiceContext,
+  device: ControllerRef,
+  status: StatusResponse,
+): Promise<boolean> {
+  const cursor = await recordCursor(ctx, device.Id);
+  if (!cursor || status.event.index >= cursor.nextIndex - 1) return false;
+  await recordRingRestarted(ctx, device.Id, status.event.index);
+  return true;
 }

@@ -27,7 +27,7 @@ import type { LiveEvents } from '../../platform/gateway.ts';
 import { deviceActor, systemActor, type ServiceContext } from '../../platform/context.ts';
 import { doorCount } from '@gatehouse/shared';
 import { collectRecords, recordInput } from './collector.ts';
-import { checkForgotten, controllerOnline, lookAtDoors } from './door-watch.ts';
+import { checkForgotten, checkRecordRing, controllerOnline, lookAtDoors } from './door-watch.ts';
 import { syncRules } from './rules-sync.ts';
 import { localAddressFacing } from './local-address.ts';
 import { RecordType } from './constants.ts';
@@ -227,6 +227,9 @@ export class WgGateway implements DoorControllers {
     if (!device || !wg || this.closed) return;
     try {
       if (!this.configured.has(device.Id)) await this.configure(device, wg);
+      const status = await this.driver.getStatus(wg);
+      if (await checkRecordRing(this.ctx(device), device, status))
+        this.log.warn({ serial: device.SerialNumber }, 'wg record ring started over: collecting it anew');
       const result = await collectRecords(this.driver, this.ctx(device), device, wg, {
         onStored: (rows) => this.announce(rows),
       });
@@ -239,7 +242,7 @@ export class WgGateway implements DoorControllers {
       }
       await this.watch(device, wg);
       await saveDeviceState(this.ctx(device), device.Id, { Online: 1, LastSeenAt: this.clock.now() });
-      await lookAtDoors(this.driver, this.ctx(device), device, wg, doorCount(device.Type), this.hub);
+      await lookAtDoors(this.ctx(device), device, status, doorCount(device.Type), this.hub);
     } catch (error) {
       if (!(error instanceof WgError))
         this.log.error({ err: error, serial: device.SerialNumber }, 'wg collection');

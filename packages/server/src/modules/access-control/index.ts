@@ -94,6 +94,7 @@ export { ISSUE } from './card-user-link-channel/lifecycle.ts';
 export {
   controllerForgot,
   devicesDueForRules,
+  recordRingRestarted,
   ruleSyncFinished,
   ruleSyncRow,
   ruleSyncStarted,

@@ -326,3 +326,39 @@ export async function controllerForgot(
 export async function clearRulesBackoff(ctx: ServiceContext, deviceId: number): Promise<void> {
   await markRulesChanged(ctx.db.kysely, { deviceIds: [deviceId] }, ctx.clock.now());
 }
+
+/**
+ * The controller's record ring started over (reset to defaults, or replaced: its newest record is older than the
+ * collection cursor). The records stored from the old ring keep their rows but no longer their ring index (they
+ * cannot be read again, and the new ring reuses the indexes), and collection starts again from the new ring's
+ * first record. Audited by the device.
+ */
+export async function recordRingRestarted(
+  ctx: ServiceContext,
+  deviceId: number,
+  newest: number,
+): Promise<void> {
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('DoorOpeningRecord')
+      .set({ RecordIndex: null })
+      .where('DeviceId', '=', deviceId)
+      .where('RecordIndex', 'is not', null)
+      .execute();
+    await trx.deleteFrom('AccessControlRecordCursor').where('DeviceId', '=', deviceId).execute();
+    await trx
+      .insertInto('AccessControlRecordCursor')
+      .values({ DeviceId: deviceId, NextIndex: 1, UpdatedAt: ctx.clock.now() })
+      .execute();
+    await audit(
+      ctx,
+      {
+        action: 'restore',
+        entity: 'AccessControlDevice',
+        entityId: deviceId,
+        after: { Evidence: `record ring restarted (newest record ${newest})` },
+      },
+      trx,
+    );
+  });
+}
