@@ -3,16 +3,15 @@ import { Button, Card, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { SubnodeOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AnyResourceApi, OperationSpec } from '@gatehouse/shared';
 import { call } from '../../core/api.ts';
-import { feedback } from '../../core/feedback.tsx';
 import { useAreaStore } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
 import { renderCell } from './cells.tsx';
-import { exportList } from './export-job.ts';
-import { ExportDoneMessage } from './ExportDone.tsx';
-import { CreateButton, ExportButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
+import { ListExport } from './ListExport.tsx';
+import { CreateButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
 import { FormDialog } from './FormDialog.tsx';
 import { useResourceWrites } from './mutations.ts';
 import { useAccessibleTable } from '../table-a11y.ts';
@@ -70,7 +69,6 @@ export function TreePage<T extends TreeRow>({
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
   const canWrite = canUse(roles, config.write);
   const [editing, setEditing] = useState<{ item: T | null; defaults?: Record<string, unknown> } | null>(null);
-  const [exporting, setExporting] = useState(false);
   const tableRef = useAccessibleTable(title);
 
   const resource = config.api.name;
@@ -91,46 +89,14 @@ export function TreePage<T extends TreeRow>({
     width: c.width,
     render: (_value: unknown, row: T) => renderCell(c, row, t),
   }));
-  if (canWrite) {
-    columns.push({
-      key: '__actions',
-      title: t('list.actions'),
-      width: 260,
-      render: (_value, row) => (
-        <Space size={4} wrap>
-          {(config.canAddChild?.(row) ?? true) && (
-            <Button
-              type="link"
-              size="small"
-              icon={<SubnodeOutlined />}
-              onClick={() => setEditing({ item: null, defaults: { [config.parentField]: row.Id } })}
-              data-testid="row-add-child"
-            >
-              {t('adminUi.addChild')}
-            </Button>
-          )}
-          {(config.canEdit?.(row) ?? true) && <RowEditButton onClick={() => setEditing({ item: row })} />}
-          {(config.canDelete?.(row) ?? true) && <RowDeleteButton onConfirm={() => remove.mutate([row.Id])} />}
-        </Space>
-      ),
-    });
-  }
-
-  async function startExport() {
-    setExporting(true);
-    try {
-      const job = await exportList(resource, {}, () => undefined, title);
-      if (job.Status === 'done')
-        feedback.success(
-          <ExportDoneMessage job={job} text={t('list.exportDone', { rows: job.RowCount })} />,
-          8,
-        );
-    } catch {
-      // The request client has shown the reason.
-    } finally {
-      setExporting(false);
-    }
-  }
+  if (canWrite)
+    columns.push(
+      treeActions(config, t, {
+        onAddChild: (row) => setEditing({ item: null, defaults: { [config.parentField]: row.Id } }),
+        onEdit: (row) => setEditing({ item: row }),
+        onRemove: (row) => remove.mutate([row.Id]),
+      }),
+    );
 
   return (
     <Card className="list-page" data-testid={config.testId ?? `tree-${resource}`}>
@@ -138,7 +104,9 @@ export function TreePage<T extends TreeRow>({
       <div className="list-page-toolbar">
         <Space>{canWrite && <CreateButton onClick={() => setEditing({ item: null })} />}</Space>
         {config.exportable && canUse(roles, config.read) && (
-          <ExportButton loading={exporting} onClick={() => void startExport()} />
+          <Space>
+            <ListExport resource={resource} query={{}} title={title} />
+          </Space>
         )}
       </div>
       <Table<TableRow<T>>
@@ -164,4 +132,34 @@ export function TreePage<T extends TreeRow>({
       />
     </Card>
   );
+}
+
+/** The tree rows' actions: add a child, edit, delete, each where the declaration allows it. */
+function treeActions<T extends TreeRow>(
+  config: TreePageConfig<T>,
+  t: TFunction,
+  on: { onAddChild(row: T): void; onEdit(row: T): void; onRemove(row: T): void },
+): ColumnsType<TableRow<T>>[number] {
+  return {
+    key: '__actions',
+    title: t('list.actions'),
+    width: 260,
+    render: (_value, row: T) => (
+      <Space size={4} wrap>
+        {(config.canAddChild?.(row) ?? true) && (
+          <Button
+            type="link"
+            size="small"
+            icon={<SubnodeOutlined />}
+            onClick={() => on.onAddChild(row)}
+            data-testid="row-add-child"
+          >
+            {t('adminUi.addChild')}
+          </Button>
+        )}
+        {(config.canEdit?.(row) ?? true) && <RowEditButton onClick={() => on.onEdit(row)} />}
+        {(config.canDelete?.(row) ?? true) && <RowDeleteButton onConfirm={() => on.onRemove(row)} />}
+      </Space>
+    ),
+  };
 }
