@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { OptionSelect } from './OptionSelect.tsx';
 import { SiteZoneNote } from '../SiteZoneNote.tsx';
@@ -41,56 +42,9 @@ export function FilterBar({ filters, initialValues, resetValues, onSearch, onRes
           name={f.name}
           label={t(f.label)}
           tooltip={f.kind === 'dateRange' && f.maxDays ? t('list.maxDays', { days: f.maxDays }) : undefined}
-          rules={
-            f.kind === 'dateRange' && f.maxDays !== undefined
-              ? [
-                  {
-                    // Days are not disabled in the picker: a typed range beyond them would be reverted
-                    // without a word. The field says the spec's rule instead, and Search waits for it.
-                    validator: (_rule, value: [Dayjs | null, Dayjs | null] | null) =>
-                      rangeTooLong(value, f.maxDays ?? Infinity)
-                        ? Promise.reject(new Error(t('error.daySpanTooLong', { days: f.maxDays ?? 0 })))
-                        : Promise.resolve(),
-                  },
-                ]
-              : undefined
-          }
+          rules={dateRangeRules(f, t)}
         >
-          {f.kind === 'text' ? (
-            <Input
-              allowClear
-              style={{ width: f.width ?? 180 }}
-              placeholder={f.placeholder ? t(f.placeholder) : t('list.enter')}
-              data-testid={`filter-${f.name}`}
-            />
-          ) : f.kind === 'number' ? (
-            <InputNumber style={{ width: f.width ?? 140 }} data-testid={`filter-${f.name}`} />
-          ) : f.kind === 'bool' ? (
-            <Select
-              allowClear
-              style={{ width: f.width ?? 120 }}
-              placeholder={t('list.choose')}
-              options={[
-                { value: false, label: t('enum.disabledFlag.false') },
-                { value: true, label: t('enum.disabledFlag.true') },
-              ]}
-              data-testid={`filter-${f.name}`}
-            />
-          ) : f.kind === 'dateRange' ? (
-            <DatePicker.RangePicker
-              allowClear={!f.defaultDays}
-              style={{ width: f.width ?? 260 }}
-              data-testid={`filter-${f.name}`}
-            />
-          ) : (
-            <OptionSelect
-              source={f.options}
-              tree={f.kind === 'treeSelect'}
-              style={{ width: f.width ?? 180 }}
-              placeholder={f.placeholder}
-              testId={`filter-${f.name}`}
-            />
-          )}
+          <FilterControl filter={f} />
         </Form.Item>
       ))}
       <Form.Item>
@@ -120,4 +74,78 @@ export function FilterBar({ filters, initialValues, resetValues, onSearch, onRes
       )}
     </Form>
   );
+}
+
+/**
+ * A date range's limit as a rule: days are not disabled in the picker, so a typed range beyond them would be
+ * reverted without a word; the field says the spec's rule instead, and Search waits for it.
+ */
+function dateRangeRules(f: FilterDef, t: TFunction) {
+  if (f.kind !== 'dateRange' || f.maxDays === undefined) return undefined;
+  const maxDays = f.maxDays;
+  return [
+    {
+      validator: (_rule: unknown, value: [Dayjs | null, Dayjs | null] | null) =>
+        rangeTooLong(value, maxDays)
+          ? Promise.reject(new Error(t('error.daySpanTooLong', { days: maxDays })))
+          : Promise.resolve(),
+    },
+  ];
+}
+
+/**
+ * One filter's control. Form.Item injects `value` and `onChange` into its direct child, so they arrive here
+ * and are handed on to the antd control.
+ */
+function FilterControl({ filter: f, ...control }: { filter: FilterDef; [prop: string]: unknown }) {
+  const { t } = useTranslation();
+  const testId = `filter-${f.name}`;
+  switch (f.kind) {
+    case 'text':
+      return (
+        <Input
+          {...control}
+          allowClear
+          style={{ width: f.width ?? 180 }}
+          placeholder={f.placeholder ? t(f.placeholder) : t('list.enter')}
+          data-testid={testId}
+        />
+      );
+    case 'number':
+      return <InputNumber {...control} style={{ width: f.width ?? 140 }} data-testid={testId} />;
+    case 'bool':
+      return (
+        <Select
+          {...control}
+          allowClear
+          style={{ width: f.width ?? 120 }}
+          placeholder={t('list.choose')}
+          options={[
+            { value: false, label: t('enum.disabledFlag.false') },
+            { value: true, label: t('enum.disabledFlag.true') },
+          ]}
+          data-testid={testId}
+        />
+      );
+    case 'dateRange':
+      return (
+        <DatePicker.RangePicker
+          {...control}
+          allowClear={!f.defaultDays}
+          style={{ width: f.width ?? 260 }}
+          data-testid={testId}
+        />
+      );
+    default:
+      return (
+        <OptionSelect
+          {...control}
+          source={f.options}
+          tree={f.kind === 'treeSelect'}
+          style={{ width: f.width ?? 180 }}
+          placeholder={f.placeholder}
+          testId={testId}
+        />
+      );
+  }
 }
