@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { Dropdown, theme, type MenuProps } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { TAB_MENU_WIDTH } from '@gatehouse/shared';
 import { flattenRoutes } from '../app/route-utils.ts';
@@ -33,29 +34,17 @@ function useAffixTabs() {
   }, [permitted, add]);
 }
 
-/** Visited pages as tabs, with the right-click menu of spec section 2 (refresh, close, close others, close all). */
-export function TagsView() {
-  useAffixTabs();
-  const { t } = useTranslation();
+/** What the tab menu's actions do to the tabs, the kept-alive pages and the current route. */
+function useTabAction(active: string | undefined) {
   const navigate = useNavigate();
-  const views = useTabsStore((s) => s.views);
   const store = useTabsStore;
-  const active = useRouteChain().at(-1)?.name;
-  const activeRef = useRef<HTMLAnchorElement>(null);
-  const { token } = theme.useToken();
-
-  useEffect(() => {
-    activeRef.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [active]);
-
-  const ordered = useMemo(() => [...views.filter((v) => v.affix), ...views.filter((v) => !v.affix)], [views]);
 
   function dropCaches(before: readonly TabView[], after: readonly TabView[]) {
     const gone = before.filter((v) => !after.includes(v)).map((v) => v.name);
     if (gone.length) void aliveRef.current?.destroy(gone);
   }
 
-  function run(action: Action, view: TabView) {
+  return function run(action: Action, view: TabView) {
     const before = store.getState().views;
     switch (action) {
       case 'refresh':
@@ -82,22 +71,41 @@ export function TagsView() {
         return;
       }
     }
-  }
+  };
+}
 
-  function menu(view: TabView): MenuProps {
-    const items: { key: Action; label: string; disabled?: boolean }[] = [
-      { key: 'refresh', label: t('tagsView.refresh') },
-      { key: 'close', label: t('tagsView.close'), disabled: view.affix },
-      { key: 'closeOthers', label: t('tagsView.closeOthers') },
-      { key: 'closeAll', label: t('tagsView.closeAll') },
-    ];
-    return {
-      items,
-      style: { width: TAB_MENU_WIDTH },
-      onClick: ({ key }) => run(key as Action, view),
-      className: 'tags-view-menu',
-    };
-  }
+/** A tab's right-click menu. */
+function tabMenu(view: TabView, t: TFunction, run: (action: Action, view: TabView) => void): MenuProps {
+  const items: { key: Action; label: string; disabled?: boolean }[] = [
+    { key: 'refresh', label: t('tagsView.refresh') },
+    { key: 'close', label: t('tagsView.close'), disabled: view.affix },
+    { key: 'closeOthers', label: t('tagsView.closeOthers') },
+    { key: 'closeAll', label: t('tagsView.closeAll') },
+  ];
+  return {
+    items,
+    style: { width: TAB_MENU_WIDTH },
+    onClick: ({ key }) => run(key as Action, view),
+    className: 'tags-view-menu',
+  };
+}
+
+/** Visited pages as tabs, with the right-click menu of spec section 2 (refresh, close, close others, close all). */
+export function TagsView() {
+  useAffixTabs();
+  const { t } = useTranslation();
+  const views = useTabsStore((s) => s.views);
+  const active = useRouteChain().at(-1)?.name;
+  const activeRef = useRef<HTMLAnchorElement>(null);
+  const { token } = theme.useToken();
+
+  useEffect(() => {
+    activeRef.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [active]);
+
+  const ordered = useMemo(() => [...views.filter((v) => v.affix), ...views.filter((v) => !v.affix)], [views]);
+
+  const run = useTabAction(active);
 
   return (
     <nav className="tags-view" data-testid="tags-view">
@@ -105,7 +113,7 @@ export function TagsView() {
         {ordered.map((view) => {
           const isActive = view.name === active;
           return (
-            <Dropdown key={view.name} trigger={['contextMenu']} menu={menu(view)}>
+            <Dropdown key={view.name} trigger={['contextMenu']} menu={tabMenu(view, t, run)}>
               <Link
                 to={view.fullPath}
                 ref={isActive ? activeRef : undefined}
