@@ -92,6 +92,10 @@ describe('the route table under the spec roles (section 2)', () => {
       'AccessControl/ChangeRecords',
       'AccessControl/RenewalRecords',
       'AccessControl/FaultReports',
+      'AccessControl/DoorMonitor',
+      'AccessControl/TimeProfiles',
+      'AccessControl/Holidays',
+      'AccessControl/DoorSchedules',
     ]);
     expect(visibleMenu(['AccessControl/Admin'])).toEqual([
       'Dashboard',
@@ -103,6 +107,10 @@ describe('the route table under the spec roles (section 2)', () => {
       'AccessControl/ChangeRecords',
       'AccessControl/RenewalRecords',
       'AccessControl/FaultReports',
+      'AccessControl/DoorMonitor',
+      'AccessControl/TimeProfiles',
+      'AccessControl/Holidays',
+      'AccessControl/DoorSchedules',
     ]);
     expect(visibleMenu(['Bicycle/User'])).toEqual([
       'Dashboard',
@@ -138,7 +146,8 @@ describe('the route table under the spec roles (section 2)', () => {
 
   it('shows admin every business screen', () => {
     const all = visibleMenu(['admin']);
-    // The spec's screens plus the operation log (SuperAdmin, under area settings; docs/web-shell.md).
-    expect(all).toHaveLength(1 + 1 + 10 + 8 + 3 + 3 + 4 + 4);
+    // The spec's screens plus the operation log (SuperAdmin, under area settings; docs/web-shell.md), and
+    // the access rules' four (door monitor, time profiles, holidays, door schedules; issue 22).
+    expect(all).toHaveLength(1 + 1 + 14 + 8 + 3 + 3 + 4 + 4);
   });
 });

@@ -1,8 +1,10 @@
-import { Tooltip, Typography } from 'antd';
+import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   AccessControlDeviceApi,
   accessControlType,
+  antiPassbackMode,
+  interlockMode,
   protocolNeedsSync,
   ACCESS_CONTROL_ADMIN,
   type AccessControlDeviceItem,
@@ -23,6 +25,33 @@ import '../access-control.css';
 
 type DeviceRow = AccessControlDeviceItem;
 type Translate = (key: TKey, options?: Record<string, unknown>) => string;
+
+const RULE_COLORS: Record<string, string> = {
+  pending: 'gold',
+  running: 'blue',
+  done: 'green',
+  failed: 'red',
+};
+
+/** Where the controller's access rules stand (profiles, tasks, door rules), its profile slots, why it failed. */
+function RulesCell({ row, tr }: { row: DeviceRow; tr: Translate }) {
+  if (!row.RuleSyncState) return <Typography.Text type="secondary">-</Typography.Text>;
+  const tag = (
+    <Tag
+      color={RULE_COLORS[row.RuleSyncState]}
+      data-testid={`rules-${row.Id}`}
+      data-state={row.RuleSyncState}
+    >
+      {tr(`acUi.rules.${row.RuleSyncState}` as TKey)}
+    </Tag>
+  );
+  return (
+    <div className="list-page-nowrap">
+      {row.RuleSyncError ? <Tooltip title={row.RuleSyncError}>{tag}</Tooltip> : tag}
+      <div className="ac-sub">{tr('acUi.rules.slots', { used: row.ProfileSlots })}</div>
+    </div>
+  );
+}
 
 /** A drift the operator should act on: controllers stamp records with their own clock. */
 const DRIFT_WARN_SECONDS = 30;
@@ -115,6 +144,12 @@ const config: ListPageConfig<DeviceRow> = {
       render: (row) => (protocolNeedsSync(row.Protocol) ? <SyncCell row={row} /> : '-'),
     },
     {
+      key: 'RuleSyncState',
+      title: 'acUi.rules.ruleSync',
+      width: 120,
+      render: (row, tr) => (protocolNeedsSync(row.Protocol) ? <RulesCell row={row} tr={tr} /> : '-'),
+    },
+    {
       key: 'LostRecords',
       title: 'acUi.device.column.lost',
       width: 80,
@@ -157,6 +192,18 @@ const config: ListPageConfig<DeviceRow> = {
         placeholder: 'acUi.device.ipPlaceholder',
       },
       { name: 'Port', label: 'accessControl.field.Port', kind: 'number', min: 1, max: 65535 },
+      {
+        name: 'Interlock',
+        label: 'accessControl.field.Interlock',
+        kind: 'select',
+        options: { kind: 'enum', def: interlockMode },
+      },
+      {
+        name: 'AntiPassback',
+        label: 'accessControl.field.AntiPassback',
+        kind: 'select',
+        options: { kind: 'enum', def: antiPassbackMode },
+      },
       { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
     ],
   },

@@ -3,7 +3,7 @@ import { AccessControlDeviceApi, type AccessControlDeviceItem, type HubEventOf }
 import { patchListRows } from '../live.ts';
 
 /** What the WG gateway tells the area's hub about its controllers (docs/devices.md, "Live hub"). */
-export const DEVICE_EVENTS = ['DeviceStatus', 'SyncProgress', 'RecordsLost'] as const;
+export const DEVICE_EVENTS = ['DeviceStatus', 'SyncProgress', 'RecordsLost', 'RuleSync'] as const;
 type LiveEvent = HubEventOf<(typeof DEVICE_EVENTS)[number]>;
 
 /**
@@ -22,6 +22,11 @@ export function deviceEventPatch(event: LiveEvent): ((row: Device) => Device) | 
         LastSeenAt: event.LastSeenAt,
         ...(event.Firmware ? { Firmware: event.Firmware } : {}),
       }));
+    case 'RuleSync':
+      // The rules' state shows with its outcome and time: the row is read again when a pass ends.
+      return event.State === 'running'
+        ? patch(() => ({ RuleSyncState: 'running', RuleSyncError: null }))
+        : null;
     case 'RecordsLost':
       return patch((row) => ({ LostRecords: row.LostRecords + event.Lost }));
     case 'SyncProgress':

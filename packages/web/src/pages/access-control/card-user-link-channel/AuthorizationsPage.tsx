@@ -150,6 +150,12 @@ const config: ListPageConfig<AuthorizationRow> = {
       ),
     },
     {
+      key: 'TimeProfileName',
+      title: 'accessControl.field.TimeProfile',
+      width: 110,
+      render: (row, tr) => row.TimeProfileName ?? tr('acUi.rules.anyTime'),
+    },
+    {
       key: 'IssueStatus',
       title: 'accessControl.field.IssueStatus',
       sort: 'IssueStatus',

@@ -8,6 +8,7 @@ import { feedback } from '../../../core/feedback.tsx';
 import { OptionSelect } from '../../../components/list-page/index.ts';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { departmentOptions, peopleGroupOptions } from '../../options.ts';
+import { timeProfileOptions } from '../access-rules/options.ts';
 import { ChannelPicker } from './ChannelPicker.tsx';
 import { HolderSelect } from './HolderSelect.tsx';
 import { validityBody } from './validity.ts';
@@ -24,6 +25,7 @@ interface Values {
   PeopleGroupId?: number;
   ChannelIds: number[];
   Validity?: [Dayjs | null, Dayjs | null] | null;
+  TimeProfileId?: number | null;
 }
 
 interface Props {
@@ -34,7 +36,11 @@ interface Props {
 
 /** Grants onto the chosen channels and says what it did; the message stays longer for a batch. */
 async function grant(mode: GrantMode, values: Values, t: TFunction) {
-  const target = { ChannelIds: values.ChannelIds, ...validityBody(values.Validity) };
+  const target = {
+    ChannelIds: values.ChannelIds,
+    ...validityBody(values.Validity),
+    ...(values.TimeProfileId ? { TimeProfileId: values.TimeProfileId } : {}),
+  };
   if (mode === 'one') {
     const result = await call(CardUserLinkChannelApi.grant, {
       body: { CardUserId: values.CardUserId!, ...target },
@@ -157,6 +163,13 @@ export function GrantDialog({ mode, onClose, onGranted }: Props) {
           extra={t('acUi.grant.validityHint')}
         >
           <DatePicker.RangePicker showTime style={{ width: '100%' }} data-testid="grant-validity" />
+        </Form.Item>
+        <Form.Item
+          name="TimeProfileId"
+          label={t('accessControl.field.TimeProfile')}
+          extra={t('acUi.rules.profileHint')}
+        >
+          <OptionSelect source={timeProfileOptions} testId="grant-profile" />
         </Form.Item>
       </Form>
     </FormModal>

@@ -1,0 +1,119 @@
+import { useTranslation } from 'react-i18next';
+import { Tag } from 'antd';
+import {
+  ACCESS_CONTROL_ADMIN,
+  ACCESS_CONTROL_ANY,
+  TimeProfileApi,
+  type TimeProfileItem,
+} from '@gatehouse/shared';
+import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import { parseSegments, segmentsText, timeProfileOptions, weekdayOptions, weekdayText } from './options.ts';
+import '../access-control.css';
+
+type ProfileRow = TimeProfileItem;
+
+/**
+ * Time profiles (read: Admin or User; write: Admin): when a granted card opens its door. Gatehouse compiles each
+ * into controller profiles (2..254) on every controller whose cards use it; "not on holidays" splits it around
+ * the area's holidays (the Parts column says into how many).
+ */
+const config: ListPageConfig<ProfileRow> = {
+  api: TimeProfileApi,
+  read: ACCESS_CONTROL_ANY,
+  write: ACCESS_CONTROL_ADMIN,
+  actions: { create: true, edit: true, remove: true, export: true },
+  defaultSort: { field: 'Name', order: 'asc' },
+  filters: [{ name: 'Keyword', label: 'adminUi.keyword', kind: 'text', width: 200 }],
+  columns: [
+    { key: 'Name', title: 'accessControl.field.ProfileName', sort: 'Name', width: 160 },
+    {
+      key: 'StartDate',
+      title: 'accessControl.field.StartDate',
+      width: 200,
+      render: (row) => `${row.StartDate} ~ ${row.EndDate}`,
+    },
+    {
+      key: 'Weekdays',
+      title: 'accessControl.field.Weekdays',
+      width: 200,
+      render: (row, t) => weekdayText(row.Weekdays, t),
+    },
+    {
+      key: 'Segments',
+      title: 'accessControl.field.Segments',
+      width: 200,
+      render: (row) => segmentsText(row.Segments),
+    },
+    { key: 'LinkedProfileName', title: 'accessControl.field.LinkedProfile', width: 130 },
+    {
+      key: 'NotOnHolidays',
+      title: 'accessControl.field.NotOnHolidays',
+      width: 120,
+      render: (row, t) =>
+        row.NotOnHolidays ? <Tag color="orange">{t('acUi.rules.notOnHolidays')}</Tag> : '-',
+    },
+    { key: 'Parts', title: 'acUi.rules.parts', kind: 'number', width: 110 },
+    { key: 'GrantCount', title: 'accessControl.field.AuthorizationCount', kind: 'number', width: 90 },
+  ],
+  form: {
+    width: 720,
+    defaults: () => ({
+      Weekdays: [1, 2, 3, 4, 5],
+      Segments: '08:00-18:00',
+      NotOnHolidays: false,
+    }),
+    fields: [
+      { name: 'Name', label: 'accessControl.field.ProfileName', kind: 'text', required: true, maxLength: 50 },
+      {
+        name: 'LinkedProfileId',
+        label: 'accessControl.field.LinkedProfile',
+        kind: 'select',
+        options: timeProfileOptions,
+        extra: 'acUi.rules.linkedHint',
+      },
+      { name: 'StartDate', label: 'accessControl.field.StartDate', kind: 'date', required: true },
+      { name: 'EndDate', label: 'accessControl.field.EndDate', kind: 'date', required: true },
+      {
+        name: 'Weekdays',
+        label: 'accessControl.field.Weekdays',
+        kind: 'multiSelect',
+        options: weekdayOptions,
+        required: true,
+        wide: true,
+      },
+      {
+        name: 'Segments',
+        label: 'accessControl.field.Segments',
+        kind: 'text',
+        required: true,
+        placeholder: 'acUi.rules.segmentsPlaceholder',
+        extra: 'acUi.rules.segmentsHint',
+        fromItem: (item) => segmentsText(item.Segments),
+        wide: true,
+      },
+      {
+        name: 'NotOnHolidays',
+        label: 'accessControl.field.NotOnHolidays',
+        kind: 'switch',
+        extra: 'acUi.rules.holidayHint',
+      },
+      { name: 'Remark', label: 'accessControl.field.Remark', kind: 'text', maxLength: 200 },
+    ],
+    toBody: (values, item) => ({
+      ...(item ? { Id: item.Id } : {}),
+      Name: values.Name,
+      StartDate: values.StartDate,
+      EndDate: values.EndDate,
+      Weekdays: values.Weekdays,
+      Segments: parseSegments(values.Segments),
+      LinkedProfileId: values.LinkedProfileId ?? null,
+      NotOnHolidays: values.NotOnHolidays === true,
+      Remark: values.Remark ?? null,
+    }),
+  },
+};
+
+export default function TimeProfilesPage() {
+  const { t } = useTranslation();
+  return <ListPage config={config} title={t('route.timeProfiles')} />;
+}

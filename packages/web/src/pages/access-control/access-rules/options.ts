@@ -1,0 +1,38 @@
+import { TimeProfileApi } from '@gatehouse/shared';
+import { call } from '../../../core/api.ts';
+import type { OptionSource, TKey } from '../../../components/list-page/index.ts';
+
+/** The area's time profiles to choose from (grants, links). */
+export const TIME_PROFILE_OPTIONS_KEY = 'ac.timeProfiles';
+export const timeProfileOptions: OptionSource = {
+  kind: 'remote',
+  key: TIME_PROFILE_OPTIONS_KEY,
+  load: async () => (await call(TimeProfileApi.choices)).map((p) => ({ value: p.Id, label: p.Name })),
+};
+
+/** Monday (1) to Sunday (7), as the API numbers them. */
+export const weekdayOptions: OptionSource = {
+  kind: 'static',
+  options: (t) =>
+    [1, 2, 3, 4, 5, 6, 7].map((d) => ({ value: d, label: t(`accessControl.weekday.${d}` as TKey) })),
+};
+
+export function weekdayText(days: readonly number[], t: (key: TKey) => string): string {
+  return days.map((d) => t(`accessControl.weekday.${d}` as TKey)).join(' ');
+}
+
+/** "08:00-12:00, 13:00-18:00" ↔ [{ Start, End }]: the segments as one line to type. */
+export function segmentsText(segments: readonly { Start: string; End: string }[]): string {
+  return segments.map((s) => `${s.Start}-${s.End}`).join(', ');
+}
+
+export function parseSegments(text: unknown): { Start: string; End: string }[] {
+  return String(text ?? '')
+    .split(/[,，;]/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [Start = '', End = ''] = part.split(/\s*[-–~]\s*/);
+      return { Start: Start.padStart(5, '0'), End: End.padStart(5, '0') };
+    });
+}
