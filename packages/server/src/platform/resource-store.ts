@@ -1,6 +1,6 @@
 // A resource's rows: the declaration (table, query, filters, sorts, write rules) and the queries over it
 // that its routes (resource.ts) and custom lists run: list, count, get, create, update, delete, status.
-import { MAX_DAY_SPAN, exceedsMaxDaySpan } from '@gatehouse/shared';
+import { LIST_TOTAL_CAP, MAX_DAY_SPAN, exceedsMaxDaySpan } from '@gatehouse/shared';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
@@ -180,36 +180,38 @@ export async function listResource<Item extends Row>(
   // `LIMIT ?` (bench: 25 µs of 150 per page), and a handful of sizes keeps the statement cache small.
   const rows = await ordered(filtered, def, q).limit(sql.lit(size)).offset(offset).execute();
   // A page that is not full, and not past the end, tells the total by itself: no count query needed.
-  const total =
-    rows.length < size && (rows.length > 0 || offset === 0)
-      ? offset + rows.length
-      : await countRows(def, ctx, q, filtered);
-  return { Items: await itemsOf(def, ctx, rows), Total: total };
+  if (rows.length < size && (rows.length > 0 || offset === 0))
+    return { Items: await itemsOf(def, ctx, rows), Total: offset + rows.length };
+  // Otherwise count, but no further than the cap: past it the page says "more than 10,000" (the count rule).
+  const counted = await countRows(def, ctx, q, filtered, LIST_TOTAL_CAP + 1);
+  const items = await itemsOf(def, ctx, rows);
+  return counted > LIST_TOTAL_CAP
+    ? { Items: items, Total: LIST_TOTAL_CAP, TotalCapped: true }
+    : { Items: items, Total: counted };
 }
 
 /**
- * The number of rows a list query matches (cached briefly, see count-cache.ts). The key is the resource,
- * the caller, the area and the parsed filters: exactly what the query is built from, and far cheaper to
- * make than compiling the count query on every page.
+ * The number of rows a list query matches (cached briefly, see count-cache.ts), or `cap` when there are at
+ * least that many: `count(*)` over the first `cap` matches, which reads at most `cap` index entries however
+ * large the area. The key is the resource, the caller, the area, the parsed filters and the cap: exactly what
+ * the query is built from, and far cheaper to make than compiling the count query on every page.
  */
 export async function countRows(
   def: ResourceDef<any, any, any, any, any>,
   ctx: ServiceContext,
   q: Row,
   filtered: AnyQuery,
+  cap?: number,
 ): Promise<number> {
   const { PageIndex: _page, PageSize: _size, SortField: _field, SortOrder: _order, ...filters } = q;
-  const key = `${def.name}\u0000${actorKey(ctx.actor)}\u0000${ctx.areaId ?? ''}\u0000${JSON.stringify(filters)}`;
-  return cachedCount(key, ctx.clock.now(), async () =>
-    Number(
-      (
-        await filtered
-          .clearSelect()
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    ),
-  );
+  const key = `${def.name}\u0000${actorKey(ctx.actor)}\u0000${ctx.areaId ?? ''}\u0000${cap ?? ''}\u0000${JSON.stringify(filters)}`;
+  const counted =
+    cap === undefined
+      ? filtered.clearSelect().select((eb) => eb.fn.countAll().as('n'))
+      : (ctx.db.kysely as AnyKysely)
+          .selectFrom(filtered.clearSelect().select(sql.lit(1).as('one')).limit(sql.lit(cap)).as('capped'))
+          .select((eb) => eb.fn.countAll().as('n'));
+  return cachedCount(key, ctx.clock.now(), async () => Number((await counted.executeTakeFirstOrThrow()).n));
 }
 
 export async function itemsOf<Item extends Row>(

@@ -92,12 +92,14 @@ export const paging = {
 export const idParams = z.strictObject({ Id: id });
 
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ Items: z.array(item), Total: z.number().int() });
+  return z.object({ Items: z.array(item), Total: z.number().int(), TotalCapped: z.boolean().optional() });
 }
 
+/** A page of a list; see the shared contract's Page (TotalCapped: more than Total match). */
 export interface Page<T> {
   Items: T[];
   Total: number;
+  TotalCapped?: boolean;
 }
 
 /** A numeric enumeration value of the shared definitions (numbers in bodies, text in query strings). */

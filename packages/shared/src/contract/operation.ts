@@ -133,7 +133,11 @@ export type ListQueryOut<D extends ResourceApiDef> = ListFilterOut<D> & {
 };
 
 type ItemOf<D extends ResourceApiDef> = z.output<D['item']>;
-type PageSchema<D extends ResourceApiDef> = z.ZodType<{ Items: ItemOf<D>[]; Total: number }>;
+type PageSchema<D extends ResourceApiDef> = z.ZodType<{
+  Items: ItemOf<D>[];
+  Total: number;
+  TotalCapped?: boolean;
+}>;
 
 interface Base {
   summary: string;

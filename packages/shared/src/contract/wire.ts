@@ -118,14 +118,25 @@ export const paging = {
   PageSize: wholeNumber(z.number().int().min(1).max(PAGE_SIZE_MAX)).default(PAGE_SIZE_DEFAULT),
 };
 
-/** A page of a list: its items and the number of items the filters match. */
+/**
+ * Above this many matching rows a list does not count them all (docs/performance.md, "Count rules"): its
+ * page says `TotalCapped` and `Total` is this number, read "more than 10,000"; pages go on past it.
+ */
+export const LIST_TOTAL_CAP = 10_000;
+
+/**
+ * A page of a list: its items and the number of items the filters match; with `TotalCapped`, more than
+ * `Total` (= LIST_TOTAL_CAP) match and the exact number was not counted.
+ */
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ Items: z.array(item), Total: z.number().int() });
+  return z.object({ Items: z.array(item), Total: z.number().int(), TotalCapped: z.boolean().optional() });
 }
 
 export interface Page<T> {
   Items: T[];
   Total: number;
+  /** More than `Total` rows match (the count stopped at LIST_TOTAL_CAP). */
+  TotalCapped?: boolean;
 }
 
 const enumCheck = (def: EnumDef<string, number>) =>

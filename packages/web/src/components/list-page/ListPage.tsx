@@ -106,7 +106,7 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
             ? { selectedRowKeys: selected, onChange: setSelected, preserveSelectedRowKeys: false }
             : undefined
         }
-        pagination={pagination(page, list.data?.Total ?? 0, t)}
+        pagination={pagination(page, list.data, t)}
         locale={{ emptyText: list.isError ? t('list.loadFailed') : undefined }}
       />
       {config.form && (
@@ -123,14 +123,32 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
   );
 }
 
-function pagination(page: { index: number; size: number }, total: number, t: TFunction) {
+/**
+ * The pager. A capped total ("more than 10,000") is not a number of rows: the pager is given one more page
+ * than it has seen (this one, and a next one when this one is full), so next and previous keep working.
+ */
+export function pagination(
+  page: { index: number; size: number },
+  data: { Items: unknown[]; Total: number; TotalCapped?: boolean } | undefined,
+  t: TFunction,
+) {
+  const capped = Boolean(data?.TotalCapped);
+  const seen = (page.index - 1) * page.size + (data?.Items.length ?? 0);
+  const total = !data
+    ? 0
+    : capped
+      ? Math.max(data.Total + 1, seen + (data.Items.length >= page.size ? 1 : 0))
+      : data.Total;
   return {
     current: page.index,
     pageSize: page.size,
     total,
     showSizeChanger: true,
     pageSizeOptions: [10, 20, 50, 100],
-    showTotal: (n: number) => t('list.total', { total: n }),
+    showTotal: () =>
+      capped
+        ? t('list.totalMore', { total: (data?.Total ?? 0).toLocaleString() })
+        : t('list.total', { total: data?.Total ?? 0 }),
   };
 }
 

@@ -257,4 +257,6 @@ export interface ListPageConfig<T extends Row> {
 export interface Page<T> {
   Items: T[];
   Total: number;
+  /** More than `Total` rows match: the server stopped counting (docs/performance.md, "Count rules"). */
+  TotalCapped?: boolean;
 }

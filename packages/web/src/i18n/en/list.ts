@@ -30,6 +30,7 @@ export const list: CatalogueShape<typeof zh> = {
   exportPartsProgress: '{{finished}} of {{parts}} parts',
   exportPartsDone: 'Export finished: {{parts}} files, {{rows}} rows',
   total: '{{total}} in total',
+  totalMore: 'more than {{total}}',
   loadFailed: 'Could not load; try again',
   maxDays: 'At most {{days}} days',
   siteZone: 'Times are site time ({{zone}}, {{offset}})',

@@ -31,6 +31,7 @@ export const list: CatalogueShape<typeof zh> = {
   exportPartsProgress: '{{finished}} de {{parts}} partes',
   exportPartsDone: 'Exportación terminada: {{parts}} archivos, {{rows}} filas',
   total: '{{total}} en total',
+  totalMore: 'más de {{total}}',
   loadFailed: 'No se pudo cargar; inténtelo de nuevo',
   maxDays: 'Como máximo {{days}} días',
   siteZone: 'Las horas son de la sede ({{zone}}, {{offset}})',
