@@ -49,6 +49,84 @@ function LoginField(props: {
   );
 }
 
+/** The password, with a show/hide eye and a Caps Lock warning where its error would be. */
+function PasswordField(props: { value: string; error: string | undefined; onChange(value: string): void }) {
+  const { t } = useTranslation();
+  const [showPassword, setShowPassword] = useState(false);
+  const [capsLock, setCapsLock] = useState(false);
+  return (
+    <LoginField
+      icon={<LockOutlined />}
+      error={props.error ?? (capsLock ? t('login.capsLock') : undefined)}
+      suffix={
+        <button
+          type="button"
+          className="login-eye"
+          aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}
+          onClick={() => setShowPassword(!showPassword)}
+        >
+          {showPassword ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+        </button>
+      }
+    >
+      <input
+        name="password"
+        type={showPassword ? 'text' : 'password'}
+        autoComplete="current-password"
+        placeholder={t('login.password')}
+        aria-label={t('login.password')}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+        onKeyUp={(event) => setCapsLock(event.getModifierState?.('CapsLock') ?? false)}
+      />
+    </LoginField>
+  );
+}
+
+/** Log in, in the theme's colour; spinning while the request runs. */
+function SubmitButton({ loading }: { loading: boolean }) {
+  const { t } = useTranslation();
+  const theme = useSettingsStore((s) => s.theme);
+  return (
+    <button
+      type="submit"
+      className="login-submit"
+      style={{ background: theme, borderColor: theme }}
+      disabled={loading}
+      aria-busy={loading}
+      data-testid="login-submit"
+    >
+      {loading && <LoadingOutlined />}
+      {t('login.logIn')}
+    </button>
+  );
+}
+
+/** The languages, each in its own name; a choice applies at once and says so. */
+function LoginLanguages() {
+  const { t } = useTranslation();
+  const language = useAppStore((s) => s.language);
+  return (
+    <nav className="login-languages" aria-label={t('navbar.language')}>
+      {LANGUAGES.map((lang) => (
+        <button
+          key={lang}
+          type="button"
+          lang={lang}
+          className={lang === language ? 'active' : undefined}
+          aria-pressed={lang === language}
+          data-language={lang}
+          onClick={() =>
+            void changeLanguage(lang).then(() => feedback.success(i18next.t('message.switchLanguageSuccess')))
+          }
+        >
+          {LANGUAGE_NAMES[lang]}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
 /**
  * The login form (spec section 2): title, username, password, login button; third-party login is shown
  * as not implemented. Plain HTML, no antd: the first screen downloads as little as possible (see
@@ -58,13 +136,9 @@ export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const language = useAppStore((s) => s.language);
-  const theme = useSettingsStore((s) => s.theme);
   const [values, setValues] = useState({ username: '', password: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [loading, setLoading] = useState(false);
-  const [showPassword, setShowPassword] = useState(false);
-  const [capsLock, setCapsLock] = useState(false);
   const [thirdParty, setThirdParty] = useState(false);
 
   function set(field: Field, value: string) {
@@ -107,62 +181,14 @@ export default function LoginPage() {
             onChange={(event) => set('username', event.target.value)}
           />
         </LoginField>
-        <LoginField
-          icon={<LockOutlined />}
-          error={errors.password ?? (capsLock ? t('login.capsLock') : undefined)}
-          suffix={
-            <button
-              type="button"
-              className="login-eye"
-              aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}
-              onClick={() => setShowPassword(!showPassword)}
-            >
-              {showPassword ? <EyeOutlined /> : <EyeInvisibleOutlined />}
-            </button>
-          }
-        >
-          <input
-            name="password"
-            type={showPassword ? 'text' : 'password'}
-            autoComplete="current-password"
-            placeholder={t('login.password')}
-            aria-label={t('login.password')}
-            value={values.password}
-            onChange={(event) => set('password', event.target.value)}
-            onKeyUp={(event) => setCapsLock(event.getModifierState?.('CapsLock') ?? false)}
-          />
-        </LoginField>
-        <button
-          type="submit"
-          className="login-submit"
-          style={{ background: theme, borderColor: theme }}
-          disabled={loading}
-          aria-busy={loading}
-          data-testid="login-submit"
-        >
-          {loading && <LoadingOutlined />}
-          {t('login.logIn')}
-        </button>
+        <PasswordField
+          value={values.password}
+          error={errors.password}
+          onChange={(value) => set('password', value)}
+        />
+        <SubmitButton loading={loading} />
         <div className="login-tips">
-          <nav className="login-languages" aria-label={t('navbar.language')}>
-            {LANGUAGES.map((lang) => (
-              <button
-                key={lang}
-                type="button"
-                lang={lang}
-                className={lang === language ? 'active' : undefined}
-                aria-pressed={lang === language}
-                data-language={lang}
-                onClick={() =>
-                  void changeLanguage(lang).then(() =>
-                    feedback.success(i18next.t('message.switchLanguageSuccess')),
-                  )
-                }
-              >
-                {LANGUAGE_NAMES[lang]}
-              </button>
-            ))}
-          </nav>
+          <LoginLanguages />
           <button type="button" className="login-thirdparty" onClick={() => setThirdParty(true)}>
             {t('login.thirdparty')}
           </button>
