@@ -23,7 +23,14 @@ import './access-control-dashboard.css';
 const SUMMARY_KEY = 'ac.dashboard';
 
 /** Hub events that move a figure: swipes and door events, alarms, controllers coming and going, syncs. */
-const LIVE_EVENTS = ['Swipe', 'DoorAlarm', 'DeviceStatus', 'SyncProgress'] as const;
+const LIVE_EVENTS = [
+  'Swipe',
+  'DoorAlarm',
+  'DeviceStatus',
+  'SyncProgress',
+  'AlarmRaised',
+  'AlarmChanged',
+] as const;
 
 /** A sync pass moves the figures when it starts (a controller syncing) and when it ends (statuses moved). */
 const movesFigures = (m: HubEventOf<(typeof LIVE_EVENTS)[number]>) =>
@@ -98,6 +105,17 @@ function Figures({ summary: s }: { summary: AccessControlSummary }) {
         value={s.Alarms.Open}
         danger={s.Alarms.Open > 0}
         testId="ac-figure-alarms"
+      />
+      <Figure
+        title={t('acUi.monitor.openAlarms')}
+        value={s.OpenAlarms.Count}
+        danger={s.OpenAlarms.Count > 0}
+        testId="ac-figure-open-alarms"
+        note={
+          <Link to="/accesscontrol/doorMonitor" data-testid="ac-panel-monitor">
+            {t('route.doorMonitor')}
+          </Link>
+        }
       />
     </div>
   );
