@@ -1,4 +1,6 @@
 import { Button, Modal, Table, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '@gatehouse/shared';
 import { DIALOG_MASK } from '../core/feedback.tsx';
@@ -44,47 +46,52 @@ export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClo
         pagination={false}
         scroll={{ y: '60vh' }}
         locale={{ emptyText: t('errorLog.empty') }}
-        columns={[
-          {
-            title: t('errorLog.message'),
-            key: 'message',
-            width: 260,
-            render: (_, log) => (
-              <div>
-                <Typography.Text type="danger" strong>
-                  {log.error}
-                </Typography.Text>
-                <div>
-                  <Typography.Text type="secondary">
-                    {t('errorLog.component')}: {log.component || '-'}
-                  </Typography.Text>
-                </div>
-                <div>
-                  <Typography.Text type="secondary">
-                    {t('errorLog.time')}: {formatDate(log.time)}
-                  </Typography.Text>
-                </div>
-              </div>
-            ),
-          },
-          {
-            title: t('errorLog.info'),
-            key: 'info',
-            render: (_, log) => <pre className="error-log-pre">{log.info}</pre>,
-          },
-          {
-            title: t('errorLog.url'),
-            dataIndex: 'url',
-            width: 200,
-            render: (url: string) => <span className="error-log-url">{url}</span>,
-          },
-          {
-            title: t('errorLog.stack'),
-            key: 'stack',
-            render: (_, log) => <pre className="error-log-pre">{log.stack}</pre>,
-          },
-        ]}
+        columns={errorColumns(t)}
       />
     </Modal>
   );
+}
+
+/** The log's columns: the error with its component and time, the info, the URL and the stack. */
+function errorColumns(t: TFunction): ColumnsType<ErrorLogEntry> {
+  return [
+    {
+      title: t('errorLog.message'),
+      key: 'message',
+      width: 260,
+      render: (_, log) => (
+        <div>
+          <Typography.Text type="danger" strong>
+            {log.error}
+          </Typography.Text>
+          <div>
+            <Typography.Text type="secondary">
+              {t('errorLog.component')}: {log.component || '-'}
+            </Typography.Text>
+          </div>
+          <div>
+            <Typography.Text type="secondary">
+              {t('errorLog.time')}: {formatDate(log.time)}
+            </Typography.Text>
+          </div>
+        </div>
+      ),
+    },
+    {
+      title: t('errorLog.info'),
+      key: 'info',
+      render: (_, log) => <pre className="error-log-pre">{log.info}</pre>,
+    },
+    {
+      title: t('errorLog.url'),
+      dataIndex: 'url',
+      width: 200,
+      render: (url: string) => <span className="error-log-url">{url}</span>,
+    },
+    {
+      title: t('errorLog.stack'),
+      key: 'stack',
+      render: (_, log) => <pre className="error-log-pre">{log.stack}</pre>,
+    },
+  ];
 }

@@ -71,26 +71,7 @@ export function ListExport({ resource, query, title }: Props) {
 
   return (
     <>
-      {exporting && (
-        <Progress
-          percent={exporting.Progress}
-          size="small"
-          style={{ width: 120 }}
-          aria-label={t('list.export')}
-        />
-      )}
-      {partsProgress && (
-        <Progress
-          percent={partsProgress.percent}
-          size="small"
-          style={{ width: 160 }}
-          format={() =>
-            t('list.exportPartsProgress', { finished: partsProgress.finished, parts: partsProgress.parts })
-          }
-          aria-label={t('list.export')}
-          data-testid="export-parts-progress"
-        />
-      )}
+      <ExportProgress exporting={exporting} parts={partsProgress} />
       <ExportButton
         loading={exporting !== null || partsProgress !== null}
         onClick={() => void startExport()}
@@ -112,6 +93,33 @@ export function ListExport({ resource, query, title }: Props) {
             parts: partsOffer.parts,
           })}
       </PageModal>
+    </>
+  );
+}
+
+/** The running export's progress, or its parts' (how many of them are finished). */
+function ExportProgress({ exporting, parts }: { exporting: ExportJob | null; parts: PartsProgress | null }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {exporting && (
+        <Progress
+          percent={exporting.Progress}
+          size="small"
+          style={{ width: 120 }}
+          aria-label={t('list.export')}
+        />
+      )}
+      {parts && (
+        <Progress
+          percent={parts.percent}
+          size="small"
+          style={{ width: 160 }}
+          format={() => t('list.exportPartsProgress', { finished: parts.finished, parts: parts.parts })}
+          aria-label={t('list.export')}
+          data-testid="export-parts-progress"
+        />
+      )}
     </>
   );
 }
