@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from './db/database.ts';
 import { runMigrations, type MigrationSet } from './db/migrate.ts';
 import { seedSystem } from './modules/system/index.ts';
@@ -66,7 +67,17 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
   const demo = options.mode === 'demo' ? await import('./demo/seed.ts') : undefined;
   const demoHash = demo ? await hashPassword((await import('./demo/catalog.ts')).DEMO_PASSWORD) : '';
   let demoUsers: string[] = [];
+  let seededElsewhere = false;
   await db.kysely.transaction().execute(async (trx) => {
+    if (db.dialect === 'postgres') {
+      // Several instances starting together on an empty database (docs/deployment.md): one seeds under this
+      // lock (per schema, held until its transaction ends), the others wait here, then find it seeded.
+      await sql`select pg_advisory_xact_lock(hashtext('gatehouse.seed:' || current_schema()))`.execute(trx);
+      if (await trx.selectFrom('AppUser').select('Id').limit(1).executeTakeFirst()) {
+        seededElsewhere = true;
+        return;
+      }
+    }
     const roleIds = await seedSystem(trx, { adminHash, now: options.now });
     if (demo)
       demoUsers = await demo.seedDemo(db, trx, {
@@ -77,5 +88,6 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
         runningSessions: options.runningSessions ?? true,
       });
   });
+  if (seededElsewhere) return { seeded: false, demoUsers: [] };
   return { seeded: true, ...(generated ? { generatedAdminPassword: generated } : {}), demoUsers };
 }

@@ -2,6 +2,9 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest, seedIfEmpty } from './assembly.ts';
 import { buildApp } from './app.ts';
+import { systemClock } from './platform/clock.ts';
+import { keepLease } from './platform/cluster/kept-lease.ts';
+import { Leases } from './platform/cluster/leases.ts';
 
 let config: Config;
 try {
@@ -26,7 +29,21 @@ const seed = await seedIfEmpty(db, {
 });
 // The demo place is loaded only for the demo (its simulators are development dependencies); its simulated door
 // controllers answer before the gateway first calls them.
-const demo = config.seed === 'demo' && config.simulator ? await import('./demo/index.ts') : undefined;
+// On PostgreSQL several instances may share the database: the simulators run in one of them only, the one
+// holding the demo lease (docs/deployment.md); the others start without them and say where they run.
+const demoLease =
+  config.seed === 'demo' && config.simulator && db.dialect === 'postgres'
+    ? await keepLease(new Leases(db, systemClock), 'demo', 'simulators', config.instanceId, 30_000)
+    : undefined;
+if (demoLease && !demoLease.held)
+  console.warn(
+    `\n  The demo's simulators already run in instance ${demoLease.holder ?? '(unknown)'} on this database:\n` +
+      '  this instance starts without them (one instance runs the demo devices).\n',
+  );
+const demo =
+  config.seed === 'demo' && config.simulator && (demoLease?.held ?? true)
+    ? await import('./demo/index.ts')
+    : undefined;
 const demoControllers = demo && config.wg.enabled ? await demo.startControllers(db) : undefined;
 const built = await buildApp({ config, db, devices: true });
 const { app } = built;
@@ -63,6 +80,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       .drain(signal === 'SIGTERM' ? config.drainSeconds * 1000 : 0)
       .then(() => app.close())
       .then(() => (demoDevices ? demoDevices.close() : demoControllers?.close()))
+      .then(() => (demoLease?.held ? demoLease.release() : undefined))
       .then(() => db.close())
       .then(() => {
         clearTimeout(force);

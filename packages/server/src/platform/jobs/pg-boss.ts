@@ -108,6 +108,27 @@ export class PgBossJobQueue implements JobQueue {
     });
     boss.on('error', (error) => this.options.onError(error));
     await boss.start();
+    // Instances starting together on a new database would deadlock in pg-boss's create_queue (each creates
+    // the queue's partition): queues are created one instance at a time, under a lock held by a transaction
+    // open meanwhile (the creations themselves run on other connections of the pool).
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext('gatehouse.jobs:' || ${this.schema}))`.execute(trx);
+      await this.createQueues(boss);
+    });
+    this.boss = boss;
+    for (const [kind, worker] of this.workers) {
+      this.loops.push(this.loop(kind, (payload, job) => worker.run(payload, job)));
+      this.loops.push(
+        this.loop(abandonedQueue(kind), async (payload, job) => {
+          await worker.abandoned?.(payload, job.reason);
+        }),
+      );
+    }
+  }
+
+  /** Each worker's queue and its dead-letter queue, created or brought to these timings. */
+  private async createQueues(boss: PgBoss): Promise<void> {
+    const t = this.timings;
     for (const kind of this.workers.keys()) {
       const dead = abandonedQueue(kind);
       const deadOptions = { name: dead, retryLimit: 5, retryDelay: 1, expireInSeconds: t.expireSeconds };
@@ -123,15 +144,6 @@ export class PgBossJobQueue implements JobQueue {
       // Created once per database; the timings of the starting instance apply from now on.
       await boss.createQueue(kind, options);
       await boss.updateQueue(kind, options);
-    }
-    this.boss = boss;
-    for (const [kind, worker] of this.workers) {
-      this.loops.push(this.loop(kind, (payload, job) => worker.run(payload, job)));
-      this.loops.push(
-        this.loop(abandonedQueue(kind), async (payload, job) => {
-          await worker.abandoned?.(payload, job.reason);
-        }),
-      );
     }
   }
 
