@@ -108,7 +108,12 @@ export async function buildApp({
     devices,
   );
   registerHealth(app, db, gateways);
-  const readiness = new Readiness({ db, bus: cluster.bus, migrations: Object.keys(migrations) });
+  const readiness = new Readiness({
+    instanceId: config.instanceId,
+    db,
+    bus: cluster.bus,
+    migrations: Object.keys(migrations),
+  });
   registerReadiness(app, readiness);
   let devicesClosed: Promise<void> | undefined;
   // Once: by a drain, else when the app closes.
@@ -159,6 +164,8 @@ function createFastify(config: Config): FastifyInstance {
     // Per-request lines are noise at this volume; failures are logged by logFailedRequests.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 2 * 1024 * 1024,
+    // Behind the reverse proxy (deploy/haproxy.cfg): client addresses from X-Forwarded-For.
+    trustProxy: config.trustProxy,
   });
 }
 

@@ -43,6 +43,12 @@ export interface Config {
    * on PostgreSQL, 0 on SQLite (one process, no proxy).
    */
   drainSeconds: number;
+  /**
+   * `TRUST_PROXY`: whose X-Forwarded-For to believe (Fastify's trustProxy): off (default), on (any), or a
+   * comma-separated list of proxy addresses or CIDRs. Behind the proxy, client addresses (audit, login limits)
+   * come from it; without it every client would be the proxy.
+   */
+  trustProxy: boolean | string;
   /** This instance's name in the cluster, its logs and screens (INSTANCE_ID, else host-pid-random). */
   instanceId: string;
 }
@@ -208,8 +214,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError('INSTANCE_ID', (error as Error).message);
   }
 
+  const trustText = (get('TRUST_PROXY') ?? 'off').trim();
+  const trustProxy = ['on', 'true', '1'].includes(trustText.toLowerCase())
+    ? true
+    : ['off', 'false', '0', ''].includes(trustText.toLowerCase())
+      ? false
+      : trustText;
+  if (typeof trustProxy === 'string' && !/^[0-9A-Fa-f.:/, ]+$/.test(trustProxy))
+    throw new ConfigError('TRUST_PROXY', `expected on, off or proxy addresses, got "${trustText}"`);
+
   return {
     instanceId: instance,
+    trustProxy,
     // One process on SQLite: no proxy to wait for, unless DRAIN_DELAY says otherwise.
     drainSeconds: /^0+[a-z]?$/i.test(
       get('DRAIN_DELAY') ?? (/^postgres(ql)?:\/\//i.test(databaseUrl) ? '3s' : '0'),

@@ -72,6 +72,7 @@ for (const target of targets) {
       expect(response.status).toBe(200);
       expect(((await response.json()) as { data: unknown }).data).toEqual({
         status: 'ready',
+        instance: 'drain-1',
         ready: true,
         draining: false,
         database: true,
@@ -79,12 +80,18 @@ for (const target of targets) {
         bus: true,
       });
       const newer = new Readiness({
+        instanceId: 'x',
         db,
         bus: { connected: true },
         migrations: [...Object.keys(migrations), '9999-next'],
       });
       expect(await newer.check()).toMatchObject({ ready: false, pendingMigrations: ['9999-next'] });
-      const busDown = new Readiness({ db, bus: { connected: false }, migrations: Object.keys(migrations) });
+      const busDown = new Readiness({
+        instanceId: 'x',
+        db,
+        bus: { connected: false },
+        migrations: Object.keys(migrations),
+      });
       expect(await busDown.check()).toMatchObject({ ready: false, bus: false, database: true });
     });
 

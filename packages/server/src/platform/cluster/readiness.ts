@@ -10,6 +10,8 @@ import type { Bus } from './bus.ts';
  * instance out of rotation as soon as it starts draining (SIGTERM), before it closes its sockets.
  */
 export interface ReadinessReport {
+  /** Which instance answered (INSTANCE_ID): behind a proxy, where the request went. */
+  instance: string;
   ready: boolean;
   draining: boolean;
   database: boolean;
@@ -25,6 +27,7 @@ export class Readiness {
 
   constructor(
     private readonly options: {
+      instanceId: string;
       db: Db;
       bus: Pick<Bus, 'connected'>;
       /** The names of every migration this code runs (assembly.ts). */
@@ -55,6 +58,7 @@ export class Readiness {
     }
     const busUp = bus.connected;
     return {
+      instance: this.options.instanceId,
       ready: !this.draining && database && pendingMigrations?.length === 0 && busUp,
       draining: this.draining,
       database,
