@@ -4,7 +4,6 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PAGE_SIZE_DEFAULT } from '@gatehouse/shared';
 import { call } from '../../core/api.ts';
-import { http } from '../../core/http.ts';
 import { useAreaStore } from '../../stores/area.ts';
 import type { StatusControl } from './cells.tsx';
 import { useResourceWrites } from './mutations.ts';
@@ -31,14 +30,11 @@ export function useListRows<T extends Row>(
   const [page, setPage] = useState({ index: 1, size: PAGE_SIZE_DEFAULT });
   const [selected, setSelected] = useState<Key[]>([]);
 
-  const resource = config.api?.name ?? config.resource!;
+  const resource = config.api.name;
   const query = listQuery(config.fixedQuery, applied, sort, page);
   const list = useQuery({
     queryKey: ['list', resource, areaId, query],
-    queryFn: () =>
-      config.api
-        ? (call(config.api.list, { query } as never) as Promise<Page<T>>)
-        : http.get<Page<T>>(`/api/${resource}`, { query }),
+    queryFn: () => call(config.api.list, { query } as never) as Promise<Page<T>>,
     placeholderData: keepPreviousData,
     ...(refetchWhile
       ? {
@@ -118,7 +114,7 @@ export function useListWrites<T extends Row>(
       ),
     ]);
   const { save, remove } = useResourceWrites({
-    ...(config.api ? { api: config.api } : { resource }),
+    api: config.api,
     endpoints: config.endpoints,
     onChanged: () => void refresh(),
     onRemoved,
@@ -126,9 +122,7 @@ export function useListWrites<T extends Row>(
   const setStatus = useMutation({
     mutationFn: ({ id, disabled }: { id: number; disabled: boolean }) =>
       config.endpoints?.setStatus?.(id, disabled) ??
-      (config.api?.setStatus
-        ? call(config.api.setStatus, { query: { Id: id, Disabled: disabled } } as never)
-        : http.post(`/api/${resource}/SetStatus`, undefined, { query: { Id: id, Disabled: disabled } })),
+      call(config.api.setStatus!, { query: { Id: id, Disabled: disabled } } as never),
     onMutate: ({ id }) => setBusyId(id),
     onSettled: () => setBusyId(null),
     onSuccess: () => void refresh(),

@@ -202,9 +202,7 @@ export type { ListApi };
 
 export interface ListPageConfig<T extends Row> {
   /** The resource's operations: list, export and the standard writes it offers. */
-  api?: ListApi;
-  /** Legacy: the resource's name, for screens not yet on the contract (/api/{resource}). */
-  resource?: string;
+  api: ListApi;
   /** Codes that may list and export; codes that may write (create, edit, delete, status). */
   read: readonly string[];
   write: readonly string[];
