@@ -6,7 +6,7 @@ import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { ocppChargerGateway, setOcppPassword } from '../src/gateways/ocpp/index.ts';
-import { chargePointHolder } from '../src/modules/garage/index.ts';
+import { chargePointHolder, chargerGateway } from '../src/modules/garage/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { LocalBus, LocalBusNetwork, OwnerCalls } from '../src/platform/cluster/index.ts';
 import { childDatabase, type ChildDatabase } from './support/child-db.ts';
@@ -363,6 +363,31 @@ describe.runIf(Boolean(pgUrl))('[postgres] commands reach the instance holding t
       .where('Id', '=', idle.id)
       .execute();
     await b.built.platform.cluster.registry.forget('node-silent');
+  });
+
+  it('measures a command through the owner against the same command on it (refused: nothing plugged in)', async () => {
+    const main = hosts[0]!;
+    const host = { hostId: main.id, serialNumber: main.serial, chargingSystemType: 2 };
+    const command = { kind: 'remoteStart', portNumber: 3, idTag: CARD } as const;
+    const times = async (db: Db) => {
+      const ms: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const started = performance.now();
+        expect(await chargerGateway(db)!.command!(host, command)).toEqual({
+          outcome: 'refused',
+          status: 'Rejected',
+        });
+        ms.push(performance.now() - started);
+      }
+      ms.sort((x, y) => x - y);
+      return { p50: ms[15]!, p90: ms[27]! };
+    };
+    const here = await times(a.db);
+    const routed = await times(b.db);
+    console.log(
+      `[cluster] RemoteStartTransaction answered: on the owner p50 ${here.p50.toFixed(1)} ms, p90 ${here.p90.toFixed(1)} ms; ` +
+        `from the other instance over the bus p50 ${routed.p50.toFixed(1)} ms, p90 ${routed.p90.toFixed(1)} ms`,
+    );
   });
 
   it('when the charge point moves to B, commands issued on A follow it there', async () => {
