@@ -5,6 +5,7 @@ import {
   type SelectQueryBuilder,
   type Selectable,
   type SqlBool,
+  type Updateable,
 } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../clock.ts';
@@ -138,15 +139,7 @@ export class Leases {
    */
   async renew(kind: string, key: string, holder: string, epoch: number, ttlMs: number): Promise<boolean> {
     checkTtl(ttlMs);
-    const result = await this.k
-      .updateTable('Lease')
-      .set({ ExpiresAt: this.clock.now() + ttlMs })
-      .where('Kind', '=', kind)
-      .where('Key', '=', key)
-      .where('Holder', '=', holder)
-      .where('Epoch', '=', epoch)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    return this.updateTenure(kind, key, holder, epoch, { ExpiresAt: this.clock.now() + ttlMs });
   }
 
   /**
@@ -154,9 +147,20 @@ export class Leases {
    * epoch is higher than every earlier one. A holder that already lost it releases nothing.
    */
   async release(kind: string, key: string, holder: string, epoch: number): Promise<boolean> {
+    return this.updateTenure(kind, key, holder, epoch, { Holder: null, ExpiresAt: 0 });
+  }
+
+  /** Changes the lease only while `holder` holds it at `epoch` (this tenure); whether it did. */
+  private async updateTenure(
+    kind: string,
+    key: string,
+    holder: string,
+    epoch: number,
+    values: Updateable<LeaseTable>,
+  ): Promise<boolean> {
     const result = await this.k
       .updateTable('Lease')
-      .set({ Holder: null, ExpiresAt: 0 })
+      .set(values)
       .where('Kind', '=', kind)
       .where('Key', '=', key)
       .where('Holder', '=', holder)
