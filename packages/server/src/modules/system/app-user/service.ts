@@ -319,6 +319,23 @@ export async function updateUser(ctx: AreaUserContext, input: UpdateUserInput): 
   });
 }
 
+/** Changes a user's own columns with its audit entry: the user as it was, and as the change leaves it. */
+async function changeUser(
+  ctx: UserContext,
+  trx: Trx,
+  id: number,
+  action: string,
+  set: { Disabled?: number; DepartmentId?: number | null },
+): Promise<void> {
+  const before = await snapshot(trx, id);
+  await trx
+    .updateTable('AppUser')
+    .set({ ...set, UpdatedAt: ctx.clock.now() })
+    .where('Id', '=', id)
+    .execute();
+  await audit(ctx, { action, entity: 'AppUser', entityId: id, before, after: { ...before, ...set } }, trx);
+}
+
 /** Nobody disables or deletes their own account or the built-in administrator. */
 function assertChangeable(ctx: AreaUserContext, target: TargetUser) {
   if (target.Id === ctx.user.userId) throw new AppError(409, 'error.cannotChangeSelf');
@@ -330,24 +347,8 @@ export async function setUserStatus(ctx: AreaUserContext, id: number, disabled: 
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const target = await findTarget(ctx, trx, id);
     if (disabled) assertChangeable(ctx, target);
-    const before = await snapshot(trx, id);
-    await trx
-      .updateTable('AppUser')
-      .set({ Disabled: disabled ? 1 : 0, UpdatedAt: ctx.clock.now() })
-      .where('Id', '=', id)
-      .execute();
+    await changeUser(ctx, trx, id, 'status', { Disabled: disabled ? 1 : 0 });
     if (disabled) await trx.deleteFrom('Session').where('UserId', '=', id).execute();
-    await audit(
-      ctx,
-      {
-        action: 'status',
-        entity: 'AppUser',
-        entityId: id,
-        before,
-        after: { ...before, Disabled: disabled ? 1 : 0 },
-      },
-      trx,
-    );
   });
 }
 
@@ -372,23 +373,7 @@ export async function bindDepartment(
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await findTarget(ctx, trx, id);
     await checkDepartment(ctx, trx, departmentId);
-    const before = await snapshot(trx, id);
-    await trx
-      .updateTable('AppUser')
-      .set({ DepartmentId: departmentId, UpdatedAt: ctx.clock.now() })
-      .where('Id', '=', id)
-      .execute();
-    await audit(
-      ctx,
-      {
-        action: 'bindDepartment',
-        entity: 'AppUser',
-        entityId: id,
-        before,
-        after: { ...before, DepartmentId: departmentId },
-      },
-      trx,
-    );
+    await changeUser(ctx, trx, id, 'bindDepartment', { DepartmentId: departmentId });
   });
 }
 
