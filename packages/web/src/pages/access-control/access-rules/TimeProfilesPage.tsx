@@ -7,7 +7,14 @@ import {
   type TimeProfileItem,
 } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { parseSegments, segmentsText, timeProfileOptions, weekdayOptions, weekdayText } from './options.ts';
+import {
+  TIME_PROFILE_OPTIONS_KEY,
+  parseSegments,
+  segmentsText,
+  timeProfileOptions,
+  weekdayOptions,
+  weekdayText,
+} from './options.ts';
 import '../access-control.css';
 
 type ProfileRow = TimeProfileItem;
@@ -23,6 +30,8 @@ const config: ListPageConfig<ProfileRow> = {
   write: ACCESS_CONTROL_ADMIN,
   actions: { create: true, edit: true, remove: true, export: true },
   defaultSort: { field: 'Name', order: 'asc' },
+  // The profile choices (grants, links) follow every change.
+  invalidates: [TIME_PROFILE_OPTIONS_KEY],
   filters: [{ name: 'Keyword', label: 'adminUi.keyword', kind: 'text', width: 200 }],
   columns: [
     { key: 'Name', title: 'accessControl.field.ProfileName', sort: 'Name', width: 160 },
