@@ -76,6 +76,20 @@ export interface ResourceDef<
   idColumn?: string;
   defaultOrder?: 'asc' | 'desc';
   timeRange?: TimeRange;
+  /**
+   * Choose the page on the table alone, then read only its rows through `query` (records tables): the area,
+   * the filters, the range, the order and the OFFSET run over `table` without the query's joins, selecting
+   * only the id (an index of (AreaId, time, Id) serves it whole), and the count too. Every filter must then
+   * name the table's own columns, except those listed in `joinedFilters`, which take the whole query.
+   */
+  pageOnTable?: { joinedFilters?: readonly string[] };
+  /**
+   * Filters that pick few rows through an index of their own (one socket, one host): when one is set, no
+   * index is used for the area's condition (`+AreaId = ?`), so the planner starts from the filter's index
+   * instead of walking the area's time index and testing every row (what SQLite chose: seconds on a large
+   * area; docs/performance.md).
+   */
+  narrowFilters?: readonly string[];
   create?: {
     body: Create;
     /** Parsed body → column values; AreaId and timestamps are added by the helper. Throw AppError to refuse. */
@@ -144,7 +158,12 @@ export function applyListQuery(
   q: Row,
 ): AnyQuery {
   const column = areaColumn(def);
-  let query = column ? base.where(column, '=', scopedArea(ctx)) : base;
+  const narrow = def.narrowFilters?.some((name) => q[name] !== undefined);
+  let query = !column
+    ? base
+    : narrow
+      ? base.where(sql`+${sql.ref(column)}`, '=', scopedArea(ctx))
+      : base.where(column, '=', scopedArea(ctx));
   for (const [name, f] of Object.entries(def.filters ?? {})) {
     const value = q[name];
     if (value !== undefined) query = query.where((eb) => f.where(eb, value as never));
@@ -173,12 +192,19 @@ export async function listResource<Item extends Row>(
 ): Promise<Page<Item>> {
   assertDaySpan(q, def);
   const k = ctx.db.kysely as AnyKysely;
-  const filtered = applyListQuery(def.query(k, ctx), def, ctx, q);
+  const onTable = def.pageOnTable && !def.pageOnTable.joinedFilters?.some((name) => q[name] !== undefined);
+  const filtered = applyListQuery(
+    onTable ? k.selectFrom(def.table).select(`${def.table}.Id`) : def.query(k, ctx),
+    def,
+    ctx,
+    q,
+  );
   const size = q.PageSize as number;
   const offset = ((q.PageIndex as number) - 1) * size;
   // The page size (a validated 1 to 100) is written into the SQL: SQLite plans `LIMIT 20` better than a bound
   // `LIMIT ?` (bench: 25 µs of 150 per page), and a handful of sizes keeps the statement cache small.
-  const rows = await ordered(filtered, def, q).limit(sql.lit(size)).offset(offset).execute();
+  const page = await ordered(filtered, def, q).limit(sql.lit(size)).offset(offset).execute();
+  const rows = onTable ? await rowsOfPage(def, ctx, q, page) : page;
   // A page that is not full, and not past the end, tells the total by itself: no count query needed.
   if (rows.length < size && (rows.length > 0 || offset === 0))
     return { Items: await itemsOf(def, ctx, rows), Total: offset + rows.length };
@@ -188,6 +214,24 @@ export async function listResource<Item extends Row>(
   return counted > LIST_TOTAL_CAP
     ? { Items: items, Total: LIST_TOTAL_CAP, TotalCapped: true }
     : { Items: items, Total: counted };
+}
+
+/** The rows of a page chosen on the table alone (`pageOnTable`): the full query for those ids, in order. */
+async function rowsOfPage(
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
+  q: Row,
+  page: Row[],
+): Promise<Row[]> {
+  if (page.length === 0) return page;
+  const ids = page.map((r) => r.Id as number);
+  const found = await def
+    .query(ctx.db.kysely as AnyKysely, ctx)
+    .where(`${def.table}.Id`, 'in', ids)
+    .execute();
+  const byId = new Map(found.map((r) => [Number(r.Id), r]));
+  // A row deleted between the two reads is left out; the order is the page's.
+  return ids.flatMap((id) => byId.get(Number(id)) ?? []);
 }
 
 /**

@@ -216,6 +216,10 @@ export interface ResourceImpl<A extends AnyResourceApi, C extends ServiceContext
   defaultOrder?: 'asc' | 'desc';
   /** The column StartTime/EndTime apply to (the contract says the list takes a range). */
   timeRange?: TimeRange;
+  /** See ResourceDef.pageOnTable. */
+  pageOnTable?: { joinedFilters?: readonly (keyof FiltersOf<A> & string)[] };
+  /** See ResourceDef.narrowFilters. */
+  narrowFilters?: readonly (keyof FiltersOf<A> & string)[];
   create?: {
     values(input: InputOfBody<A['create']>, ctx: C, trx: Trx): Promise<Row> | Row;
     after?(input: InputOfBody<A['create']>, ctx: C, trx: Trx, id: number): Promise<void>;

@@ -15,6 +15,7 @@ import { accessControlMigration } from './migration.ts';
 import { wgMigration, wgSentMigration } from './device-migrations.ts';
 import { accessControlOptionsRoutes } from './options/routes.ts';
 import { accessRulesMigration } from './migration-rules.ts';
+import { swipeDayCoveringMigration } from './migration-volume.ts';
 import { timeProfileRoutes } from './time-profile/routes.ts';
 import { holidayRoutes } from './holiday/routes.ts';
 import { doorScheduleRoutes } from './door-schedule/routes.ts';
@@ -49,6 +50,7 @@ export const accessControlModule: ServerModule = {
     '0007-wg': wgMigration,
     '0010-wg-sent': wgSentMigration,
     '0014-access-rules': accessRulesMigration,
+    '0021-swipe-day-covering': swipeDayCoveringMigration,
   },
   register: registerAccessControlDependents,
 };

@@ -9,6 +9,7 @@ import { forcedOutageRecordRoutes } from './forced-outage-record/routes.ts';
 import { garageDashboardRoutes } from './garage-dashboard/routes.ts';
 import { garageMigration } from './migration.ts';
 import { chargerStateMigration, ocppMigration, ocppSafetyMigration } from './device-migrations.ts';
+import { recordIndexesMigration } from './record-indexes.ts';
 import { monthlyPassRoutes } from './monthly-pass/routes.ts';
 import { parkAreaRoutes } from './park-area/routes.ts';
 import { parkOrderRoutes } from './park-order/routes.ts';
@@ -35,6 +36,7 @@ export const garageModule: ServerModule = {
     '0006-ocpp': ocppMigration,
     '0008-ocpp-safety': ocppSafetyMigration,
     '0016-charger-state': chargerStateMigration,
+    '0020-record-indexes': recordIndexesMigration,
   },
   register: registerGarageDependents,
 };

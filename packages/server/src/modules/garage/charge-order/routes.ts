@@ -30,6 +30,9 @@ export const chargeOrderRoutes = [
     },
     defaultOrder: 'desc',
     timeRange: { column: 'ChargeOrder.CreatedAt', requiredForExport: true },
+    // Pages chosen on the orders' indexes alone; one session, socket or host starts from its sessions.
+    pageOnTable: {},
+    narrowFilters: ['ChargeRecordId', 'ChargeEquipmentId', 'ChargeHostId'],
     export: {
       titleKey: 'garage.title.chargeorderRecords',
       columns: [

@@ -20,6 +20,9 @@ export const chargeRecordRoutes = implementResource(ChargeRecordApi, {
   sorts: { StartAt: 'ChargeRecord.StartAt', EndAt: 'ChargeRecord.EndAt', EnergyWh: 'ChargeRecord.EnergyWh' },
   defaultOrder: 'desc',
   timeRange: { column: 'ChargeRecord.StartAt', requiredForExport: true },
+  // Pages chosen on the index of (AreaId, StartAt, Id) alone; one socket or host starts from its sockets.
+  pageOnTable: {},
+  narrowFilters: ['ChargeEquipmentId', 'ChargeHostId'],
   export: {
     titleKey: 'garage.title.chargeRecords',
     columns: [

@@ -33,6 +33,8 @@ export const parkOrderRoutes = [
     },
     defaultOrder: 'desc',
     timeRange: { column: 'ParkOrder.EntryAt', requiredForExport: true },
+    // Pages and counts on ParkOrder alone; the zone's and rule's names joined for the page's rows only.
+    pageOnTable: {},
     export: {
       titleKey: 'garage.title.parkorderRecords',
       columns: [
