@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { goto, screenshot, sessionToken } from './support/app.ts';
+import { blocking, runAxe } from './support/axe.ts';
 import { useSuite } from './support/suite.ts';
 
 /*
@@ -191,4 +192,42 @@ it('shows the operation log in Chinese, objects by name, without raw field ident
     expect(row, row).not.toMatch(/(^|\s)#\d+/);
   }
   await screenshot(page, 'console-audit-log-zh');
+});
+
+it('shows the authorisation list (its warning figures included) at AA contrast', async () => {
+  const { page } = await suite.signedIn('admin', { language: 'zh', ...FOLD });
+  await goto(page, '/accesscontrol/cardUserLinkChannel');
+  const table = page.locator('.app-main .ant-table-wrapper').filter({ visible: true }).first();
+  await table.locator('.ant-table-row').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1000);
+  const result = await runAxe(page);
+  const contrast = blocking({ screen: 'AuthorizationList', ...result }).filter(
+    (n) => n.rule === 'color-contrast' && n.visible,
+  );
+  expect(contrast.map((n) => `${n.target} ${n.fgColor} on ${n.bgColor} ${n.contrastRatio}`)).toEqual([]);
+  await screenshot(page, 'console-authorizations-zh');
+});
+
+it('puts the live figures first on a phone, the settings button clear of them', async () => {
+  const { page } = await suite.signedIn('admin', { language: 'zh', width: 390, height: 844 });
+  await page.locator('[data-testid="ac-figure-online"]').waitFor({ timeout: 30_000 });
+  await page.locator('[data-testid="dashboard-events"]').waitFor({ timeout: 30_000 });
+  const top = async (selector: string) => (await page.locator(selector).first().boundingBox())!.y;
+  const figures = await top('[data-testid="ac-figure-online"]');
+  expect(figures).toBeLessThan(await top('[data-testid="dashboard-events"]'));
+  expect(figures).toBeLessThan(await top('[data-testid="dashboard-area"]'));
+  expect(figures).toBeLessThan(await top('.dashboard-quick-links'));
+  // The settings button overlaps none of the first screen's figures.
+  const button = (await page.locator('[data-testid="settings-button"]').boundingBox())!;
+  for (const figure of await page.locator('.ac-figure, .garage-figure').all()) {
+    const box = await figure.boundingBox();
+    if (!box || box.y > 844) continue;
+    const overlaps =
+      box.x < button.x + button.width &&
+      button.x < box.x + box.width &&
+      box.y < button.y + button.height &&
+      button.y < box.y + box.height;
+    expect(overlaps).toBe(false);
+  }
+  await screenshot(page, 'console-dashboard-phone-zh');
 });

@@ -73,7 +73,9 @@ export function AppMain() {
   if (hasAreas && !current) return <main className="app-main" ref={mainRef} />;
   return (
     <main className="app-main" ref={mainRef} key={areaVersion} data-area={current?.Id ?? ''}>
-      <KeepAlive activeCacheKey={cacheKey} exclude={NO_CACHE} aliveRef={aliveRef} max={20}>
+      {/* Hidden pages in React's Activity (issue 21, item 16): they keep their state but do no work while
+          another page is shown (no re-render on every navigation, no live updates), and catch up when shown. */}
+      <KeepAlive activeCacheKey={cacheKey} exclude={NO_CACHE} aliveRef={aliveRef} max={20} enableActivity>
         {content}
       </KeepAlive>
     </main>

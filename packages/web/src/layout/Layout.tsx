@@ -18,6 +18,10 @@ import './layout.css';
 /** The garage's live updates and port-fault alerts: their own chunk, for users of the garage only. */
 const GarageLive = lazy(() => import('../pages/garage/GarageLive.tsx'));
 
+// The dashboard is where a login lands: its chunk is asked for with the layout's, not after the layout has
+// rendered and the area is chosen (issue 21, item 16; the same chunk the route table's import loads).
+void import('../pages/dashboard/DashboardPage.tsx');
+
 function isMobileWidth(): boolean {
   return document.body.getBoundingClientRect().width - 1 < MOBILE_BREAKPOINT;
 }

@@ -13,14 +13,40 @@ import { RouteIcon } from '../../layout/route-icons.tsx';
 import { canUse } from '../../components/list-page/permissions.ts';
 import './dashboard.css';
 
-/** The garage's figures and charts: their own chunk, fetched only for users of the garage. */
-const GaragePanel = lazy(() => import('../garage/garage-dashboard/GaragePanel.tsx'));
-/** Access control's figures: their own chunk too, fetched only for users of access control. */
-const AccessControlPanel = lazy(
-  () => import('../access-control/access-control-dashboard/AccessControlPanel.tsx'),
-);
+/*
+ * The panels are chunks of their own, fetched only for users of their module, but as soon as this page's
+ * chunk runs (issue 21, item 16): lazy() alone would ask for each only when first rendered, after this page
+ * rendered, one round of requests after another.
+ */
+const panels = {
+  garage: () => import('../garage/garage-dashboard/GaragePanel.tsx'),
+  accessControl: () => import('../access-control/access-control-dashboard/AccessControlPanel.tsx'),
+  events: () => import('./LatestEvents.tsx'),
+};
+function eager<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => (pending ??= load());
+}
+const loadGarage = eager(panels.garage);
+const loadAccessControl = eager(panels.accessControl);
+const loadEvents = eager(panels.events);
+
+/** Asks for the chunks of the panels the signed-in user may see (idempotent). */
+function loadPanels(roles: readonly string[]) {
+  if (canUse(roles, ACCESS_CONTROL_ANY)) {
+    void loadAccessControl();
+    void loadEvents();
+  }
+  if (canUse(roles, BICYCLE_ANY)) void loadGarage();
+}
+// Already when this chunk runs (prefetched with the layout at login), before the page renders.
+loadPanels(useSessionStore.getState().roles);
+/** The garage's figures and charts. */
+const GaragePanel = lazy(loadGarage);
+/** Access control's figures and open alarms. */
+const AccessControlPanel = lazy(loadAccessControl);
 /** The latest swipes and door events: with access control's panel. */
-const LatestEvents = lazy(() => import('./LatestEvents.tsx'));
+const LatestEvents = lazy(loadEvents);
 
 const KNOWN_CUSTOM = ['address', 'contact', 'timezone'] as const;
 
@@ -83,6 +109,7 @@ export default function DashboardPage() {
   );
   const accessControl = canUse(roles, ACCESS_CONTROL_ANY);
   const garage = canUse(roles, BICYCLE_ANY);
+  loadPanels(roles);
 
   return (
     <div className="dashboard" data-testid="dashboard">
