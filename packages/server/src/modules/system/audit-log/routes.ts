@@ -1,7 +1,7 @@
 import { AuditLogApi, isoInstant, type AuditLogItem } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
-import { withEntityNames } from './names.ts';
+import { withEntityNames } from './service.ts';
 
 export const auditLogRoutes = implementResource(AuditLogApi, {
   table: 'AuditLog',
