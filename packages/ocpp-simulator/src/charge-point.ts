@@ -1,6 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { RPCClient, createRPCError } from 'ocpp-rpc';
+import { RPCClient } from 'ocpp-rpc';
 import { charge, type Battery } from './battery.ts';
+import { Configuration } from './configuration.ts';
+import { registerRemoteCalls } from './remote-calls.ts';
+import { TransactionQueue, type Queued } from './transaction-queue.ts';
+import type { ChargePointOptions, ConnectorState, Transaction } from './types.ts';
+
+export type { ChargePointOptions, ConnectorState, Transaction } from './types.ts';
 import type {
   AuthorizationStatus,
   BootNotificationConf,
@@ -16,73 +22,6 @@ import type {
   StopTransactionReq,
   TriggerableMessage,
 } from './ocpp.ts';
-
-export interface ChargePointOptions {
-  /** Central system URL without the identity, e.g. ws://127.0.0.1:8080/ocpp. */
-  url: string;
-  /** The charge point id (Gatehouse: the host's serial number). */
-  id: string;
-  /** HTTP Basic password (security profile 1); none sends no Authorization header. */
-  password?: string;
-  connectors: number;
-  vendor?: string;
-  model?: string;
-  /** Wall clock for timestamps (tests pin it). */
-  now?: () => number;
-  /** Seconds between MeterValues of a running transaction (configuration key MeterValueSampleInterval). */
-  meterIntervalSeconds?: number;
-  /** Simulated seconds per real second for the battery (demos speed sessions up); 1 is real time. */
-  speed?: number;
-  /** Run the heartbeat and meter timers (tests drive `advance` by hand instead). */
-  timers?: boolean;
-  /** Seconds to wait before a new BootNotification when the central system answered interval 0. */
-  bootRetrySeconds?: number;
-  /** Milliseconds before an unanswered call fails. */
-  callTimeoutMs?: number;
-}
-
-export interface ConnectorState {
-  id: number;
-  status: ChargePointStatus;
-  errorCode: ChargePointErrorCode;
-  vendorErrorCode: string | undefined;
-  plugged: boolean;
-  /** Set by ChangeAvailability; an Inoperative connector reports Unavailable. */
-  operative: boolean;
-  /** Inoperative was asked during a transaction: applied when it ends (ChangeAvailability "Scheduled"). */
-  inoperativeScheduled: boolean;
-  /** Lifetime energy register in Wh (fractional inside, rounded when reported). */
-  registerWh: number;
-  /** The charger's bulk rate while a bike is plugged in (W). */
-  bulkW: number;
-  powerW: number;
-  battery: Battery | undefined;
-  transaction: Transaction | undefined;
-}
-
-export interface Transaction {
-  /** Local reference, stable while the central system's id is not known yet (started offline). */
-  ref: number;
-  /** The central system's transactionId, once StartTransaction was answered. */
-  id: number | undefined;
-  idTag: string;
-  meterStartWh: number;
-  startedAt: number;
-}
-
-/** A transaction message waiting for the connection; `txRef` is filled in with the transactionId when sent. */
-interface Queued {
-  action: 'StartTransaction' | 'StopTransaction' | 'MeterValues';
-  payload: Record<string, unknown>;
-  txRef: number;
-}
-
-type Handler = (args: {
-  params: Record<string, unknown>;
-}) => Promise<Record<string, unknown>> | Record<string, unknown>;
-
-/** Configuration keys answered by GetConfiguration; the writable ones can be changed by ChangeConfiguration. */
-const READONLY_KEYS = new Set(['NumberOfConnectors', 'SupportedFeatureProfiles', 'MeterValuesSampledData']);
 
 /**
  * One simulated OCPP 1.6J charge point with M connectors, over an ocpp-rpc client in strict mode: every call
@@ -102,19 +41,16 @@ export class ChargePoint extends EventEmitter {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private meterTimer: NodeJS.Timeout | undefined;
   private bootTimer: NodeJS.Timeout | undefined;
-  private readonly queue: Queued[] = [];
-  private flushing: Promise<void> | undefined;
+  /** Transaction messages, sent in order and exactly as made, queued while they cannot go. */
+  private readonly transactions: TransactionQueue;
   private nextTxRef = 1;
-  /** The central system's id per local transaction reference. */
-  private readonly txIds = new Map<number, number>();
-  /** Local transaction references whose StartTransaction is on the way. */
-  private readonly startsInFlight = new Set<number>();
   /** Status of the charge point itself (connector 0). */
   status: ChargePointStatus = 'Available';
   bootStatus: BootNotificationConf['status'] | 'none' = 'none';
   /** A faulty charger (tests): it accepts a remote stop and never carries it out, so no StopTransaction comes. */
   ignoreRemoteStop = false;
-  private readonly config = new Map<string, string>();
+  /** Its configuration keys (GetConfiguration, ChangeConfiguration). */
+  readonly configuration: Configuration;
 
   constructor(private readonly options: ChargePointOptions) {
     super();
@@ -136,12 +72,31 @@ export class ChargePoint extends EventEmitter {
       battery: undefined,
       transaction: undefined,
     }));
-    this.config.set('HeartbeatInterval', String(this.heartbeatSeconds));
-    this.config.set('MeterValueSampleInterval', String(this.meterSeconds));
-    this.config.set('NumberOfConnectors', String(options.connectors));
-    this.config.set('SupportedFeatureProfiles', 'Core,RemoteTrigger');
-    this.config.set('MeterValuesSampledData', 'Energy.Active.Import.Register,Power.Active.Import');
-    this.config.set('ConnectionTimeOut', '60');
+    this.transactions = new TransactionQueue({
+      ready: () => this.online && this.bootStatus === 'Accepted',
+      online: () => this.online,
+      call: (action, payload) => this.call(action, payload),
+      started: (txRef, transactionId) => {
+        for (const c of this.connectors) {
+          if (c.transaction?.ref !== txRef) continue;
+          c.transaction.id = transactionId;
+          this.emit('transaction', c.id, transactionId);
+        }
+      },
+      log: (text) => this.log(text),
+    });
+    this.configuration = new Configuration(
+      {
+        heartbeatSeconds: this.heartbeatSeconds,
+        meterSeconds: this.meterSeconds,
+        connectors: options.connectors,
+      },
+      (key, seconds) => {
+        if (key === 'HeartbeatInterval') this.heartbeatSeconds = seconds;
+        if (key === 'MeterValueSampleInterval') this.meterSeconds = seconds;
+        if (this.online && this.bootStatus === 'Accepted') this.startTimers();
+      },
+    );
   }
 
   get online(): boolean {
@@ -150,7 +105,7 @@ export class ChargePoint extends EventEmitter {
 
   /** Transaction messages waiting for the connection. */
   get queued(): number {
-    return this.queue.length;
+    return this.transactions.length;
   }
 
   connector(connectorId: number): ConnectorState {
@@ -222,7 +177,7 @@ export class ChargePoint extends EventEmitter {
         `strict validation failure: ${JSON.stringify(event, (k, v: unknown) => (k === 'error' ? String(v) : v))}`,
       );
     });
-    this.register(client);
+    registerRemoteCalls(client, this);
     return client;
   }
 
@@ -253,7 +208,7 @@ export class ChargePoint extends EventEmitter {
     this.emit('boot', conf);
     if (conf.status === 'Accepted') {
       if (conf.interval > 0) this.heartbeatSeconds = conf.interval;
-      this.config.set('HeartbeatInterval', String(this.heartbeatSeconds));
+      this.configuration.note('HeartbeatInterval', String(this.heartbeatSeconds));
       this.startTimers();
       await this.reportAll();
       await this.flush();
@@ -526,214 +481,70 @@ export class ChargePoint extends EventEmitter {
     }
   }
 
-  // ---------------------------------------------------------------- transaction queue
-
-  /**
-   * Sends a transaction message now, or queues it when offline, when older ones still wait, or when the call
-   * fails on the way: transaction messages must reach the central system, in order, exactly as made.
-   * Resolves with the answer when sent now, undefined when queued.
-   */
-  private async send(
-    action: Queued['action'],
-    payload: Record<string, unknown>,
-    txRef: number,
-  ): Promise<unknown> {
-    const entry: Queued = { action, payload, txRef };
-    if (!this.online || this.bootStatus !== 'Accepted' || this.queue.length > 0 || this.waitsForId(entry)) {
-      this.queue.push(entry);
-      if (this.online && this.bootStatus === 'Accepted') void this.flush();
-      return undefined;
-    }
-    try {
-      return await this.deliver(entry);
-    } catch (error) {
-      if (isCallRejection(error)) throw error;
-      // Connection lost or timed out: the central system may or may not have it; send it again later (a
-      // central system must accept the repeat, which is what retries look like to it). First in line: what
-      // was queued while it was on the way came after it.
-      this.queue.unshift(entry);
-      return undefined;
-    }
-  }
-
-  private waitsForId(entry: Queued): boolean {
-    return entry.action !== 'StartTransaction' && !this.txIds.has(entry.txRef);
-  }
-
-  private async deliver(entry: Queued): Promise<unknown> {
-    const payload =
-      entry.action === 'StartTransaction'
-        ? entry.payload
-        : { ...entry.payload, transactionId: this.txIds.get(entry.txRef)! };
-    if (entry.action === 'StartTransaction') this.startsInFlight.add(entry.txRef);
-    let conf: unknown;
-    try {
-      conf = await this.call(entry.action, payload);
-    } finally {
-      this.startsInFlight.delete(entry.txRef);
-    }
-    if (entry.action === 'StartTransaction') {
-      const start = conf as StartTransactionConf;
-      this.txIds.set(entry.txRef, start.transactionId);
-      for (const c of this.connectors) {
-        if (c.transaction?.ref === entry.txRef) {
-          c.transaction.id = start.transactionId;
-          this.emit('transaction', c.id, start.transactionId);
-        }
-      }
-      // Messages of this transaction made while its start was on the way can go now.
-      if (this.queue.length > 0) void this.flush();
-    }
-    return conf;
-  }
-
-  /** Resends the queue in order; stops at the first failure and keeps the rest. */
+  /** Resends the queued transaction messages in order; stops at the first failure and keeps the rest. */
   flush(): Promise<void> {
-    // Assigned before the loop starts, so a loop that ends at once cannot leave a settled promise behind.
-    if (!this.flushing) {
-      this.flushing = Promise.resolve()
-        .then(() => this.drain())
-        .finally(() => {
-          this.flushing = undefined;
-        });
-    }
-    return this.flushing;
+    return this.transactions.flush();
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0 && this.online) {
-      const entry = this.queue[0]!;
-      if (this.waitsForId(entry)) {
-        // Its StartTransaction is still on the way: its answer flushes again.
-        if (this.startsInFlight.has(entry.txRef)) return;
-        // Its StartTransaction was refused: the central system knows no such transaction.
-        this.log(`${entry.action} dropped: its transaction never started`);
-        this.queue.shift();
-        continue;
-      }
-      try {
-        await this.deliver(entry);
-      } catch (error) {
-        if (!isCallRejection(error)) return;
-        // The central system answered with a CallError: resending the same message cannot help.
-        this.log(`${entry.action} refused: ${String(error)}`);
-      }
-      this.queue.shift();
-    }
+  private send(action: Queued['action'], payload: Record<string, unknown>, txRef: number): Promise<unknown> {
+    return this.transactions.send(action, payload, txRef);
   }
 
   // ---------------------------------------------------------------- central system calls
 
-  private register(client: RPCClient): void {
-    const handle = (action: string, handler: Handler) =>
-      client.handle(action, handler as Parameters<RPCClient['handle']>[1]);
+  /** RemoteStartTransaction on a connector (checked by remote-calls.ts): the start follows the answer. */
+  remoteStart(c: ConnectorState, idTag: string): void {
+    setImmediate(
+      () =>
+        void this.startTransaction(c, idTag).catch((error: unknown) =>
+          this.log(`remote start: ${String(error)}`),
+        ),
+    );
+  }
 
-    handle('RemoteStartTransaction', ({ params }) => {
-      const idTag = params.idTag as string;
-      const wanted = params.connectorId as number | undefined;
-      const c =
-        wanted !== undefined
-          ? this.connectors[wanted - 1]
-          : this.connectors.find((k) => k.plugged && !k.transaction && k.operative && k.status !== 'Faulted');
-      // An e-bike socket starts only with a bike plugged in; the start itself follows the answer.
-      if (!c || !c.plugged || c.transaction || !c.operative || c.status === 'Faulted')
-        return { status: 'Rejected' };
-      setImmediate(
-        () =>
-          void this.startTransaction(c, idTag).catch((error: unknown) =>
-            this.log(`remote start: ${String(error)}`),
-          ),
-      );
-      return { status: 'Accepted' };
-    });
+  /** A stop the central system asked for (RemoteStopTransaction, UnlockConnector), after the answer. */
+  remoteStop(c: ConnectorState, reason: StopReason): void {
+    setImmediate(() => void this.stopTransaction(c, reason));
+  }
 
-    handle('RemoteStopTransaction', ({ params }) => {
-      const c = this.connectors.find((k) => k.transaction && k.transaction.id === params.transactionId);
-      if (!c) return { status: 'Rejected' };
-      if (!this.ignoreRemoteStop) setImmediate(() => void this.stopTransaction(c, 'Remote'));
-      return { status: 'Accepted' };
-    });
-
-    handle('ChangeAvailability', ({ params }) => {
-      const connectorId = params.connectorId as number;
-      const operative = params.type === 'Operative';
-      const targets = connectorId === 0 ? this.connectors : [this.connectors[connectorId - 1]];
-      if (targets.some((c) => !c)) return { status: 'Rejected' };
-      let scheduled = false;
-      for (const c of targets as ConnectorState[]) {
-        if (!operative && c.transaction) {
-          c.inoperativeScheduled = true;
-          scheduled = true;
-          continue;
-        }
-        c.operative = operative;
-        c.inoperativeScheduled = false;
-        if (c.status !== 'Faulted') setImmediate(() => void this.setStatus(c, this.idleStatus(c)));
+  /**
+   * ChangeAvailability: Inoperative during a transaction is Scheduled (applied when it ends); otherwise the
+   * connectors (all for 0) report their new status after the answer.
+   */
+  changeAvailability(connectorId: number, operative: boolean): 'Accepted' | 'Scheduled' | 'Rejected' {
+    const targets = connectorId === 0 ? this.connectors : [this.connectors[connectorId - 1]];
+    if (targets.some((c) => !c)) return 'Rejected';
+    let scheduled = false;
+    for (const c of targets as ConnectorState[]) {
+      if (!operative && c.transaction) {
+        c.inoperativeScheduled = true;
+        scheduled = true;
+        continue;
       }
-      if (connectorId === 0 && !scheduled) {
-        this.status = operative ? 'Available' : 'Unavailable';
-        setImmediate(() => void this.report(0).catch(() => {}));
-      }
-      return { status: scheduled ? 'Scheduled' : 'Accepted' };
-    });
+      c.operative = operative;
+      c.inoperativeScheduled = false;
+      if (c.status !== 'Faulted') setImmediate(() => void this.setStatus(c, this.idleStatus(c)));
+    }
+    if (connectorId === 0 && !scheduled) {
+      this.status = operative ? 'Available' : 'Unavailable';
+      setImmediate(() => void this.report(0).catch(() => {}));
+    }
+    return scheduled ? 'Scheduled' : 'Accepted';
+  }
 
-    handle('Reset', ({ params }) => {
-      const hard = params.type === 'Hard';
-      setImmediate(() => void this.reset(hard));
-      return { status: 'Accepted' };
-    });
+  /** Reset (after the answer). */
+  resetSoon(hard: boolean): void {
+    setImmediate(() => void this.reset(hard));
+  }
 
-    handle('UnlockConnector', ({ params }) => {
-      const c = this.connectors[(params.connectorId as number) - 1];
-      if (!c) return { status: 'NotSupported' };
-      if (c.transaction) setImmediate(() => void this.stopTransaction(c, 'UnlockCommand'));
-      return { status: 'Unlocked' };
-    });
-
-    handle('GetConfiguration', ({ params }) => {
-      const keys = (params.key as string[] | undefined) ?? [...this.config.keys()];
-      const configurationKey = keys
-        .filter((key) => this.config.has(key))
-        .map((key) => ({ key, readonly: READONLY_KEYS.has(key), value: this.config.get(key)! }));
-      const unknownKey = keys.filter((key) => !this.config.has(key));
-      return { configurationKey, ...(unknownKey.length > 0 ? { unknownKey } : {}) };
-    });
-
-    handle('ChangeConfiguration', ({ params }) => {
-      const key = params.key as string;
-      const value = params.value as string;
-      if (!this.config.has(key)) return { status: 'NotSupported' };
-      if (READONLY_KEYS.has(key)) return { status: 'Rejected' };
-      const seconds = Number(value);
-      if ((key === 'HeartbeatInterval' || key === 'MeterValueSampleInterval') && !(seconds > 0)) {
-        return { status: 'Rejected' };
-      }
-      this.config.set(key, value);
-      if (key === 'HeartbeatInterval') this.heartbeatSeconds = seconds;
-      if (key === 'MeterValueSampleInterval') this.meterSeconds = seconds;
-      if (this.online && this.bootStatus === 'Accepted') this.startTimers();
-      return { status: 'Accepted' };
-    });
-
-    handle('TriggerMessage', ({ params }) => {
-      const message = params.requestedMessage as TriggerableMessage;
-      const connectorId = params.connectorId as number | undefined;
-      if (connectorId !== undefined && connectorId !== 0 && !this.connectors[connectorId - 1]) {
-        return { status: 'Rejected' };
-      }
-      setImmediate(
-        () =>
-          void this.trigger(message, connectorId).catch((error: unknown) =>
-            this.log(`trigger: ${String(error)}`),
-          ),
-      );
-      return { status: 'Accepted' };
-    });
-
-    // Anything else (reservations, local lists, smart charging, firmware): not implemented here.
-    client.handle(() => {
-      throw createRPCError('NotImplemented', 'not implemented by the simulator');
-    });
+  /** TriggerMessage (after the answer). */
+  triggerSoon(message: TriggerableMessage, connectorId: number | undefined): void {
+    setImmediate(
+      () =>
+        void this.trigger(message, connectorId).catch((error: unknown) =>
+          this.log(`trigger: ${String(error)}`),
+        ),
+    );
   }
 
   private async trigger(message: TriggerableMessage, connectorId: number | undefined): Promise<void> {
@@ -773,9 +584,4 @@ export class ChargePoint extends EventEmitter {
     await new Promise((resolve) => setTimeout(resolve, 100));
     await this.goOnline().catch((error: unknown) => this.log(`reconnect after reset: ${String(error)}`));
   }
-}
-
-/** A CallError from the central system (it answered), as opposed to a lost connection or a timeout. */
-function isCallRejection(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'rpcErrorCode' in error;
 }

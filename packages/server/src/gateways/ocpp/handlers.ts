@@ -9,7 +9,9 @@ import {
   connectorReported,
 } from '../../modules/garage/index.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { AreaContext } from '../../platform/context.ts';
 import { deviceContext, handle, type ChargePointClient, type Connection } from './connection.ts';
+import type { InboundActions } from './messages.gen.ts';
 import type { OcppEvents } from './events.ts';
 import { LAST_SEEN_WRITE_MS, deviceTime } from './protocol.ts';
 
@@ -26,92 +28,139 @@ export function hostRef(connection: Connection, clock: Clock) {
   return { hostId: connection.hostId, areaId: connection.areaId, serial: connection.serial, at: clock.now() };
 }
 
+/** What every handler of one charge point's calls works with: its connection, context, events and log. */
+export interface ChargePointLink {
+  client: ChargePointClient;
+  connection: Connection;
+  events: HandlerDeps['events'];
+  log: FastifyBaseLogger;
+  heartbeatSeconds: number;
+  now(): number;
+  /** The context its messages act in: its host as the device actor, in its area. */
+  ctx(): AreaContext;
+  /** The host as events name it, at now. */
+  ref(): ReturnType<typeof hostRef>;
+  /** Any message proves the charge point alive (the in-memory time; the column follows at most every 30 s). */
+  seen(): void;
+}
+
+export function chargePointLink(
+  client: ChargePointClient,
+  connection: Connection,
+  deps: HandlerDeps,
+): ChargePointLink {
+  return {
+    client,
+    connection,
+    events: deps.events,
+    log: deps.log,
+    heartbeatSeconds: deps.heartbeatSeconds,
+    now: () => deps.clock.now(),
+    ctx: () => deviceContext(connection, deps.db, deps.clock),
+    ref: () => hostRef(connection, deps.clock),
+    seen: () => {
+      connection.lastSeenAt = deps.clock.now();
+    },
+  };
+}
+
 /**
  * Registers the charge point's presence calls (BootNotification, Heartbeat, DataTransfer, StatusNotification;
  * the rest but the transaction calls get NotImplemented). What they change goes through the garage's
  * device-facing services; this file speaks OCPP only.
  */
 export function registerHandlers(client: ChargePointClient, connection: Connection, deps: HandlerDeps): void {
-  const { clock, events } = deps;
-  const ctx = () => deviceContext(connection, deps.db, clock);
-  const ref = () => hostRef(connection, clock);
+  const link = chargePointLink(client, connection, deps);
   let lastSeenWritten = 0;
-
   /** Every message proves the charge point alive; the column follows at most every LAST_SEEN_WRITE_MS. */
   const touch = async () => {
-    const now = clock.now();
-    connection.lastSeenAt = now;
-    if (now - lastSeenWritten < LAST_SEEN_WRITE_MS) return;
-    lastSeenWritten = now;
-    await chargePointSeen(ctx(), connection.hostId);
+    link.seen();
+    if (link.now() - lastSeenWritten < LAST_SEEN_WRITE_MS) return;
+    lastSeenWritten = link.now();
+    await chargePointSeen(link.ctx(), connection.hostId);
   };
-  const currentTime = () => new Date(clock.now()).toISOString();
-
   handle(client, 'BootNotification', async (boot) => {
-    // Rejected with an interval (host disabled or retyped since the handshake) makes the charge point ask
-    // again later instead of hammering.
-    if (!(await chargePointBooted(ctx(), connection.hostId, boot))) {
-      return { status: 'Rejected', currentTime: currentTime(), interval: deps.heartbeatSeconds };
-    }
-    const now = clock.now();
-    connection.bootedAt = now;
-    connection.lastSeenAt = now;
-    lastSeenWritten = now;
-    events.emit('boot', {
-      ...ref(),
-      vendor: boot.chargePointVendor,
-      model: boot.chargePointModel,
-      firmwareVersion: boot.firmwareVersion ?? null,
-    });
-    return { status: 'Accepted', currentTime: currentTime(), interval: deps.heartbeatSeconds };
+    const conf = await bootNotification(link, boot);
+    if (conf.status === 'Accepted') lastSeenWritten = link.now();
+    return conf;
   });
-
   handle(client, 'Heartbeat', async () => {
-    connection.lastHeartbeatAt = clock.now();
+    connection.lastHeartbeatAt = link.now();
     await touch();
-    events.emit('heartbeat', ref());
-    return { currentTime: currentTime() };
+    link.events.emit('heartbeat', link.ref());
+    return { currentTime: new Date(link.now()).toISOString() };
   });
-
   // No vendor extensions are agreed with any charger: the answer OCPP defines for that.
   handle(client, 'DataTransfer', async () => {
     await touch();
     return { status: 'UnknownVendorId' };
   });
-
   handle(client, 'StatusNotification', async (report) => {
     await touch();
-    if (report.connectorId === 0) {
-      const status = hostStatusFromOcpp(report.status);
-      await chargePointStatus(ctx(), connection.hostId, status);
-      events.emit('hostStatus', { ...ref(), status, errorCode: report.errorCode });
-      return {};
-    }
-    const applied = await connectorReported(ctx(), {
-      hostId: connection.hostId,
-      connectorId: report.connectorId,
-      status: report.status,
-      errorCode: report.errorCode,
-      vendorErrorCode: report.vendorErrorCode ?? null,
-      reportedAt: deviceTime(report.timestamp, clock.now()),
-    });
-    if (applied.outcome === 'unknownConnector') {
-      // A connector Gatehouse has no socket for (PortCount set lower than the hardware has): answered, since
-      // the message is valid, and logged for the operator to fix the host.
-      deps.log.warn(
-        { chargePoint: connection.serial, connectorId: report.connectorId },
-        'ocpp: unknown connector',
-      );
-    }
-    if (applied.outcome !== 'applied') return {};
-    events.emit('socketState', {
-      ...ref(),
-      ...applied.change,
-      portNumber: report.connectorId,
-      ocppStatus: report.status,
-      errorCode: report.errorCode,
-      vendorErrorCode: report.vendorErrorCode ?? null,
-    });
-    return {};
+    return statusNotification(link, report);
   });
+}
+
+type Req<A extends keyof InboundActions> = InboundActions[A]['req'];
+type Conf<A extends keyof InboundActions> = InboundActions[A]['conf'];
+
+async function bootNotification(
+  link: ChargePointLink,
+  boot: Req<'BootNotification'>,
+): Promise<Conf<'BootNotification'>> {
+  const currentTime = new Date(link.now()).toISOString();
+  const interval = link.heartbeatSeconds;
+  // Rejected with an interval (host disabled or retyped since the handshake) makes the charge point ask
+  // again later instead of hammering.
+  if (!(await chargePointBooted(link.ctx(), link.connection.hostId, boot))) {
+    return { status: 'Rejected', currentTime, interval };
+  }
+  link.connection.bootedAt = link.now();
+  link.seen();
+  link.events.emit('boot', {
+    ...link.ref(),
+    vendor: boot.chargePointVendor,
+    model: boot.chargePointModel,
+    firmwareVersion: boot.firmwareVersion ?? null,
+  });
+  return { status: 'Accepted', currentTime, interval };
+}
+
+async function statusNotification(
+  link: ChargePointLink,
+  report: Req<'StatusNotification'>,
+): Promise<Conf<'StatusNotification'>> {
+  const { connection } = link;
+  if (report.connectorId === 0) {
+    const status = hostStatusFromOcpp(report.status);
+    await chargePointStatus(link.ctx(), connection.hostId, status);
+    link.events.emit('hostStatus', { ...link.ref(), status, errorCode: report.errorCode });
+    return {};
+  }
+  const applied = await connectorReported(link.ctx(), {
+    hostId: connection.hostId,
+    connectorId: report.connectorId,
+    status: report.status,
+    errorCode: report.errorCode,
+    vendorErrorCode: report.vendorErrorCode ?? null,
+    reportedAt: deviceTime(report.timestamp, link.now()),
+  });
+  if (applied.outcome === 'unknownConnector') {
+    // A connector Gatehouse has no socket for (PortCount set lower than the hardware has): answered, since
+    // the message is valid, and logged for the operator to fix the host.
+    link.log.warn(
+      { chargePoint: connection.serial, connectorId: report.connectorId },
+      'ocpp: unknown connector',
+    );
+  }
+  if (applied.outcome !== 'applied') return {};
+  link.events.emit('socketState', {
+    ...link.ref(),
+    ...applied.change,
+    portNumber: report.connectorId,
+    ocppStatus: report.status,
+    errorCode: report.errorCode,
+    vendorErrorCode: report.vendorErrorCode ?? null,
+  });
+  return {};
 }

@@ -57,22 +57,9 @@ export function PowerOffDialog() {
   }
 
   // Sent, not confirmed: the charger's stop report, when it comes, turns the answer into "power cut" here.
-  useHubEvents(['PowerOffConfirmed'], (event) => {
-    if (sentId === null || event.ForcedOutageRecordId !== sentId) return;
-    const said = powerOffOutcome(
-      {
-        Result: POWER_OFF_RESULT.cut,
-        ResultReason: null,
-        ResultText: null,
-        OrderNo: session?.OrderNo ?? null,
-        AmountCents: event.AmountCents,
-        ChargeRecordId: event.ChargeRecordId,
-      },
-      (key, values) => String(t(key as never, values as never)),
-    );
+  usePowerOffConfirmed(sentId, session?.OrderNo ?? null, (said) => {
     setOutcome(said);
     setSentId(null);
-    feedback.show({ type: said.type, content: said.text, duration: 3 });
     void Promise.all(AFFECTED.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
   });
 
@@ -125,6 +112,19 @@ export function PowerOffDialog() {
           : undefined
       }
     >
+      <Answer outcome={outcome} target={target} />
+      <Form form={form} layout="vertical" preserve={false} hidden={outcome !== null}>
+        <ReasonField />
+      </Form>
+    </PageModal>
+  );
+}
+
+/** What the charger answered (once it did), the socket and session it is for, and a warning when none runs. */
+function Answer({ outcome, target }: { outcome: PowerOffOutcome | null; target: PowerOffTarget | null }) {
+  const { t } = useTranslation();
+  return (
+    <>
       {outcome && (
         <Alert
           type={outcome.type}
@@ -136,7 +136,7 @@ export function PowerOffDialog() {
         />
       )}
       {target && <TargetSummary target={target} />}
-      {target && !session && !outcome && (
+      {target && !target.session && !outcome && (
         <Alert
           type="warning"
           showIcon
@@ -144,19 +144,49 @@ export function PowerOffDialog() {
           style={{ marginBottom: 16 }}
         />
       )}
-      <Form form={form} layout="vertical" preserve={false} hidden={outcome !== null}>
-        <Form.Item name="Reason" label={t('garage.field.Reason')} rules={[antdRule((k) => t(k), required)]}>
-          <Input.TextArea
-            rows={3}
-            maxLength={PAYMENT_REASON_MAX}
-            showCount
-            placeholder={t('garageUi.powerOff.reasonPlaceholder')}
-            data-testid="power-off-reason"
-          />
-        </Form.Item>
-      </Form>
-    </PageModal>
+    </>
   );
+}
+
+function ReasonField() {
+  const { t } = useTranslation();
+  return (
+    <Form.Item name="Reason" label={t('garage.field.Reason')} rules={[antdRule((k) => t(k), required)]}>
+      <Input.TextArea
+        rows={3}
+        maxLength={PAYMENT_REASON_MAX}
+        showCount
+        placeholder={t('garageUi.powerOff.reasonPlaceholder')}
+        data-testid="power-off-reason"
+      />
+    </Form.Item>
+  );
+}
+
+/**
+ * Follows a power-off the charger accepted (`sentId`, null when none): when its stop report confirms it
+ * (PowerOffConfirmed on the hub), says "power cut" with the settled order and hands the outcome over.
+ */
+function usePowerOffConfirmed(
+  sentId: number | null,
+  orderNo: string | null,
+  onConfirmed: (said: PowerOffOutcome) => void,
+) {
+  const { t } = useTranslation();
+  useHubEvents(['PowerOffConfirmed'], (event) => {
+    if (sentId === null || event.ForcedOutageRecordId !== sentId) return;
+    const record = {
+      Result: POWER_OFF_RESULT.cut,
+      ResultReason: null,
+      ResultText: null,
+      OrderNo: orderNo,
+      AmountCents: event.AmountCents,
+      ChargeRecordId: event.ChargeRecordId,
+    };
+    const said = powerOffOutcome(record, (key, values) => String(t(key as never, values as never)));
+    feedback.show({ type: said.type, content: said.text, duration: 3 });
+    onConfirmed(said);
+  });
 }
 
 /** Which socket the cut is for and, when a session runs there, its order, card, start, use and estimate. */
