@@ -198,6 +198,13 @@ describe('access rules on the screens', () => {
     expect(alarms.Items.find((a) => a.DeviceId === device.Id && a.State === 1)?.Note).toBe(
       'Checked on site: door wedged open by a delivery',
     );
+    // The alarm's history, with who acknowledged it and the note (exportable from the list).
+    await goto(page, '/accesscontrol/doorAlarm');
+    const history = listRows(page).filter({ hasText: 'Checked on site' }).first();
+    await history.waitFor();
+    expect(await history.innerText()).toContain('Acknowledged');
+    await screenshot(page, 'access-rules-door-alarms-en');
+    expect(await untranslatedKeys(page)).toEqual([]);
   }, 240_000);
 
   it('the screens in Chinese', async () => {

@@ -93,6 +93,7 @@ describe('the route table under the spec roles (section 2)', () => {
       'AccessControl/RenewalRecords',
       'AccessControl/FaultReports',
       'AccessControl/DoorMonitor',
+      'AccessControl/DoorAlarms',
       'AccessControl/TimeProfiles',
       'AccessControl/Holidays',
       'AccessControl/DoorSchedules',
@@ -108,6 +109,7 @@ describe('the route table under the spec roles (section 2)', () => {
       'AccessControl/RenewalRecords',
       'AccessControl/FaultReports',
       'AccessControl/DoorMonitor',
+      'AccessControl/DoorAlarms',
       'AccessControl/TimeProfiles',
       'AccessControl/Holidays',
       'AccessControl/DoorSchedules',
@@ -147,7 +149,7 @@ describe('the route table under the spec roles (section 2)', () => {
   it('shows admin every business screen', () => {
     const all = visibleMenu(['admin']);
     // The spec's screens plus the operation log (SuperAdmin, under area settings; docs/web-shell.md), and
-    // the access rules' four (door monitor, time profiles, holidays, door schedules; issue 22).
-    expect(all).toHaveLength(1 + 1 + 14 + 8 + 3 + 3 + 4 + 4);
+    // the access rules' five (door monitor, door alarms, time profiles, holidays, door schedules; issue 22).
+    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 4 + 4);
   });
 });

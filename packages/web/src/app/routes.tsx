@@ -199,6 +199,14 @@ export const layoutRoutes: readonly AppRoute[] = [
         page: () => import('../pages/access-control/door-monitor/DoorMonitorPage.tsx'),
       },
       {
+        path: '/accesscontrol/doorAlarm',
+        name: 'DoorAlarms',
+        titleKey: 'route.doorAlarms',
+        icon: 'warning',
+        roles: ACCESS_CONTROL_ANY,
+        page: () => import('../pages/access-control/door-monitor/DoorAlarmsPage.tsx'),
+      },
+      {
         path: '/accesscontrol/timeProfile',
         name: 'TimeProfiles',
         titleKey: 'route.timeProfiles',

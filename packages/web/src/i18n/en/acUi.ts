@@ -181,6 +181,8 @@ export const acUi: CatalogueShape<typeof zh> = {
     history: 'History',
   },
   rules: {
+    passcodesHint:
+      'Write-only: empty keeps them, "-" clears them; up to four numbers 1–999999, separated by commas',
     notOnHolidays: 'Not on holidays',
     parts: 'Controller profiles',
     linkedHint: 'Checked next when this profile does not allow the swipe',

@@ -17,6 +17,7 @@ export const route = {
   changeRecords: 'Change Records',
   renewalRecords: 'Extension Records',
   faultReports: 'Fault Report Records',
+  doorAlarms: 'Door Alarms',
   doorMonitor: 'Door Monitor',
   timeProfiles: 'Time Profiles',
   holidays: 'Holidays',

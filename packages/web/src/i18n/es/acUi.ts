@@ -184,6 +184,8 @@ export const acUi: CatalogueShape<typeof zh> = {
     history: 'Historial',
   },
   rules: {
+    passcodesHint:
+      'Solo escritura: vacío los conserva, «-» los borra; hasta cuatro números 1–999999 separados por comas',
     notOnHolidays: 'No en festivos',
     parts: 'Perfiles en el controlador',
     linkedHint: 'Se comprueba a continuación si este perfil no permite el acceso',

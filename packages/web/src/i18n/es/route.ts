@@ -17,6 +17,7 @@ export const route = {
   changeRecords: 'Registros de cambios',
   renewalRecords: 'Registros de prórroga',
   faultReports: 'Avisos de avería',
+  doorAlarms: 'Alarmas de puertas',
   doorMonitor: 'Monitor de puertas',
   timeProfiles: 'Perfiles horarios',
   holidays: 'Festivos',

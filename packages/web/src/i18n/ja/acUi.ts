@@ -177,6 +177,7 @@ export const acUi: CatalogueShape<typeof zh> = {
     history: '対応履歴',
   },
   rules: {
+    passcodesHint: '書き込み専用：空欄で変更なし、「-」で消去。1〜999999 の数字を最大 4 つ、カンマ区切り',
     notOnHolidays: '休日除く',
     parts: 'コントローラー上の数',
     linkedHint: 'このプロファイルで許可されない場合に次に確認します',

@@ -17,6 +17,7 @@ export const route = {
   changeRecords: '変更記録',
   renewalRecords: '延長記録',
   faultReports: '故障報告記録',
+  doorAlarms: 'ドアアラーム記録',
   doorMonitor: 'ドアモニター',
   timeProfiles: 'タイムプロファイル',
   holidays: '休日',

@@ -167,6 +167,7 @@ export const acUi = {
     history: '处理记录',
   },
   rules: {
+    passcodesHint: '只写：留空保持不变，填“-”清除，最多 4 个 1–999999 的数字，用逗号分隔',
     notOnHolidays: '节假日除外',
     parts: '设备时间段数',
     linkedHint: '本时间段不允许时，再按关联时间段判断',

@@ -21,6 +21,7 @@ export const route = {
   changeRecords: '变更记录',
   renewalRecords: '延期记录',
   faultReports: '故障申报记录',
+  doorAlarms: '门报警记录',
   doorMonitor: '门状态监控',
   timeProfiles: '时间段',
   holidays: '节假日',

@@ -81,8 +81,50 @@ const form: FormDef<ChannelRow> = {
       kind: 'select',
       options: { kind: 'enum', def: cardReaderType },
     },
+    // The door's rules (shared by its in and out channels), when editing a WG channel with a door.
+    { name: 'Keypad', label: 'accessControl.field.Keypad', kind: 'switch', only: 'edit' },
+    {
+      name: 'PasscodesText',
+      label: 'accessControl.field.Passcodes',
+      kind: 'password',
+      only: 'edit',
+      extra: 'acUi.rules.passcodesHint',
+      fromItem: () => '',
+    },
+    {
+      name: 'HeldOpenSeconds',
+      label: 'accessControl.field.HeldOpenSeconds',
+      kind: 'number',
+      min: 5,
+      max: 3600,
+      only: 'edit',
+    },
     { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
   ],
+  // Passcodes are write-only: empty keeps them, "-" clears them, else up to four codes separated by commas.
+  toBody: (values, item) => {
+    const { PasscodesText, Keypad, HeldOpenSeconds, ...rest } = values;
+    const text = String(PasscodesText ?? '').trim();
+    // Door rules only for a channel with a door, and only what changed (each change reaches the controller).
+    const door = item !== null && Number(values.DoorNumber) > 0;
+    return {
+      ...rest,
+      ...(item ? { Id: item.Id } : {}),
+      ...(door && Keypad !== undefined && Keypad !== item.Keypad ? { Keypad } : {}),
+      ...(door && HeldOpenSeconds != null && HeldOpenSeconds !== item.HeldOpenSeconds
+        ? { HeldOpenSeconds }
+        : {}),
+      ...(door && text === '-' ? { Passcodes: [] } : {}),
+      ...(door && text && text !== '-'
+        ? {
+            Passcodes: text
+              .split(/[,，\s]+/)
+              .filter(Boolean)
+              .map(Number),
+          }
+        : {}),
+    };
+  },
   defaults: newChannel,
   // The door must exist on the model: the same shared rule as the server's, before anything is sent.
   check: (body, item) => {
