@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { ChargePoint } from '@gatehouse/ocpp-simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type Built } from '../src/app.ts';
 import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { loadConfig } from '../src/config.ts';
@@ -405,5 +405,39 @@ describe.runIf(Boolean(pgUrl))('[postgres] commands reach the instance holding t
     expect(start.status, start.msg).toBe(200);
     expect(start.data.Status).toBe('Accepted');
     await until(async () => Boolean(await running(a.db, main.sockets[2]!)));
+  });
+
+  it('a second connection to A replaces the one on B: B closes its own, the host stays online, commands from B reach A', async () => {
+    const main = hosts[0]!;
+    const onB = points.at(-1)!;
+    const offline: unknown[] = [];
+    const watch = (hub: typeof a.built.hub) => {
+      const original = hub.publish.bind(hub);
+      vi.spyOn(hub, 'publish').mockImplementation((areaId, event) => {
+        const e = event as { Type: string; Online?: boolean };
+        if (e.Type === 'HostOnline' && e.Online === false) offline.push(e);
+        return original(areaId, event);
+      });
+    };
+    watch(a.built.hub);
+    watch(b.built.hub);
+    const onA = await connect(a, main.serial, main.id);
+    const closedIn = Date.now();
+    await until(() => b.built.ocpp.connection(main.id) === undefined, 2000);
+    // The old socket's charger would reconnect; a dead socket's would not: stop it here.
+    await onB.close();
+    console.log(`[cluster] older connection on B closed ${Date.now() - closedIn} ms after the new one on A`);
+    expect(await chargePointHolder(b.db, main.id)).toBe('node-a');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(offline).toEqual([]);
+    vi.restoreAllMocks();
+    await onA.plugIn(2, { soc: 0.5 });
+    const start = await call<{ Status: string }>(b.built.app, 'POST', '/api/ChargeEquipment/RemoteStart', {
+      token: userOnB,
+      area: 1,
+      body: { ChargeEquipmentId: main.sockets[1]!, CardNumber: '0088001199' },
+    });
+    expect(start.status, start.msg).toBe(200);
+    expect(start.data.Status).toBe('Accepted');
   });
 });

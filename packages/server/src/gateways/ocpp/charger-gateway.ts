@@ -11,7 +11,7 @@ import type {
   PowerOffAnswer,
   PowerOffCommand,
 } from '../../modules/garage/index.ts';
-import type { Json, OwnerCalls, Unsubscribe } from '../../platform/cluster/index.ts';
+import type { Bus, Json, OwnerCalls, Unsubscribe } from '../../platform/cluster/index.ts';
 import { OCPP_CHARGING_SYSTEM_TYPE, setOcppPassword } from './auth.ts';
 import type { CentralSystem } from './central-system.ts';
 import { ChargePointOfflineError } from './connection.ts';
@@ -79,6 +79,51 @@ export function serveChargerCommands(
   });
 }
 
+/** Where an instance says that a charge point has just connected to it. */
+export const CHARGER_CONNECTED = 'ocpp.connected';
+/** How long an older connection waits for the newer one's write before giving up on closing (ms). */
+const REPLACE_WAIT_MS = 5000;
+
+/**
+ * One connection per charge point across the cluster (docs/deployment.md): when a charge point connects to
+ * this instance, the others are told; one still holding an older connection of it (a socket that died without
+ * that instance noticing, or a charger that opened a second one) closes it once the database names the new
+ * instance as the holder, so the close changes nothing there: the host stays online, no offline event.
+ */
+export function closeReplacedConnections(
+  central: CentralSystem,
+  bus: Bus,
+  self: string,
+  holder: (hostId: number) => Promise<string | null>,
+  onError: (error: unknown) => void = () => {},
+): Unsubscribe {
+  const announce = (e: { hostId: number }) =>
+    bus.publish(CHARGER_CONNECTED, { hostId: e.hostId, instance: self }).catch(onError);
+  central.on('connected', announce);
+  const unsubscribe = bus.subscribe(CHARGER_CONNECTED, async (message, meta) => {
+    const { hostId, instance } = message as { hostId: number; instance: string };
+    const older = central.connection(hostId);
+    if (meta.local || instance === self || !older) return;
+    const until = Date.now() + REPLACE_WAIT_MS;
+    while (Date.now() < until && central.connection(hostId) === older) {
+      // The newer instance writes itself into the row just after it announced the connection.
+      if ((await holder(hostId)) === instance) {
+        await older.client.close({
+          code: 1000,
+          reason: 'replaced by a connection to another instance',
+          force: true,
+        });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  return () => {
+    central.off('connected', announce);
+    unsubscribe();
+  };
+}
+
 function routedChargerGateway(
   local: ChargerGateway,
   central: CentralSystem,
@@ -86,8 +131,8 @@ function routedChargerGateway(
   routing: ChargerRouting,
 ): ChargerGateway {
   /**
-   * Runs here when the connection is here; otherwise at the holder. A holder that answers "not connected"
-   * may have lost the charge point to a third instance meanwhile: the holder is read again once.
+   * Runs at the holder the database names, here when that is this instance. A holder that answers "not
+   * connected" may have lost the charge point to a third instance meanwhile: the holder is read again once.
    */
   async function atOwner<A extends { outcome: string }>(
     hostId: number,
@@ -96,12 +141,15 @@ function routedChargerGateway(
     answers: { notConnected: A; noAnswer: A; failed(detail: string): A },
   ): Promise<A> {
     const { notConnected, noAnswer, failed } = answers;
-    if (central.connection(hostId)) return here();
     let asked: string | null = null;
     for (let attempt = 0; attempt < 2; attempt++) {
+      // The row names the newest connection's instance, so it wins over a connection still open here (a
+      // charger that reconnected elsewhere before this instance noticed its old socket died). Nobody named:
+      // a connection here whose write is on its way, or none at all.
       const holder = await routing.holder(hostId);
-      if (holder === null || holder === asked) break;
-      if (holder === routing.self) return central.connection(hostId) ? here() : notConnected;
+      if (holder === null || holder === routing.self)
+        return central.connection(hostId) ? here() : notConnected;
+      if (holder === asked) break;
       asked = holder;
       const reply = await routing.owners.call(
         CHARGER_COMMANDS,

@@ -1,7 +1,7 @@
 import { chargePointHolder, installChargerGateway } from '../../modules/garage/index.ts';
 import type { DeviceGateway, GatewayDeps } from '../../platform/gateway.ts';
 import { CentralSystem } from './central-system.ts';
-import { ocppChargerGateway, serveChargerCommands } from './charger-gateway.ts';
+import { closeReplacedConnections, ocppChargerGateway, serveChargerCommands } from './charger-gateway.ts';
 import { forwardToHub } from './live.ts';
 
 export { CentralSystem } from './central-system.ts';
@@ -27,6 +27,8 @@ export type {
 } from './events.ts';
 export {
   CHARGER_COMMANDS,
+  CHARGER_CONNECTED,
+  closeReplacedConnections,
   ocppChargerGateway,
   serveChargerCommands,
   type ChargerRouting,
@@ -75,8 +77,20 @@ export function ocppGateway(
       await central.start();
       central.attach(server);
       if (cluster) {
-        // Commands other instances address to the charge points connected here.
-        unserve = serveChargerCommands(central, cluster.owners);
+        // Commands other instances address to the charge points connected here; an older connection of a
+        // charge point that has connected to another instance is closed.
+        const unserveCommands = serveChargerCommands(central, cluster.owners);
+        const unwatch = closeReplacedConnections(
+          central,
+          cluster.bus,
+          deps.instanceId,
+          routing!.holder,
+          (error) => deps.log.error({ err: error }, 'ocpp: announcing a connection'),
+        );
+        unserve = () => {
+          unserveCommands();
+          unwatch();
+        };
         await cluster.owners.ready();
       }
       running = true;
