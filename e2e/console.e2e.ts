@@ -231,3 +231,21 @@ it('puts the live figures first on a phone, the settings button clear of them', 
   }
   await screenshot(page, 'console-dashboard-phone-zh');
 });
+
+it('flags serial numbers already registered in the registration preview, before saving', async () => {
+  const { page } = await suite.signedIn('admin', { language: 'zh', ...FOLD });
+  const registered = await api<{ Items: { SerialNumber: string }[] }>(
+    page,
+    '/api/DeviceRegistration?PageIndex=1&PageSize=1',
+  );
+  const serial = registered.Items[0]!.SerialNumber;
+  await goto(page, '/accesscontrol/deviceRegistration');
+  await page.locator('[data-testid="register-devices"]').first().click();
+  const dialog = page.locator('.ant-modal').filter({ visible: true }).first();
+  await dialog.locator('textarea').first().fill(`${serial},223999001`);
+  const flag = dialog.locator('[data-testid="serial-duplicates"]');
+  await flag.waitFor({ timeout: 15_000 });
+  expect(await flag.innerText()).toContain(serial);
+  expect(await flag.innerText()).not.toContain('223999001');
+  await screenshot(page, 'console-registration-duplicates-zh');
+});

@@ -52,6 +52,7 @@ export const acUi: CatalogueShape<typeof zh> = {
       "A WG controller's model follows the serial's first digit: 1 single door two-way, 2 two doors two-way, 4 four doors one-way",
     previewEmpty: 'The devices to register appear here once serial numbers are entered',
     previewCount: 'Devices to register: {{count}} — ',
+    previewDuplicates: '{{count}} already registered, cannot be registered again: {{serials}}',
     previewModel: '{{model}}: {{count}}',
     previewForeign: 'not WG serials: {{count}}',
     doors: 'Doors: {{count}}',

@@ -52,6 +52,7 @@ export const acUi: CatalogueShape<typeof zh> = {
       'El modelo de un controlador WG lo indica la primera cifra de la serie: 1 una puerta bidireccional, 2 dos puertas bidireccionales, 4 cuatro puertas unidireccionales',
     previewEmpty: 'Aquí aparecen los dispositivos a registrar al introducir los números de serie',
     previewCount: 'Dispositivos a registrar: {{count}} — ',
+    previewDuplicates: '{{count}} ya registrados, no se pueden registrar de nuevo: {{serials}}',
     previewModel: '{{model}}: {{count}}',
     previewForeign: 'series no WG: {{count}}',
     doors: 'Puertas: {{count}}',

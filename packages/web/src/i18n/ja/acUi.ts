@@ -52,6 +52,7 @@ export const acUi: CatalogueShape<typeof zh> = {
       'WG コントローラーの機種はシリアルの先頭桁で決まります：1 片扉双方向、2 両扉双方向、4 四扉片方向',
     previewEmpty: 'シリアル番号を入力すると登録する機器がここに表示されます',
     previewCount: '登録する機器 {{count}} 台：',
+    previewDuplicates: 'うち {{count}} 台は登録済みのため再登録できません：{{serials}}',
     previewModel: '{{model}} {{count}} 台',
     previewForeign: 'WG のシリアルではないもの {{count}} 台',
     doors: '扉 {{count}} 個',

@@ -43,6 +43,7 @@ export const acUi = {
     wgTypeHint: 'WG 控制器的类型由序列号首位决定：1 单门双向，2 双门双向，4 四门单向',
     previewEmpty: '输入序列号后在此显示将注册的设备',
     previewCount: '将注册 {{count}} 台：',
+    previewDuplicates: '其中 {{count}} 台已登记，不能重复注册：{{serials}}',
     previewModel: '{{model}} {{count}} 台',
     previewForeign: '{{count}} 台不是 WG 序列号',
     doors: '{{count}} 个门',

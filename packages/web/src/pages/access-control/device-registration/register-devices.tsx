@@ -1,6 +1,8 @@
 import { Form, Typography, type FormInstance } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
+  DeviceRegistrationApi,
   PROTOCOL_OTHER,
   PROTOCOL_WG,
   accessControlProtocol,
@@ -10,7 +12,40 @@ import {
   wgTypeFromSerial,
 } from '@gatehouse/shared';
 import type { FormDef, FormProblem, Row } from '../../../components/list-page/index.ts';
+import { call } from '../../../core/api.ts';
 import { poolTargetFields } from '../pool/filters.ts';
+
+/** Serial numbers looked up at most, one request each (a registration is a handful of devices). */
+const LOOKUP_MAX = 50;
+
+/**
+ * Which of these serial numbers are registered already (issue 21, item 11): the preview says so before saving,
+ * instead of the server refusing after. Looked up through the registration list's keyword, matched exactly.
+ */
+function useRegistered(serials: string[]): string[] {
+  const wanted = [...new Set(serials)].slice(0, LOOKUP_MAX).sort();
+  const found = useQuery({
+    queryKey: ['DeviceRegistration', 'registered', wanted],
+    enabled: wanted.length > 0,
+    staleTime: 10_000,
+    queryFn: async () => {
+      const pages = await Promise.all(
+        wanted.map((serial) =>
+          call(DeviceRegistrationApi.list, {
+            query: { Keyword: serial, PageIndex: 1, PageSize: 10 },
+          } as never),
+        ),
+      );
+      const known = new Set(
+        pages.flatMap((page) =>
+          (page as { Items: { SerialNumber: string }[] }).Items.map((d) => d.SerialNumber),
+        ),
+      );
+      return wanted.filter((serial) => known.has(serial));
+    },
+  });
+  return found.data ?? [];
+}
 
 /**
  * The registration form: serial numbers (the spec's comma rule), protocol, the model for protocol Other (a
@@ -82,6 +117,7 @@ function SerialPreview({ form }: { form: FormInstance }) {
   const protocol = Form.useWatch('Protocol', form) as number | undefined;
   const type = Form.useWatch('Type', form) as number | undefined;
   const parsed = parseSerialNumbers(text?.trim() ?? '');
+  const registered = useRegistered(parsed.ok ? parsed.value : []);
   if (!text?.trim() || !parsed.ok)
     return <Typography.Text type="secondary">{t('acUi.device.previewEmpty')}</Typography.Text>;
   const byType = new Map<number | null, number>();
@@ -98,6 +134,11 @@ function SerialPreview({ form }: { form: FormInstance }) {
     <Typography.Text className="ac-preview" data-testid="serial-preview">
       {t('acUi.device.previewCount', { count: parsed.value.length })}
       {parts.join(t('acUi.separator'))}
+      {registered.length > 0 && (
+        <Typography.Text type="danger" data-testid="serial-duplicates" style={{ display: 'block' }}>
+          {t('acUi.device.previewDuplicates', { serials: registered.join(', '), count: registered.length })}
+        </Typography.Text>
+      )}
     </Typography.Text>
   );
 }
