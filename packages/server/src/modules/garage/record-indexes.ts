@@ -5,7 +5,9 @@ import type { PortableMigration } from '../../db/migration.ts';
  * The records' list indexes end with the id that breaks ties (issue 20, docs/performance.md "Ten million
  * records"): a list ordered by (time, Id) within an area is then read in index order, and its page chosen
  * from the index alone (PostgreSQL: an index-only scan; before, it sorted the area's rows or an incremental
- * sort of every skipped row). The payment state of orders gets the index its filter lacked.
+ * sort of every skipped row). The by-socket indexes carry the area too: a list of one socket or host checks
+ * its area (`+AreaId`, see ResourceDef.narrowFilters) from the index without reading the table. The payment
+ * state of orders gets the index its filter lacked.
  */
 const INDEXES: { table: string; drop: string; name: string; columns: string[] }[] = [
   {
@@ -18,7 +20,7 @@ const INDEXES: { table: string; drop: string; name: string; columns: string[] }[
     table: 'ChargeRecord',
     drop: 'ChargeRecord_Equipment_StartAt',
     name: 'ChargeRecord_Equipment_StartAt_Id',
-    columns: ['ChargeEquipmentId', 'StartAt', 'Id'],
+    columns: ['ChargeEquipmentId', 'StartAt', 'Id', 'AreaId'],
   },
   {
     table: 'ChargeOrder',
@@ -42,7 +44,7 @@ const INDEXES: { table: string; drop: string; name: string; columns: string[] }[
     table: 'ForcedOutageRecord',
     drop: 'ForcedOutageRecord_Equipment',
     name: 'ForcedOutageRecord_Equipment_At_Id',
-    columns: ['ChargeEquipmentId', 'At', 'Id'],
+    columns: ['ChargeEquipmentId', 'At', 'Id', 'AreaId'],
   },
 ];
 
