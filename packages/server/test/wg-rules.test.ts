@@ -89,6 +89,9 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
     );
   };
 
+  /** How many profiles the simulated controller holds. */
+  const c0 = () => sim.controller(serial).rulesSnapshot().profiles.length;
+
   /** What stands where, when a wait times out. */
   const explain = async (error: unknown) => {
     const c = sim.controller(serial);
@@ -380,5 +383,58 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
     expect(events.some((e) => e.Type === 'AlarmChanged')).toBe(true);
     // The door closes: its state follows.
     c.setDoorSensor(2, false);
+  }, 60_000);
+
+  it('a plan over the 253 profile slots is refused with why, before anything is sent', async () => {
+    // Every other weekday of 2027 a holiday: a Mon-Fri profile "not on holidays" splits into ~260 parts.
+    const k = h().db.kysely;
+    const days: string[] = [];
+    for (let d = Date.UTC(2027, 0, 4), n = 0; n < 270; d += 86_400_000) {
+      const day = new Date(d);
+      if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
+      if (n++ % 2 === 0) days.push(day.toISOString().slice(0, 10));
+    }
+    const now = Date.now();
+    await k
+      .insertInto('Holiday')
+      .values(
+        days.map((d, i) => ({
+          AreaId: AREA,
+          Name: `H${i}`,
+          StartDate: d,
+          EndDate: d,
+          Remark: null,
+          CreatedAt: now,
+          UpdatedAt: now,
+        })),
+      )
+      .execute();
+    const split = await api<{ Id: number }>('POST', '/api/TimeProfile', {
+      Name: 'Split',
+      StartDate: '2027-01-01',
+      EndDate: '2027-12-31',
+      Weekdays: [1, 2, 3, 4, 5],
+      Segments: [{ Start: '09:00', End: '17:00' }],
+      NotOnHolidays: true,
+    });
+    const before = c0();
+    const refused = await call(h().app, 'POST', '/api/CardUserLinkChannel/Grant', {
+      token,
+      area: AREA,
+      lang: 'en',
+      body: { CardUserId: holders[2]!.Id, ChannelIds: [door1.Id], TimeProfileId: split.Id },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.msg).toMatch(/would need \d+ profile slots, at most 253 fit/);
+    expect(refused.msg).toContain('Split');
+    // Nothing changed: the grant kept its profile, the controller its profiles.
+    const link = await k
+      .selectFrom('CardUserLinkChannel')
+      .select('TimeProfileId')
+      .where('CardUserId', '=', holders[2]!.Id)
+      .where('ChannelId', '=', door1.Id)
+      .executeTakeFirstOrThrow();
+    expect(link.TimeProfileId).toBeNull();
+    expect(c0()).toBe(before);
   }, 60_000);
 });
