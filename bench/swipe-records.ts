@@ -20,11 +20,9 @@ import {
   seedSwipes,
   type SwipeDevice,
   type SwipeHolder,
-} from '../packages/server/src/modules/access-control/demo/swipes.ts';
-import {
-  listSwipes,
-  swipeQuerySchema,
-} from '../packages/server/src/modules/access-control/door-opening-record/list.ts';
+} from '../packages/server/src/demo/access-control/swipes.ts';
+import { DoorOpeningRecordApi } from '@gatehouse/shared';
+import { listSwipes } from '../packages/server/src/modules/access-control/door-opening-record/list.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 25);
@@ -198,7 +196,7 @@ async function measure(url: string): Promise<{ median: number; p95: number; tota
 }
 
 async function measureService(query: Record<string, string>): Promise<number> {
-  const q = swipeQuerySchema.parse(query);
+  const q = DoorOpeningRecordApi.list.query.parse(query);
   const times: number[] = [];
   for (let i = 0; i < RUNS + 3; i++) {
     const start = performance.now();
