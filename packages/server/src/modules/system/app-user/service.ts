@@ -449,19 +449,12 @@ export async function unlockUser(
   id: number,
   unlock: (userName: string) => Promise<boolean>,
 ): Promise<{ Unlocked: boolean }> {
-  return ctx.db.kysely.transaction().execute(async (trx) => {
+  const user = await ctx.db.kysely.transaction().execute(async (trx) => {
     await findTarget(ctx, trx, id);
-    const user = await trx
-      .selectFrom('AppUser')
-      .select('UserName')
-      .where('Id', '=', id)
-      .executeTakeFirstOrThrow();
-    const unlocked = await unlock(user.UserName);
-    await audit(
-      ctx,
-      { action: 'unlock', entity: 'AppUser', entityId: id, before: { Locked: unlocked } },
-      trx,
-    );
-    return { Unlocked: unlocked };
+    return trx.selectFrom('AppUser').select('UserName').where('Id', '=', id).executeTakeFirstOrThrow();
   });
+  // Outside the transaction: the throttle writes through its own connection (on SQLite, the only one).
+  const unlocked = await unlock(user.UserName);
+  await audit(ctx, { action: 'unlock', entity: 'AppUser', entityId: id, before: { Locked: unlocked } });
+  return { Unlocked: unlocked };
 }
