@@ -260,6 +260,7 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
       syncSeconds: 0.1,
       driftMinutes: 60,
       resetCheckSeconds: 0.5,
+      offlineAlarmSeconds: 3,
       backoff: { baseMs: 20, maxMs: 300 },
       driver: { timeoutMs: 40, tries: 3 },
     });
@@ -384,6 +385,24 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
     // The door closes: its state follows.
     c.setDoorSensor(2, false);
   }, 60_000);
+
+  it('refused swipes piling up at a door, and a controller gone silent, raise alarms; its return clears the offline one', async () => {
+    sim.dropRate = 0;
+    const c = sim.controller(serial);
+    const openOf = async (kind: number) =>
+      (
+        await api<{ OpenAlarms: { Id: number; Kind: number; DeviceId: number; ClearedAt: string | null }[] }>(
+          'GET',
+          '/api/DoorMonitor',
+        )
+      ).OpenAlarms.find((a) => a.Kind === kind && a.DeviceId === device.Id);
+    for (let i = 0; i < 3; i++) c.swipe(123, 2, 1);
+    await until(async () => (await openOf(3)) !== undefined, 20_000, 'the refused-swipes alarm');
+    sim.setOffline(true, serial);
+    await until(async () => (await openOf(4)) !== undefined, 30_000, 'the offline alarm');
+    sim.setOffline(false, serial);
+    await until(async () => (await openOf(4))?.ClearedAt != null, 30_000, 'the offline alarm cleared');
+  }, 90_000);
 
   it('a plan over the 253 profile slots is refused with why, before anything is sent', async () => {
     // Every other weekday of 2027 a holiday: a Mon-Fri profile "not on holidays" splits into ~260 parts.
