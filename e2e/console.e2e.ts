@@ -249,3 +249,27 @@ it('flags serial numbers already registered in the registration preview, before 
   expect(await flag.innerText()).not.toContain('223999001');
   await screenshot(page, 'console-registration-duplicates-zh');
 });
+
+it('edits the data of an area as a form, the time zone picked from the IANA zones', async () => {
+  const { page } = await suite.signedIn('admin', { language: 'zh', ...FOLD });
+  const before = await api<{ Custom: string | null; Name: string }>(page, '/api/AreaInfo/2');
+  const custom = JSON.parse(before.Custom ?? '{}') as Record<string, unknown>;
+  await goto(page, '/systemconfig/areatable');
+  const table = page.locator('.app-main .ant-table-wrapper').filter({ visible: true }).first();
+  await table.locator('.ant-table-row').first().waitFor({ timeout: 30_000 });
+  // The list shows the data as words, not JSON.
+  expect((await table.locator('.ant-table-row').allInnerTexts()).join('\n')).not.toContain('{"');
+  await table.locator('.ant-table-row', { hasText: before.Name }).locator('[data-testid="row-edit"]').click();
+  const dialog = page.locator('.ant-modal').filter({ visible: true }).first();
+  await dialog.locator('#CustomAddress').waitFor();
+  expect(await dialog.locator('#CustomAddress').inputValue()).toBe(String(custom.address ?? ''));
+  await dialog.locator('#CustomTimeZone').click();
+  await page.keyboard.type('Asia/Tokyo');
+  await page.locator('.ant-select-item-option', { hasText: 'Asia/Tokyo' }).first().click();
+  await screenshot(page, 'console-area-form-zh');
+  await dialog.locator('button[type="submit"], .ant-btn-primary').last().click();
+  await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+  const after = await api<{ Custom: string | null }>(page, '/api/AreaInfo/2');
+  const saved = JSON.parse(after.Custom ?? '{}') as Record<string, unknown>;
+  expect(saved).toEqual({ ...custom, timezone: 'Asia/Tokyo' });
+});
