@@ -6,7 +6,7 @@ import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { ocppChargerGateway, setOcppPassword } from '../src/gateways/ocpp/index.ts';
-import { chargePointHolder, chargerGateway } from '../src/modules/garage/index.ts';
+import { chargePointHolder, chargerGateway, releaseChargePointsOfGone } from '../src/modules/garage/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { LocalBus, LocalBusNetwork, OwnerCalls } from '../src/platform/cluster/index.ts';
 import { childDatabase, type ChildDatabase } from './support/child-db.ts';
@@ -440,4 +440,35 @@ describe.runIf(Boolean(pgUrl))('[postgres] commands reach the instance holding t
     expect(start.status, start.msg).toBe(200);
     expect(start.data.Status).toBe('Accepted');
   });
+
+  it('charge points of an instance that is gone are taken offline from their last sign of life, once, by the cluster', async () => {
+    const idle = hosts[1]!;
+    const lastSeen = clock.now() - 60_000;
+    const orphan = () =>
+      a.db.kysely
+        .updateTable('ChargeHost')
+        .set({ OcppOnline: 1, OcppOfflineAt: null, LastSeenAt: lastSeen, OcppInstance: 'node-dead' })
+        .where('Id', '=', idle.id)
+        .execute();
+    const row = () =>
+      a.db.kysely
+        .selectFrom('ChargeHost')
+        .select(['OcppOnline', 'OcppOfflineAt', 'OcppInstance'])
+        .where('Id', '=', idle.id)
+        .executeTakeFirstOrThrow();
+    await orphan();
+    // Hosts of live instances (A holds the main host now) are left alone; the dead one's is released once.
+    const released = await releaseChargePointsOfGone(a.db, ['node-a', 'node-b'], clock.now());
+    expect(released).toEqual([{ hostId: idle.id, areaId: 1, serial: idle.serial, holder: 'node-dead' }]);
+    expect(await releaseChargePointsOfGone(a.db, ['node-a', 'node-b'], clock.now())).toEqual([]);
+    expect(await row()).toEqual({ OcppOnline: 0, OcppOfflineAt: lastSeen, OcppInstance: null });
+    expect(await chargePointHolder(a.db, hosts[0]!.id)).toBe('node-a');
+    // Wired: the cluster's 'ocpp-orphans' singleton (every 10 s on one instance) does it by itself.
+    await orphan();
+    // Its period is on the app's clock (a manual one here): ten seconds pass.
+    clock.advance(10_500);
+    await until(async () => (await row()).OcppOnline === 0, 15_000);
+    expect(await row()).toEqual({ OcppOnline: 0, OcppOfflineAt: lastSeen, OcppInstance: null });
+    expect(await chargePointHolder(a.db, hosts[0]!.id)).toBe('node-a');
+  }, 30_000);
 });

@@ -1,4 +1,8 @@
-import { chargePointHolder, installChargerGateway } from '../../modules/garage/index.ts';
+import {
+  chargePointHolder,
+  installChargerGateway,
+  releaseChargePointsOfGone,
+} from '../../modules/garage/index.ts';
 import type { DeviceGateway, GatewayDeps } from '../../platform/gateway.ts';
 import { CentralSystem } from './central-system.ts';
 import { closeReplacedConnections, ocppChargerGateway, serveChargerCommands } from './charger-gateway.ts';
@@ -35,6 +39,9 @@ export {
 } from './charger-gateway.ts';
 export { forwardToHub } from './live.ts';
 
+/** How often the cluster looks for charge points held by instances that are gone. */
+const ORPHAN_SWEEP_MS = 10_000;
+
 /** The OCPP gateway's settings (config.ocpp). */
 export interface OcppSettings {
   heartbeatSeconds: number;
@@ -70,6 +77,7 @@ export function ocppGateway(
   forwardToHub(central, deps.hub);
   let running = false;
   let unserve: (() => void) | undefined;
+  let sweeping = false;
   return {
     name: 'ocpp',
     central,
@@ -92,6 +100,28 @@ export function ocppGateway(
           unwatch();
         };
         await cluster.owners.ready();
+        if (!sweeping) {
+          sweeping = true;
+          // Charge points of an instance that died stay "online" in their rows: once across the cluster, they
+          // are taken offline from their last sign of life (the offline grace then runs for their sessions).
+          cluster.singleton('ocpp-orphans', ORPHAN_SWEEP_MS, async () => {
+            // This instance is alive whatever its last heartbeat says (a test's clock may have jumped).
+            const live = [...(await cluster.liveInstances()), deps.instanceId];
+            const now = deps.clock.now();
+            for (const host of await releaseChargePointsOfGone(deps.db, live, now)) {
+              deps.log.info(
+                { chargePoint: host.serial, holder: host.holder },
+                'ocpp: holder gone, host offline',
+              );
+              central.emit('disconnected', {
+                hostId: host.hostId,
+                areaId: host.areaId,
+                serial: host.serial,
+                at: now,
+              });
+            }
+          });
+        }
       }
       running = true;
     },

@@ -79,6 +79,7 @@ export {
   chargePointCredentials,
   storeChargePointKey,
   releaseChargePoints,
+  releaseChargePointsOfGone,
   chargePointHolder,
   chargePointConnected,
   chargePointDisconnected,

@@ -88,6 +88,42 @@ export async function chargePointHolder(db: Db, hostId: number): Promise<string 
   return host?.OcppOnline === 1 ? host.OcppInstance : null;
 }
 
+/**
+ * Charge points held by instances that are no longer live (killed before they could mark them offline): offline
+ * from their last sign of life, so the offline grace runs for them, unless they have connected again meanwhile
+ * (the row names another holder by then). Run once across the cluster; answers the hosts it took offline.
+ */
+export async function releaseChargePointsOfGone(
+  db: Db,
+  liveInstances: string[],
+  now: number,
+): Promise<{ hostId: number; areaId: number; serial: string; holder: string }[]> {
+  let query = db.kysely
+    .selectFrom('ChargeHost')
+    .select(['Id', 'AreaId', 'SerialNumber', 'LastSeenAt', 'OcppInstance'])
+    .where('OcppOnline', '=', 1)
+    .where('OcppInstance', 'is not', null);
+  if (liveInstances.length > 0) query = query.where('OcppInstance', 'not in', liveInstances);
+  const released: { hostId: number; areaId: number; serial: string; holder: string }[] = [];
+  for (const host of await query.execute()) {
+    const result = await db.kysely
+      .updateTable('ChargeHost')
+      .set({ OcppOnline: 0, OcppOfflineAt: host.LastSeenAt ?? now, OcppInstance: null })
+      .where('Id', '=', host.Id)
+      .where('OcppOnline', '=', 1)
+      .where('OcppInstance', '=', host.OcppInstance!)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1)
+      released.push({
+        hostId: host.Id,
+        areaId: host.AreaId,
+        serial: host.SerialNumber,
+        holder: host.OcppInstance!,
+      });
+  }
+  return released;
+}
+
 /** Its charge point connected to this instance: its sockets show their reported states again. */
 export async function chargePointConnected(
   ctx: AreaContext,
