@@ -405,14 +405,11 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
   }, 90_000);
 
   it('a plan over the 253 profile slots is refused with why, before anything is sent', async () => {
-    // Every other weekday of 2027 a holiday: a Mon-Fri profile "not on holidays" splits into ~260 parts.
+    // Every other day of 2027-2028 a holiday: a daily profile "not on holidays" splits into ~365 parts.
     const k = h().db.kysely;
     const days: string[] = [];
-    for (let d = Date.UTC(2027, 0, 4), n = 0; n < 270; d += 86_400_000) {
-      const day = new Date(d);
-      if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
-      if (n++ % 2 === 0) days.push(day.toISOString().slice(0, 10));
-    }
+    for (let d = Date.UTC(2027, 0, 2); d <= Date.UTC(2028, 11, 31); d += 2 * 86_400_000)
+      days.push(new Date(d).toISOString().slice(0, 10));
     const now = Date.now();
     await k
       .insertInto('Holiday')
@@ -431,8 +428,8 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
     const split = await api<{ Id: number }>('POST', '/api/TimeProfile', {
       Name: 'Split',
       StartDate: '2027-01-01',
-      EndDate: '2027-12-31',
-      Weekdays: [1, 2, 3, 4, 5],
+      EndDate: '2028-12-31',
+      Weekdays: [1, 2, 3, 4, 5, 6, 7],
       Segments: [{ Start: '09:00', End: '17:00' }],
       NotOnHolidays: true,
     });
@@ -452,8 +449,8 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
       .select('TimeProfileId')
       .where('CardUserId', '=', holders[2]!.Id)
       .where('ChannelId', '=', door1.Id)
-      .executeTakeFirstOrThrow();
-    expect(link.TimeProfileId).toBeNull();
+      .executeTakeFirst();
+    expect(link?.TimeProfileId ?? null).toBeNull();
     expect(c0()).toBe(before);
   }, 60_000);
 });
