@@ -8,7 +8,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+// --root DIR: measure another checkout (an archive of an earlier commit) with this script.
+const rootAt = process.argv.indexOf('--root');
+const root =
+  rootAt >= 0
+    ? path.resolve(process.argv[rootAt + 1])
+    : path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const list = process.argv.includes('--list');
 const FUNCTION_LINES = 80;
 const FILE_LINES = 600;
