@@ -23,6 +23,7 @@ import { openApiComponents, registerRoute, type AnyRoute } from './platform/rout
 import { AreaHub } from './platform/hub/hub.ts';
 import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
 import { SettingsService } from './modules/system/index.ts';
+import { pruneSwipeRecords } from './modules/access-control/index.ts';
 import { registerModules, routeTable } from './routes.ts';
 import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
 import { wgGateway, type WgGateway } from './gateways/wg/index.ts';
@@ -74,6 +75,8 @@ export const DEFAULT_SETTINGS = {
   LoginMaxFailures: 5,
   LoginLockMinutes: 15,
   ExportRetentionDays: 7,
+  // Every swipe record is kept unless the operator sets a retention (issue 20).
+  SwipeRetentionMonths: 0,
 };
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's business. */
@@ -230,6 +233,10 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
   );
   // Login counts and hub tickets live in the database: their old rows are swept once across the cluster.
   cluster.singleton('auth-prune', 10 * 60_000, () => platform.throttle.prune());
+  // Swipe records past their retention, in bounded steps, once across the cluster (docs/performance.md).
+  cluster.singleton('swipe-retention', 10 * 60_000, async () => {
+    await pruneSwipeRecords(db, clock.now(), settings.get('SwipeRetentionMonths'), { pauseMs: 50 });
+  });
   await cluster.start();
   return { platform, hub, cluster };
 }

@@ -7,6 +7,8 @@ export interface SettingValues {
   LoginLockMinutes: number;
   /** Days an export file is kept before it expires. */
   ExportRetentionDays: number;
+  /** Months of swipe records kept; 0 keeps everything. */
+  SwipeRetentionMonths: number;
 }
 
 /**

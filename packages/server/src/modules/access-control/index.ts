@@ -115,5 +115,6 @@ export { announceAlarms, installAlarmEvents } from './door-alarm/service.ts';
 // For the demo place's seeder (src/demo): the change-log kinds and the swipe records' day length.
 export { CHANGE } from './card-user/change-log.ts';
 export { DAY_MS } from './door-opening-record/service.ts';
+export { pruneSwipeRecords, retentionCutoff } from './door-opening-record/retention.ts';
 export type { AccessControlTables } from './tables.ts';
 export type { AccessControlRuleTables } from './tables-rules.ts';

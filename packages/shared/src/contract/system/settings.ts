@@ -10,6 +10,7 @@ export const settingsValues = z.object({
   LoginMaxFailures: z.number(),
   LoginLockMinutes: z.number(),
   ExportRetentionDays: z.number(),
+  SwipeRetentionMonths: z.number(),
 });
 export type SettingsValues = z.output<typeof settingsValues>;
 
@@ -26,6 +27,8 @@ export const settingsChanges = z.strictObject({
   LoginMaxFailures: z.number().int().min(3).max(50).optional(),
   LoginLockMinutes: z.number().int().min(1).max(1440).optional(),
   ExportRetentionDays: z.number().int().min(1).max(365).optional(),
+  /** Months of swipe records kept; 0 keeps everything (docs/performance.md, "Growth bounded"). */
+  SwipeRetentionMonths: z.number().int().min(0).max(240).optional(),
 });
 export type SettingsChanges = z.output<typeof settingsChanges>;
 

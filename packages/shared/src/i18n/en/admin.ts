@@ -73,6 +73,7 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginMaxFailures: 'Failed logins before lock',
     LoginLockMinutes: 'Lock duration (minutes)',
     ExportRetentionDays: 'Export files kept (days)',
+    SwipeRetentionMonths: 'Swipe records kept (months; 0 = all)',
   },
   exportPart: '{{title}} ({{part}} of {{parts}})',
   exportStatus: {

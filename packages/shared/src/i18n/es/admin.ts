@@ -73,6 +73,7 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginMaxFailures: 'Intentos fallidos antes del bloqueo',
     LoginLockMinutes: 'Duración del bloqueo (minutos)',
     ExportRetentionDays: 'Días de conservación de exportaciones',
+    SwipeRetentionMonths: 'Meses de registros de paso conservados (0 = todos)',
   },
   exportPart: '{{title}} ({{part}} de {{parts}})',
   exportStatus: {

@@ -73,6 +73,7 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginMaxFailures: 'ロックまでのログイン失敗回数',
     LoginLockMinutes: 'ロック時間（分）',
     ExportRetentionDays: 'エクスポート保存日数',
+    SwipeRetentionMonths: '通行記録の保存月数（0 はすべて保存）',
   },
   exportPart: '{{title}}（{{part}}/{{parts}}）',
   exportStatus: {

@@ -71,6 +71,7 @@ export const admin = {
     LoginMaxFailures: '登录失败锁定次数',
     LoginLockMinutes: '锁定时长（分钟）',
     ExportRetentionDays: '导出文件保留天数',
+    SwipeRetentionMonths: '通行记录保留月数（0 为全部保留）',
   },
   exportPart: '{{title}}（第 {{part}}/{{parts}} 批）',
   exportStatus: {

@@ -15,6 +15,7 @@ const NUMBERS: { name: keyof Settings; min: number; max: number }[] = [
   { name: 'LoginMaxFailures', min: 3, max: 50 },
   { name: 'LoginLockMinutes', min: 1, max: 1440 },
   { name: 'ExportRetentionDays', min: 1, max: 365 },
+  { name: 'SwipeRetentionMonths', min: 0, max: 240 },
 ];
 
 /** System settings: effective at once for every user, without a restart. */
