@@ -48,7 +48,13 @@ const INDEXES: { table: string; drop: string; name: string; columns: string[] }[
   },
 ];
 
+/** Added beside the existing ones: the payment state's, and a zone's stays by entry (the parking list's zone filter). */
 const PAYMENT_STATE: { table: string; name: string; columns: string[] }[] = [
+  {
+    table: 'ParkOrder',
+    name: 'ParkOrder_Zone_EntryAt_Id',
+    columns: ['ParkAreaId', 'EntryAt', 'Id', 'AreaId'],
+  },
   {
     table: 'ChargeOrder',
     name: 'ChargeOrder_AreaId_PaymentState',
