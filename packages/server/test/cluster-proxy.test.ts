@@ -435,5 +435,123 @@ describe.runIf(Boolean(pgUrl))(
       },
       30_000,
     );
+
+    it.runIf(Boolean(haproxy))(
+      'SIGKILL of an instance: its charge points reconnect through the proxy to another and their sessions go on',
+      async () => {
+        const alive = instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null);
+        expect(alive.length).toBeGreaterThanOrEqual(2);
+        const hostRows = await db.kysely
+          .selectFrom('ChargeHost')
+          .select(['Id', 'AreaId', 'SerialNumber'])
+          .where('ChargingSystemType', '=', 2)
+          .where('Disabled', '=', 0)
+          .orderBy('Id', 'desc')
+          .limit(6)
+          .execute();
+        const busyCards = new Set(
+          (
+            await db.kysely
+              .selectFrom('ChargeRecord')
+              .select('CardNumber')
+              .where('EndAt', 'is', null)
+              .execute()
+          ).map((r) => r.CardNumber),
+        );
+        const sessions: { hostId: number; cp: ChargePoint; transactionId: number }[] = [];
+        for (const host of hostRows) {
+          await setOcppPassword(db, host.Id, 'cluster-kill-password');
+          const cp = new ChargePoint({
+            url: `${front.replace(/^http/, 'ws')}/ocpp`,
+            id: host.SerialNumber,
+            password: 'cluster-kill-password',
+            connectors: 1,
+            timers: false,
+          });
+          points.push(cp);
+          await cp.goOnline();
+          await within(async () => cp.bootStatus === 'Accepted', 5000, 'boot through the proxy');
+          await cp.plugIn(1, { soc: 0.3 });
+          const cards = await db.kysely
+            .selectFrom('Vehicle')
+            .select('CardNumber')
+            .where('AreaId', '=', host.AreaId)
+            .where('Disabled', '=', 0)
+            .where('CardNumber', 'is not', null)
+            .execute();
+          for (const { CardNumber } of cards) {
+            if (busyCards.has(CardNumber)) continue;
+            busyCards.add(CardNumber);
+            const started = await cp.swipe(1, CardNumber!);
+            if (started.status === 'Accepted') {
+              sessions.push({ hostId: host.Id, cp, transactionId: started.transactionId! });
+              break;
+            }
+          }
+        }
+        expect(sessions.length).toBeGreaterThanOrEqual(2);
+        const holders = async () =>
+          db.kysely
+            .selectFrom('ChargeHost')
+            .select(['Id', 'OcppOnline', 'OcppInstance'])
+            .where(
+              'Id',
+              'in',
+              sessions.map((s) => s.hostId),
+            )
+            .execute();
+        await within(
+          async () => (await holders()).every((h) => h.OcppOnline === 1 && h.OcppInstance !== null),
+          5000,
+          'charge points online',
+        );
+        const before = await holders();
+        // The instance holding the most of them is killed.
+        const counts = new Map<string, number>();
+        for (const h of before) counts.set(h.OcppInstance!, (counts.get(h.OcppInstance!) ?? 0) + 1);
+        const victimId = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]![0];
+        const victim = instances.find((i) => i.id === victimId)!;
+        const moved = before.filter((h) => h.OcppInstance === victimId).length;
+        const killedAt = performance.now();
+        victim.child.kill('SIGKILL');
+        await victim.exited;
+        const ms = await within(
+          async () =>
+            (await holders()).every(
+              (h) => h.OcppOnline === 1 && h.OcppInstance !== null && h.OcppInstance !== victimId,
+            ),
+          30_000,
+          'charge points reconnected to another instance',
+        );
+        console.log(
+          `[cluster] SIGKILL of ${victimId}: its ${moved} of ${sessions.length} charge points connected to another instance within ${ms.toFixed(0)} ms (${(performance.now() - killedAt).toFixed(0)} ms after the kill)`,
+        );
+        const records = await db.kysely
+          .selectFrom('ChargeRecord')
+          .select(['Id', 'EndAt', 'StopReason'])
+          .where(
+            'Id',
+            'in',
+            sessions.map((s) => s.transactionId),
+          )
+          .execute();
+        expect(records).toHaveLength(sessions.length);
+        expect(records.filter((r) => r.EndAt !== null)).toEqual([]);
+        // The sessions go on: a meter reading on the new connection is taken by the running session.
+        for (const s of sessions) await s.cp.advance(600);
+        await sleep(500);
+        const metered = await db.kysely
+          .selectFrom('ChargeRecord')
+          .select(['Id', 'EnergyWh', 'EndAt'])
+          .where(
+            'Id',
+            'in',
+            sessions.map((s) => s.transactionId),
+          )
+          .execute();
+        expect(metered.every((r) => r.EndAt === null)).toBe(true);
+      },
+      60_000,
+    );
   },
 );
