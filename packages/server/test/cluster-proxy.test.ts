@@ -382,6 +382,38 @@ describe.runIf(Boolean(pgUrl))(
           `[cluster] SocketState at hub client ${n} ${(at - plugAt).toFixed(0)} ms after the plug-in`,
         );
       }
+      // A card swiped at the charger (on the first instance): the session's start reaches the others' clients.
+      const busy = new Set(
+        (
+          await db.kysely.selectFrom('ChargeRecord').select('CardNumber').where('EndAt', 'is', null).execute()
+        ).map((r) => r.CardNumber),
+      );
+      const cards = await db.kysely
+        .selectFrom('Vehicle')
+        .select('CardNumber')
+        .where('AreaId', '=', host.AreaId)
+        .where('Disabled', '=', 0)
+        .where('CardNumber', 'is not', null)
+        .execute();
+      let swipeAt = 0;
+      for (const { CardNumber } of cards) {
+        if (busy.has(CardNumber)) continue;
+        swipeAt = performance.now();
+        if ((await cp.swipe(1, CardNumber!)).status === 'Accepted') break;
+        swipeAt = 0;
+      }
+      expect(swipeAt, 'a card of the area accepted').toBeGreaterThan(0);
+      for (const [n, client] of clients.entries()) {
+        await within(
+          async () => client.events.some((e) => e.Type === 'SessionStarted' && e.at >= swipeAt),
+          SEEN_WITHIN_MS,
+          `SessionStarted at hub client ${n}`,
+        );
+        const at = client.events.find((e) => e.Type === 'SessionStarted' && e.at >= swipeAt)!.at;
+        console.log(
+          `[cluster] SessionStarted at hub client ${n} ${(at - swipeAt).toFixed(0)} ms after the swipe`,
+        );
+      }
     });
 
     it.runIf(Boolean(haproxy))(
