@@ -136,6 +136,17 @@ for (const target of targets) {
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       await draining;
       expect(await hubClosed).toBe(1001);
+      // A browser that reaches this instance in the moment before the proxy noticed is sent on at once.
+      const late = (await (
+        await fetch(`${base}/api/AreaInfo/GetHubUrl?Id=1`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { data: string };
+      const lateSocket = new WebSocket(new URL(late.data, base.replace('http', 'ws')).href);
+      const lateMessages: string[] = [];
+      lateSocket.on('message', (data: Buffer) => lateMessages.push(data.toString()));
+      expect(await new Promise<number>((resolve) => lateSocket.on('close', (code) => resolve(code)))).toBe(
+        1001,
+      );
+      expect(lateMessages).toEqual([]);
       expect(built.ocpp.connection(host.Id)).toBeUndefined();
       await cp.close();
 

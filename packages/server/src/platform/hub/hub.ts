@@ -28,6 +28,8 @@ export class AreaHub {
   private readonly clients = new Map<number, Set<HubClient>>();
   private readonly members = new Map<HubClient, Member>();
   private timer: NodeJS.Timeout | undefined;
+  /** Closed (a drain, or the app closing): a connection arriving now is closed at once, to reconnect elsewhere. */
+  private closed = false;
 
   constructor(
     private readonly heartbeatMs: number,
@@ -48,6 +50,10 @@ export class AreaHub {
   }
 
   join(areaId: number, client: HubClient, owner?: HubOwner): () => void {
+    if (this.closed) {
+      client.close(1001, 'server shutting down');
+      return () => {};
+    }
     let set = this.clients.get(areaId);
     if (!set) this.clients.set(areaId, (set = new Set()));
     set.add(client);
@@ -98,6 +104,7 @@ export class AreaHub {
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.timer);
     this.timer = undefined;
     for (const set of this.clients.values())
