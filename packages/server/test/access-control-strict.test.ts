@@ -56,10 +56,54 @@ const BODIES: Record<string, Record<string, unknown>> = {
     HandlerId: 1,
   },
   'POST /api/FailureDeclarationRecord/Progress': { Id: 1, Status: 1, Note: '已派人', HandlerId: 1 },
+  'POST /api/TimeProfile': {
+    Name: '白班',
+    StartDate: '2027-01-01',
+    EndDate: '2027-12-31',
+    Weekdays: [1, 2],
+    Segments: [{ Start: '08:00', End: '18:00' }],
+    LinkedProfileId: null,
+    NotOnHolidays: true,
+  },
+  'PUT /api/TimeProfile': {
+    Id: 1,
+    ...{
+      Name: '白班',
+      StartDate: '2027-01-01',
+      EndDate: '2027-12-31',
+      Weekdays: [1, 2],
+      Segments: [{ Start: '08:00', End: '18:00' }],
+      LinkedProfileId: null,
+      NotOnHolidays: true,
+    },
+  },
+  'POST /api/TimeProfile/BatchDelete': { Ids: [1] },
+  'PUT /api/Holiday': { Id: 1, ...{ Name: '劳动节', StartDate: '2027-05-01', EndDate: '2027-05-03' } },
+  'POST /api/Holiday/BatchDelete': { Ids: [1] },
+  'POST /api/DoorSchedule': {
+    DeviceId: 1,
+    DoorNumber: 1,
+    Action: 1,
+    Time: '07:00',
+    Weekdays: [1, 2, 3, 4, 5],
+    StartDate: '2027-01-01',
+    EndDate: '2027-12-31',
+  },
+  'PUT /api/DoorSchedule': {
+    Id: 1,
+    DoorNumber: 1,
+    Action: 1,
+    Time: '07:00',
+    Weekdays: [1, 2, 3, 4, 5],
+    StartDate: '2027-01-01',
+    EndDate: '2027-12-31',
+  },
+  'POST /api/DoorSchedule/BatchDelete': { Ids: [1] },
+  'POST /api/DoorAlarm/Acknowledge': { Ids: [1], Note: '已处理' },
 };
 
 /** Operations whose bodies hold no number at all. */
-const NO_NUMBERS = new Set(['POST /api/CardUser/Import']);
+const NO_NUMBERS = new Set(['POST /api/CardUser/Import', 'POST /api/Holiday']); // a holiday: name and dates
 
 const routes = accessControlModule.routes.filter((r) => r.body);
 const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;

@@ -60,8 +60,8 @@ export async function controllerOnline(
 /**
  * Whether the controller has forgotten its settings: its event listener (0x92) no longer points where it was
  * set. A reset to defaults clears it (0.0.0.0:0), and so does a replacement controller given the old serial's
- * place. Null when nothing is wrong; the evidence otherwise, after telling the module (every rule written again,
- * audited) and the hub.
+ * place; so does a record ring that started over (`known`). Null when nothing is wrong; the evidence otherwise,
+ * after telling the module (every rule written again, audited) and the hub.
  */
 export async function checkForgotten(
   driver: WgDriver,
@@ -70,12 +70,17 @@ export async function checkForgotten(
   wg: WgDevice,
   listener: string | undefined,
   hub: LiveEvents | undefined,
+  /** Evidence found elsewhere (the record ring started over): no need to look at the listener. */
+  known?: string,
 ): Promise<string | null> {
-  if (!listener) return null;
-  const held = await driver.getListener(wg);
-  const now = `${held.address}:${held.port}`;
-  if (now === listener) return null;
-  const evidence = `listener ${now} instead of ${listener}`;
+  let evidence = known;
+  if (!evidence) {
+    if (!listener) return null;
+    const held = await driver.getListener(wg);
+    const now = `${held.address}:${held.port}`;
+    if (now === listener) return null;
+    evidence = `listener ${now} instead of ${listener}`;
+  }
   await controllerForgot(ctx, device.Id, evidence);
   hub?.publish(device.AreaId, {
     Type: 'RuleSync',

@@ -228,8 +228,8 @@ export class WgGateway implements DoorControllers {
     try {
       if (!this.configured.has(device.Id)) await this.configure(device, wg);
       const status = await this.driver.getStatus(wg);
-      if (await checkRecordRing(this.ctx(device), device, status))
-        this.log.warn({ serial: device.SerialNumber }, 'wg record ring started over: collecting it anew');
+      // A record ring that started over is a controller that forgot everything (also while Gatehouse was down).
+      if (await checkRecordRing(this.ctx(device), device, status)) await this.forgotten(device, wg, true);
       const result = await collectRecords(this.driver, this.ctx(device), device, wg, {
         onStored: (rows) => this.announce(rows),
       });
@@ -302,10 +302,13 @@ export class WgGateway implements DoorControllers {
   }
 
   /** Whether the controller forgot its settings; if so, it is given back its listener, cards and every rule. */
-  private async forgotten(device: ControllerRef, wg: WgDevice): Promise<boolean> {
+  private async forgotten(device: ControllerRef, wg: WgDevice, ringRestarted = false): Promise<boolean> {
     this.resetCheckedAt.set(device.Id, Date.now());
     const set = this.listenerSet.get(device.Id);
-    const evidence = await checkForgotten(this.driver, this.ctx(device), device, wg, set, this.hub);
+    const ctx = this.ctx(device);
+    const evidence = ringRestarted
+      ? await checkForgotten(this.driver, ctx, device, wg, set, this.hub, 'record ring started over')
+      : await checkForgotten(this.driver, ctx, device, wg, set, this.hub);
     if (!evidence) return false;
     this.log.warn({ serial: device.SerialNumber, evidence }, 'wg controller forgot its settings: restoring');
     this.listenerSet.delete(device.Id);
