@@ -404,6 +404,18 @@ describeEachDb('WG access rules against the simulator (20% loss)', (h) => {
     await until(async () => (await openOf(4))?.ClearedAt != null, 30_000, 'the offline alarm cleared');
   }, 90_000);
 
+  it('"sync now" writes again what the protocol cannot read back (a task list emptied behind its back)', async () => {
+    const c = sim.controller(serial);
+    c.rules.tasks = [];
+    c.rules.keypads = [false, false, false, false];
+    await api('POST', '/api/AccessControlDevice/SyncNow', { Id: device.Id });
+    await until(
+      async () => c.rulesSnapshot().tasks.length === 1 && c.rulesSnapshot().keypads[0] === true,
+      30_000,
+      'the task list and keypads written again',
+    );
+  }, 60_000);
+
   it('a plan over the 253 profile slots is refused with why, before anything is sent', async () => {
     // Every other day of 2027-2028 a holiday: a daily profile "not on holidays" splits into ~365 parts.
     const k = h().db.kysely;

@@ -450,7 +450,9 @@ export class WgGateway implements DoorControllers {
     const wg = device && this.wg(device);
     if (!device || !wg || this.closed) return;
     // A full pass (start, back online, sync now, after a reset) reads back the rules it can.
-    const compare = this.fullSync.has(deviceId) || this.compareRules.delete(deviceId);
+    // "Sync now" also writes again what cannot be read back (tasks, interlock, keypads, passcodes).
+    const rewrite = this.compareRules.delete(deviceId);
+    const compare = this.fullSync.has(deviceId) || rewrite;
     this.fullSync.delete(deviceId);
     const ctx = this.ctx(device);
     const started = this.clock.now();
@@ -480,7 +482,8 @@ export class WgGateway implements DoorControllers {
       const outcome = await syncController(this.driver, ctx, device, wg, {
         backoff,
         onProgress: report,
-        rulesFirst: () => syncRules(this.driver, ctx, device, wg, { backoff, compare, hub: this.hub }),
+        rulesFirst: () =>
+          syncRules(this.driver, ctx, device, wg, { backoff, compare, rewrite, hub: this.hub }),
       });
       const failures = outcome.ok ? 0 : (this.failedSyncs.get(deviceId) ?? 0) + 1;
       if (outcome.ok) {

@@ -31,6 +31,8 @@ export interface RuleSyncOptions {
   backoff: { baseMs: number; maxMs: number };
   /** Read back what can be read (a full pass: start, back online, sync now, after a reset). */
   compare: boolean;
+  /** Write again what cannot be read back, whatever the digests say (an operator's "sync now"). */
+  rewrite?: boolean;
   hub?: LiveEvents;
 }
 
@@ -131,7 +133,8 @@ export async function syncRules(
   }
   await ruleSyncStarted(ctx, device.Id);
   publish('running');
-  const pass = new RulePass(driver, wg, plan, options.compare);
+  const applied = options.rewrite ? keepReadable(plan.applied) : plan.applied;
+  const pass = new RulePass(driver, wg, { ...plan, applied }, options.compare);
   try {
     await pass.run();
   } catch (error) {
@@ -169,6 +172,13 @@ export async function syncRules(
   );
   publish('done');
   return null;
+}
+
+/** The digests of the parts a full pass reads back anyway (profiles, anti-passback, door modes). */
+function keepReadable(applied: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(applied).filter(([key]) => key.startsWith('p:') || key === 'slots'),
+  );
 }
 
 /** One pass over the parts, in the order a swipe depends on them: profiles first. */
