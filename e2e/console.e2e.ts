@@ -273,3 +273,19 @@ it('edits the data of an area as a form, the time zone picked from the IANA zone
   const saved = JSON.parse(after.Custom ?? '{}') as Record<string, unknown>;
   expect(saved).toEqual({ ...custom, timezone: 'Asia/Tokyo' });
 });
+
+it('keeps the host arrows of the socket grid beside the host on a phone', async () => {
+  const { page } = await suite.signedIn('admin', { language: 'zh', width: 390, height: 844 });
+  await goto(page, '/Bicycle/chargeEquipment?view=grid');
+  const host = page.locator('[data-testid="grid-host"]').filter({ visible: true }).first();
+  await host.waitFor({ timeout: 30_000 });
+  const next = (await page
+    .locator('[data-testid="grid-next-host"]')
+    .filter({ visible: true })
+    .first()
+    .boundingBox())!;
+  const select = (await host.boundingBox())!;
+  expect(Math.abs(next.y + next.height / 2 - (select.y + select.height / 2))).toBeLessThan(4);
+  expect(next.x + next.width).toBeLessThanOrEqual(390);
+  await screenshot(page, 'console-socket-grid-phone-zh');
+});

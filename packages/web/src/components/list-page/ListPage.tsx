@@ -231,9 +231,8 @@ function actionsColumn<T extends Row>(
     key: '__actions',
     title: t('list.actions'),
     fixed: 'right',
-    // Many actions wrap onto a second line rather than widen the column over the table's key columns
-    // (issue 21, item 7); each stays one click away.
-    width: actions.length + (onEdit ? 1 : 0) + (onRemove ? 1 : 0) > 3 ? 200 : undefined,
+    // Many actions wrap onto a second line (at most 180 px wide, list-page.css) rather than widen the column
+    // over the table's key columns (issue 21, item 7); each stays one click away.
     render: (_value, row) => (
       <Space size={[4, 0]} wrap className="list-page-actions">
         {onEdit && <RowEditButton onClick={() => onEdit(row)} />}

@@ -71,30 +71,33 @@ export function SocketGrid({
         style={{ width: 200 }}
         data-testid="grid-zone"
       />
-      <Button
-        icon={<LeftOutlined />}
-        disabled={index <= 0}
-        onClick={() => setChosen(inZone[index - 1]?.Id)}
-        aria-label={t('garageUi.socket.previousHost')}
-      />
-      <Select
-        showSearch={{ optionFilterProp: 'label' }}
-        value={hostId}
-        onChange={(value: number) => setChosen(value)}
-        placeholder={t('garageUi.socket.chooseHost')}
-        aria-label={t('garage.field.HostName')}
-        options={inZone.map((h) => ({ value: h.Id, label: `${h.Name} (${h.SerialNumber})` }))}
-        style={{ width: 280 }}
-        loading={hosts.isLoading}
-        data-testid="grid-host"
-      />
-      <Button
-        icon={<RightOutlined />}
-        disabled={index < 0 || index >= inZone.length - 1}
-        onClick={() => setChosen(inZone[index + 1]?.Id)}
-        aria-label={t('garageUi.socket.nextHost')}
-        data-testid="grid-next-host"
-      />
+      {/* The arrows stay beside the host on a phone (issue 21, item 12): one group that does not wrap. */}
+      <Space.Compact className="socket-grid-stepper">
+        <Button
+          icon={<LeftOutlined />}
+          disabled={index <= 0}
+          onClick={() => setChosen(inZone[index - 1]?.Id)}
+          aria-label={t('garageUi.socket.previousHost')}
+        />
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          value={hostId}
+          onChange={(value: number) => setChosen(value)}
+          placeholder={t('garageUi.socket.chooseHost')}
+          aria-label={t('garage.field.HostName')}
+          options={inZone.map((h) => ({ value: h.Id, label: `${h.Name} (${h.SerialNumber})` }))}
+          className="socket-grid-host-select"
+          loading={hosts.isLoading}
+          data-testid="grid-host"
+        />
+        <Button
+          icon={<RightOutlined />}
+          disabled={index < 0 || index >= inZone.length - 1}
+          onClick={() => setChosen(inZone[index + 1]?.Id)}
+          aria-label={t('garageUi.socket.nextHost')}
+          data-testid="grid-next-host"
+        />
+      </Space.Compact>
       <Button
         icon={<ReloadOutlined />}
         loading={grid.isFetching}
