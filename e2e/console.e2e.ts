@@ -289,3 +289,19 @@ it('keeps the host arrows of the socket grid beside the host on a phone', async 
   expect(next.x + next.width).toBeLessThanOrEqual(390);
   await screenshot(page, 'console-socket-grid-phone-zh');
 });
+
+it('shows the chart titles whole in Spanish', async () => {
+  const { page } = await suite.signedIn('admin', { language: 'es', ...FOLD });
+  const charts = page.locator('[data-testid="garage-charts"]');
+  await page.locator('[data-testid="garage-panel"]').scrollIntoViewIfNeeded();
+  await charts.waitFor({ timeout: 30_000 });
+  await charts.scrollIntoViewIfNeeded();
+  const cut = await charts
+    .locator('.ant-card-head-title')
+    .evaluateAll((titles) =>
+      titles.filter((t) => t.scrollWidth > t.clientWidth + 1).map((t) => (t as HTMLElement).innerText),
+    );
+  expect(cut).toEqual([]);
+  await page.waitForTimeout(800);
+  await screenshot(page, 'console-charts-es');
+});

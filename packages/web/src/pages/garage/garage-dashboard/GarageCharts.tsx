@@ -35,12 +35,14 @@ function SocketsChart({ summary }: { summary: GarageSummary }) {
     return {
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
       grid: { left: 8, right: 36, top: 8, bottom: 8, containLabel: true },
-      xAxis: { type: 'value', minInterval: 1 },
+      // Few ticks: the chart is a third of the panel, and its labels must not run into each other.
+      xAxis: { type: 'value', minInterval: 1, splitNumber: 2 },
       yAxis: {
         type: 'category',
         inverse: true,
         data: present.map((s) => name(s.State)),
-        axisLabel: { width: 130, overflow: 'truncate' },
+        // A long state name ends in an ellipsis here; the axis tooltip names it whole on hover.
+        axisLabel: { width: 96, overflow: 'truncate' },
       },
       series: [
         {
@@ -63,7 +65,7 @@ function SessionsChart({ daily }: { daily: GarageDaily }) {
     const energy = t('garageUi.dashboard.energy');
     return {
       tooltip: { trigger: 'axis' },
-      legend: { data: [sessions, energy], top: 0 },
+      legend: { data: [sessions, energy], top: 0, type: 'scroll' },
       grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
       xAxis: { type: 'category', data: daily.Days.map((d) => d.Date.slice(5)) },
       // The legend names both series with their units; axis names would collide with it.
@@ -97,7 +99,7 @@ function RevenueChart({ daily }: { daily: GarageDaily }) {
     const parking = t('garageUi.dashboard.parkingRevenue');
     return {
       tooltip: { trigger: 'axis' },
-      legend: { data: [charging, parking], top: 0 },
+      legend: { data: [charging, parking], top: 0, type: 'scroll' },
       grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
       xAxis: { type: 'category', data: daily.Days.map((d) => d.Date.slice(5)) },
       yAxis: { type: 'value' },
