@@ -9,60 +9,60 @@ import type { PortableMigration } from '../../db/migration.ts';
  * its area (`+AreaId`, see ResourceDef.narrowFilters) from the index without reading the table. The payment
  * state of orders gets the index its filter lacked.
  */
-const INDEXES: { table: string; drop: string; name: string; columns: string[] }[] = [
+const INDEXES: { table: string; drop: string; index: string; columns: string[] }[] = [
   {
     table: 'ChargeRecord',
     drop: 'ChargeRecord_AreaId_StartAt',
-    name: 'ChargeRecord_AreaId_StartAt_Id',
+    index: 'ChargeRecord_AreaId_StartAt_Id',
     columns: ['AreaId', 'StartAt', 'Id'],
   },
   {
     table: 'ChargeRecord',
     drop: 'ChargeRecord_Equipment_StartAt',
-    name: 'ChargeRecord_Equipment_StartAt_Id',
+    index: 'ChargeRecord_Equipment_StartAt_Id',
     columns: ['ChargeEquipmentId', 'StartAt', 'Id', 'AreaId'],
   },
   {
     table: 'ChargeOrder',
     drop: 'ChargeOrder_AreaId_CreatedAt',
-    name: 'ChargeOrder_AreaId_CreatedAt_Id',
+    index: 'ChargeOrder_AreaId_CreatedAt_Id',
     columns: ['AreaId', 'CreatedAt', 'Id'],
   },
   {
     table: 'ParkOrder',
     drop: 'ParkOrder_AreaId_EntryAt',
-    name: 'ParkOrder_AreaId_EntryAt_Id',
+    index: 'ParkOrder_AreaId_EntryAt_Id',
     columns: ['AreaId', 'EntryAt', 'Id'],
   },
   {
     table: 'ForcedOutageRecord',
     drop: 'ForcedOutageRecord_AreaId_At',
-    name: 'ForcedOutageRecord_AreaId_At_Id',
+    index: 'ForcedOutageRecord_AreaId_At_Id',
     columns: ['AreaId', 'At', 'Id'],
   },
   {
     table: 'ForcedOutageRecord',
     drop: 'ForcedOutageRecord_Equipment',
-    name: 'ForcedOutageRecord_Equipment_At_Id',
+    index: 'ForcedOutageRecord_Equipment_At_Id',
     columns: ['ChargeEquipmentId', 'At', 'Id', 'AreaId'],
   },
 ];
 
 /** Added beside the existing ones: the payment state's, and a zone's stays by entry (the parking list's zone filter). */
-const PAYMENT_STATE: { table: string; name: string; columns: string[] }[] = [
+const PAYMENT_STATE: { table: string; index: string; columns: string[] }[] = [
   {
     table: 'ParkOrder',
-    name: 'ParkOrder_Zone_EntryAt_Id',
+    index: 'ParkOrder_Zone_EntryAt_Id',
     columns: ['ParkAreaId', 'EntryAt', 'Id', 'AreaId'],
   },
   {
     table: 'ChargeOrder',
-    name: 'ChargeOrder_AreaId_PaymentState',
+    index: 'ChargeOrder_AreaId_PaymentState',
     columns: ['AreaId', 'PaymentState', 'CreatedAt', 'Id'],
   },
   {
     table: 'ParkOrder',
-    name: 'ParkOrder_AreaId_PaymentState',
+    index: 'ParkOrder_AreaId_PaymentState',
     columns: ['AreaId', 'PaymentState', 'EntryAt', 'Id'],
   },
 ];
@@ -71,10 +71,10 @@ export const recordIndexesMigration: PortableMigration = {
   async up(db: Kysely<unknown>) {
     for (const index of INDEXES) {
       // The new index first: the list never goes without one.
-      await db.schema.createIndex(index.name).on(index.table).columns(index.columns).execute();
+      await db.schema.createIndex(index.index).on(index.table).columns(index.columns).execute();
       await db.schema.dropIndex(index.drop).execute();
     }
     for (const index of PAYMENT_STATE)
-      await db.schema.createIndex(index.name).on(index.table).columns(index.columns).execute();
+      await db.schema.createIndex(index.index).on(index.table).columns(index.columns).execute();
   },
 };
