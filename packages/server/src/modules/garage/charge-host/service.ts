@@ -1,6 +1,5 @@
 import {
   HOST_CONNECTION_FIELDS,
-  isHostOnline,
   url,
   type ChargeHostBody,
   type ChargeHostItem,
@@ -74,14 +73,13 @@ export async function withPresence(ctx: AreaContext, items: ChargeHostItem[]): P
     'host',
     items.map((i) => i.Id),
   );
-  const now = ctx.clock.now();
   return items.map((host) => {
     const counts = groupCounts(states.get(host.Id));
     return {
       ...host,
-      Online: host.LiveLink
-        ? host.Online
-        : isHostOnline(host.LastSeenAt === null ? null : Date.parse(host.LastSeenAt), now),
+      // Only a charge point's live connection says a host is online (isHostRowOnline): a host no protocol
+      // drives is never shown online, whatever it last reported.
+      Online: host.LiveLink && host.Online,
       SocketCount: socketTotal(counts),
       SocketsOccupied: counts.occupied,
       SocketsFault: counts.fault,

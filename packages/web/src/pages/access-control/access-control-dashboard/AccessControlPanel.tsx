@@ -13,7 +13,7 @@ import {
   type HubEventOf,
   type OpenDoorAlarm,
 } from '@gatehouse/shared';
-import { useCan } from '../../../components/list-page/index.ts';
+import { useCan } from '../../../components/list-page/permissions.ts';
 import { call } from '../../../core/api.ts';
 import { useHubEvents } from '../../../core/hub.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
