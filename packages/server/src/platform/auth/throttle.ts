@@ -1,4 +1,5 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../clock.ts';
 import { escapeLike } from '../filters.ts';
@@ -138,39 +139,53 @@ export class LoginThrottle {
     const windowMs = lockMinutes * 60_000;
     const stamp = this.clock.now();
     const keys = this.keys(userName, ip);
-    const k = this.db.kysely;
-    const inserted = await k
-      .insertInto('LoginAttempt')
-      .values(keys.map(({ key }) => ({ Key: key, At: stamp })))
-      .returning(['Id', 'Key'])
-      .execute();
-    let locks = false;
-    let beyond = false;
-    for (const { key, factor } of keys) {
-      const limit = maxFailures * factor;
-      const { n } = await k
-        .selectFrom('LoginAttempt')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('Key', '=', key)
-        .where('At', '>', stamp - windowMs)
-        .executeTakeFirstOrThrow();
-      const count = Number(n);
-      if (count < limit) continue;
-      // The attempt that reaches the limit is still evaluated (its password may be right); any beyond it, in
-      // the same burst, is not.
-      if (count > limit) beyond = true;
-      if (await this.lock(key, stamp, windowMs)) locks = true;
-    }
-    // Old counts of these keys go as they leave the window.
-    await k
-      .deleteFrom('LoginAttempt')
-      .where(
-        'Key',
-        'in',
-        keys.map((x) => x.key),
-      )
-      .where('At', '<=', stamp - Math.max(windowMs, 60_000))
-      .execute();
+    const names = keys.map((x) => x.key);
+    // One attempt at a time per key, across instances: on PostgreSQL an advisory lock per key for the
+    // transaction (taken in key order, so two attempts never wait on each other crosswise); SQLite runs one
+    // transaction at a time anyway. So of a burst exactly the first `limit` attempts are evaluated: the one
+    // reaching the limit sets the lock, and every later one finds it here and is refused unseen.
+    const { beyond, locks, inserted } = await this.db.kysely.transaction().execute(async (trx) => {
+      if (this.db.dialect === 'postgres') {
+        for (const key of [...names].sort())
+          await sql`select pg_advisory_xact_lock(hashtext(${'gatehouse.login:' + key}))`.execute(trx);
+      }
+      const standing = await trx
+        .selectFrom('LoginLock')
+        .select('Key')
+        .where('Key', 'in', names)
+        .where('LockedUntil', '>', stamp)
+        .executeTakeFirst();
+      if (standing) return { beyond: true, locks: false, inserted: [] };
+      const rows = await trx
+        .insertInto('LoginAttempt')
+        .values(keys.map(({ key }) => ({ Key: key, At: stamp })))
+        .returning(['Id', 'Key'])
+        .execute();
+      let locked = false;
+      let over = false;
+      for (const { key, factor } of keys) {
+        const limit = maxFailures * factor;
+        const { n } = await trx
+          .selectFrom('LoginAttempt')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('Key', '=', key)
+          .where('At', '>', stamp - windowMs)
+          .executeTakeFirstOrThrow();
+        const count = Number(n);
+        if (count < limit) continue;
+        // The attempt that reaches the limit is still evaluated (its password may be right); any beyond it
+        // (counts an earlier lock forgot, an instance of an older version) is not.
+        if (count > limit) over = true;
+        if (await this.lock(trx, key, stamp, windowMs)) locked = true;
+      }
+      // Old counts of these keys go as they leave the window.
+      await trx
+        .deleteFrom('LoginAttempt')
+        .where('Key', 'in', names)
+        .where('At', '<=', stamp - Math.max(windowMs, 60_000))
+        .execute();
+      return { beyond: over, locks: locked, inserted: rows };
+    });
     if (beyond)
       return (await this.locked(userName, ip)) ?? { scope: 'accountFromAddress', until: stamp, minutes: 1 };
     const addressAttempt = inserted.find((row) => row.Key === keys[1].key)?.Id;
@@ -186,8 +201,7 @@ export class LoginThrottle {
    * instances locking the same key at the same moment, one sets it (the update applies only to a lock that
    * has ended). True when this call set it.
    */
-  private async lock(key: string, stamp: number, windowMs: number): Promise<boolean> {
-    const k = this.db.kysely;
+  private async lock(k: Kysely<Database>, key: string, stamp: number, windowMs: number): Promise<boolean> {
     const previous = await k
       .selectFrom('LoginLock')
       .select('Locks')
