@@ -69,7 +69,8 @@ describeEachDb('services without HTTP', (h) => {
     });
     const row = page.data.Items.find((i) => i.EntityId === String(socket.Id));
     expect(row).toMatchObject({ UserId: null, UserName: 'Charger CH-TEST', Ip: null, Action: 'status' });
-    // No new fields in the API: the log's item is what it always was.
+    // The actor's kind and id stay internal: the log's item has the fields it always had, and the object's
+    // name (issue 21: the operation log names objects instead of '#id').
     expect(Object.keys(row!).sort()).toEqual(
       [
         'Action',
@@ -80,12 +81,14 @@ describeEachDb('services without HTTP', (h) => {
         'Before',
         'Entity',
         'EntityId',
+        'EntityName',
         'Id',
         'Ip',
         'UserId',
         'UserName',
       ].sort(),
     );
+    expect(row!.EntityName).toBeTruthy();
 
     await setSocketStatus({ ...ctx, actor: systemActor('maintenance') }, socket.Id, false);
     expect(await lastAudit(h(), 'ChargeEquipment', socket.Id)).toMatchObject({
