@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Col, DatePicker, Form, Input, InputNumber, Row as GridRow, Switch, type FormInstance } from 'antd';
 import type { TFunction } from 'i18next';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -326,14 +326,23 @@ export function FormDialog<T extends Row>({
   const values = Form.useWatch([], form) as Values | undefined;
   const wide = (def.width ?? 560) >= 720;
 
+  // The form is filled once per opening. Its page may be kept alive in a tab and hidden in React's Activity
+  // (AppMain), which tears effects down while hidden and runs them again when shown: without this mark the
+  // reveal would refill the form and lose what the user typed before leaving the tab.
+  const filledFor = useRef<readonly unknown[] | null>(null);
   useEffect(() => {
-    if (open) {
-      form.resetFields();
-      form.setFieldsValue({
-        ...initialValues(def, item),
-        ...(item ? {} : { ...def.defaults?.(), ...defaults }),
-      });
+    if (!open) {
+      filledFor.current = null;
+      return;
     }
+    const opening = [item, def, defaults] as const;
+    if (filledFor.current?.every((value, i) => value === opening[i])) return;
+    filledFor.current = opening;
+    form.resetFields();
+    form.setFieldsValue({
+      ...initialValues(def, item),
+      ...(item ? {} : { ...def.defaults?.(), ...defaults }),
+    });
   }, [open, item, def, form, defaults]);
 
   async function submit() {
@@ -370,7 +379,10 @@ export function FormDialog<T extends Row>({
       onCancel={onClose}
       okButtonProps={{ 'data-testid': 'dialog-ok' } as never}
     >
-      <Form form={form} layout="vertical" data-testid="record-form" preserve={false}>
+      {/* Values are kept when a field unmounts (the default): a hidden page's fields unmount with its effects
+          (Activity) and must find their values again when it is shown. A field hidden by its condition is still
+          left out of the body (formBody), and validateFields returns the shown fields only. */}
+      <Form form={form} layout="vertical" data-testid="record-form">
         <GridRow gutter={16}>
           {fields.map((field) => (
             <FieldItem
