@@ -129,7 +129,6 @@ describe('operation log', () => {
               '下载导出文件',
               '退出登录',
               '退款',
-              '临停订单 #41',
               '强制断电',
               '授权',
               '支付状态',
@@ -141,14 +140,16 @@ describe('operation log', () => {
               'Download export',
               'Sign out',
               'Refund',
-              'Parking order #41',
               'Forced power-off',
               'Grant access',
               'Payment state',
             ];
       for (const word of words) expect(text, `${language}: ${word}`).toContain(word);
-      // The object by its name and id.
-      expect(text).toContain(language === 'zh' ? '通道授权 王小明 #44' : 'Channel authorisation 王小明 #44');
+      // The object by its name (issue 21: names, not '#41'): the parking order by its number (its id, 41, is
+      // the number's last digits), the authorisation by its holder; no bare '#id' left.
+      expect(text).toMatch(language === 'zh' ? /临停订单 PK\d{8}0*41\b/ : /Parking order PK\d{8}0*41\b/);
+      expect(text).toContain(language === 'zh' ? '通道授权 王小明' : 'Channel authorisation 王小明');
+      expect(text).not.toMatch(/#\d+\b/);
       // The address is shown whole, not cut by the column.
       const ip = table.locator('td', { hasText: '::ffff:192.168.100.200' }).first();
       const [scroll, client] = await ip.evaluate((el) => [el.scrollWidth, el.clientWidth]);

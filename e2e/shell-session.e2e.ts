@@ -148,6 +148,11 @@ const MENUS: Record<string, string[]> = {
     'ChangeRecords',
     'RenewalRecords',
     'FaultReports',
+    'DoorMonitor',
+    'DoorAlarms',
+    'TimeProfiles',
+    'Holidays',
+    'DoorSchedules',
   ],
   acadmin: [
     'Dashboard',
@@ -160,6 +165,11 @@ const MENUS: Record<string, string[]> = {
     'ChangeRecords',
     'RenewalRecords',
     'FaultReports',
+    'DoorMonitor',
+    'DoorAlarms',
+    'TimeProfiles',
+    'Holidays',
+    'DoorSchedules',
   ],
   bikeuser: [
     'Dashboard',
@@ -202,8 +212,9 @@ describe('menus by role (spec sections 2 and 6)', () => {
     ]) {
       expect(entries).toContain(name);
     }
-    // Every spec entry plus the operation log (SuperAdmin, under area settings).
-    expect(entries).toHaveLength(39);
+    // Every spec entry plus the operation log (SuperAdmin, under area settings) and the five access-rule
+    // screens of issue 22 (door monitor, door alarms, time profiles, holidays, door schedules).
+    expect(entries).toHaveLength(44);
   });
 
   it('sends a hand-typed forbidden address to 404', async () => {
