@@ -143,14 +143,23 @@ describe('access rules on the screens', () => {
       .locator('.ant-select-dropdown:visible .ant-select-item-option')
       .filter({ hasText: holder.Name });
     await option.first().waitFor();
-    await option.first().click({ force: true });
+    // Not forced: a forced click does not wait for the dropdown to be placed, and a popup opens off screen
+    // until it is aligned ('Element is outside of the viewport' in CI).
+    await option.first().click();
     await tickChannel(page, device.Name, channel.Name);
-    await page.locator('.ant-modal:visible [data-testid="grant-profile"]').click();
+    // The profile as a user picks it in a searchable select: typed, and chosen with Enter (the dropdown
+    // under the dialog's last field need not be on screen).
+    const profileSelect = page.locator('.ant-modal:visible [data-testid="grant-profile"]');
+    await profileSelect.scrollIntoViewIfNeeded();
+    await profileSelect.click();
+    await page.keyboard.type('Office hours');
     await page
       .locator('.ant-select-dropdown:visible .ant-select-item-option')
       .filter({ hasText: 'Office hours' })
       .first()
-      .click({ force: true });
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await eventually(() => profileSelect.innerText()).toContain('Office hours');
     await page.locator('[data-testid="grant-ok"]').click();
     await waitForToast(page, /authorisations added/);
     await eventually(
