@@ -114,19 +114,22 @@ describe('areas (spec section 4)', () => {
     // A kept-alive page with typed input: re-mounted (emptied) by the area change.
     await goto(page, '/icon/index');
     await page.locator('[data-testid="icons-filter"] input').fill('user');
-    await page.locator('[data-tab="Dashboard"]').click();
-
+    // The dashboard, hidden in its tab while the icons were shown, catches up when shown again (AppMain keeps
+    // hidden pages in React's Activity, 3f2e9ab): its area detail is fetched afresh for the area still current.
     const areaHeaders: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/'))
         areaHeaders.push(`${new URL(r.url()).pathname} ${r.headers()['x-area-id'] ?? '-'}`);
     });
+    await page.locator('[data-tab="Dashboard"]').click();
+    await eventually(() => areaHeaders.length).toBe(1);
     await chooseArea(page, '科技园校区');
     await eventually(() => areaName.innerText()).toBe('科技园校区');
     await page.locator('[data-testid="dashboard-area"]').getByText('深圳市南山区科技园南区 8 栋').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('Aid'))).toBe('2');
-    // The detail was asked for, then the re-mounted dashboard fetched it again, now with the new area.
-    expect(areaHeaders).toEqual(['/api/AreaInfo/2 1', '/api/AreaInfo/2 2']);
+    // The detail was asked for, then the re-mounted dashboard fetched it again, now with the new area; nothing
+    // asked for the previous area after the switch.
+    expect(areaHeaders).toEqual(['/api/AreaInfo/1 1', '/api/AreaInfo/2 1', '/api/AreaInfo/2 2']);
 
     await page.locator('[data-tab="Icons"]').click();
     expect(await page.locator('[data-testid="icons-filter"] input').inputValue()).toBe('');
