@@ -23,11 +23,11 @@ async function confirmRowAction(page: Page, row: Locator, action: string): Promi
   await page.locator('.ant-popover:visible .ant-btn-primary').click();
 }
 
-async function waitForToast(page: Page, text: string | RegExp): Promise<void> {
+async function waitForToast(page: Page, text: string | RegExp, ms = 15_000): Promise<void> {
   await eventually(
     async () =>
       (await toasts(page)).some((t) => (typeof text === 'string' ? t.includes(text) : text.test(t))),
-    15_000,
+    ms,
   ).toBe(true);
 }
 
@@ -165,7 +165,10 @@ describe('WG controllers on the screens', () => {
       .filter({ has: page.locator('[data-testid="row-openDoor"]') })
       .first();
     await confirmRowAction(page, wg, 'openDoor');
-    await waitForToast(page, /Door \d opened/);
+    // The previous test's "sync now" may still be writing that controller's cards and rules: a request waits
+    // for the one in flight to the same controller, so the open can take longer than 15 s on a loaded machine
+    // (known: an operator's command does not yet go before a running sync pass; docs/devices.md).
+    await waitForToast(page, /Door \d opened/, 45_000);
 
     await wg.locator('[data-testid="row-doorMode"]').click();
     const dialog = page.locator('.ant-modal:visible');
@@ -238,7 +241,7 @@ describe('WG controllers on the screens', () => {
       .locator('.ant-select-dropdown:visible .ant-select-item-option')
       .filter({ hasText: holder.Name });
     await option.first().waitFor();
-    await option.first().click({ force: true });
+    await option.first().dispatchEvent('click'); // delivered where the option is, though the dropdown may still be moving into place
     await tickChannel(page, device.Name, channel.Name);
     await page.locator('[data-testid="grant-ok"]').click();
     await waitForToast(page, /1 authorisations added/);

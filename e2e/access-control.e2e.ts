@@ -39,7 +39,7 @@ async function choose(page: Page, testId: string, ...labels: string[]) {
       .filter({ hasText: label })
       .first();
     await option.waitFor();
-    await option.click({ force: true });
+    await option.dispatchEvent('click'); // delivered where the option is, though the dropdown may still be moving into place
   }
   await page.keyboard.press('Escape');
 }
@@ -211,7 +211,7 @@ describe('access-control screens', () => {
     await freeCard.waitFor();
     const card = (await freeCard.innerText()).trim();
     expect(card).toMatch(/^\d{10}$/);
-    await freeCard.click({ force: true });
+    await freeCard.dispatchEvent('click'); // delivered where the option is, though the dropdown may still be moving into place
     await page.keyboard.press('Escape');
     await page.locator('[data-testid="dialog-ok"]').click();
     await eventually(() => toasts(page)).toContain('新增成功');

@@ -32,7 +32,7 @@ async function choose(page: Page, testId: string, ...labels: string[]) {
       .filter({ hasText: label })
       .first();
     await option.waitFor();
-    await option.click({ force: true });
+    await option.dispatchEvent('click'); // delivered where the option is, though the dropdown may still be moving into place
   }
   await page.keyboard.press('Escape');
 }
