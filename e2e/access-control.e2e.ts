@@ -30,16 +30,30 @@ function errors(page: Page): Promise<string[]> {
 async function choose(page: Page, testId: string, ...labels: string[]) {
   const select = page.locator(`[data-testid="${testId}"]`);
   for (const label of labels) {
-    await select.click();
-    await page.keyboard.type(label);
-    const option = page
-      .locator(
-        '.ant-select-dropdown:visible .ant-select-item-option, .ant-select-dropdown:visible .ant-select-tree-node-content-wrapper',
-      )
-      .filter({ hasText: label })
-      .first();
-    await option.waitFor();
-    await option.dispatchEvent('click'); // delivered where the option is, though the dropdown may still be moving into place
+    for (let attempt = 1; ; attempt++) {
+      await select.click();
+      await page.keyboard.type(label);
+      const option = page
+        .locator(
+          '.ant-select-dropdown:visible .ant-select-item-option, .ant-select-dropdown:visible .ant-select-tree-node-content-wrapper',
+        )
+        .filter({ hasText: label })
+        .first();
+      await option.waitFor();
+      // The option's own click handler, wherever the dropdown is while it moves into place.
+      await option.dispatchEvent('click');
+      // Chosen once the select shows it: a list that re-rendered under the event (its filter settling) can leave
+      // the click on a node no longer there, and then the choice is made again.
+      const shown = await eventually(() => select.innerText(), 3_000)
+        .toContain(label)
+        .then(
+          () => true,
+          () => false,
+        );
+      if (shown) break;
+      if (attempt === 3) throw new Error(`${testId}: "${label}" could not be chosen`);
+      await page.keyboard.press('Escape');
+    }
   }
   await page.keyboard.press('Escape');
 }
