@@ -129,6 +129,27 @@ describe.each(childDbKinds)('[%s] cluster leases', (kind) => {
     expect((await leases.listHeld('b')).map((l) => l.key)).toEqual(['CP-1']);
   });
 
+  it('renews every lease of a kind a holder still holds in one statement, answering the epochs; releases one kind only', async () => {
+    expect(await leases.acquire('dev', 'x', 'a', TTL)).toBe(1);
+    expect(await leases.acquire('dev', 'y', 'a', TTL)).toBe(1);
+    expect(await leases.acquire('dev', 'z', 'b', TTL)).toBe(1);
+    expect(await leases.acquire('other', 'x', 'a', TTL)).toBe(1);
+    clock.advance(TTL + 1);
+    // y ran out and b took it: a's renewal answers x only (y's absence is how a holder learns it lost y).
+    expect(await leases.acquire('dev', 'y', 'b', TTL)).toBe(2);
+    expect([...(await leases.renewHeld('dev', 'a', TTL)).entries()]).toEqual([['x', 1]]);
+    expect((await leases.holderOf('dev', 'x'))?.expiresAt).toBe(clock.now() + TTL);
+    // Only the kind renewed: a's other lease ran out.
+    expect(await leases.holderOf('other', 'x')).toBeNull();
+    expect(await leases.releaseAll('b', 'dev')).toBe(2);
+    expect(await leases.holderOf('dev', 'x')).toMatchObject({ holder: 'a' });
+    expect((await leases.list('dev')).map((l) => [l.key, l.holder])).toEqual([
+      ['x', 'a'],
+      ['y', null],
+      ['z', null],
+    ]);
+  });
+
   it('fences writes: a write carrying a stale epoch changes nothing, in one statement or in a transaction', async () => {
     await sql`insert into "Cursor" values ('7', 0)`.execute(db.kysely);
     const k = db.kysely as unknown as Kysely<unknown>;

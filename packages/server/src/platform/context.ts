@@ -1,5 +1,7 @@
 import type { Lang } from '@gatehouse/shared';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database as Schema } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import type { Principal } from './principal.ts';
 
@@ -32,6 +34,27 @@ export interface ServiceContext {
   actor: Actor;
   /** The trusted current area, present on area-scoped calls after the guard. */
   areaId: number | undefined;
+  /**
+   * A device gateway's claim on the device it writes for (docs/deployment.md, "Door controllers across
+   * instances"): run first in every transaction a device-facing service writes in, it throws when this instance
+   * no longer holds the device's lease at the epoch it drives it under, so a former owner that was paused
+   * writes nothing after a takeover. Absent: nobody else can drive the device (one process, a route).
+   */
+  fence?: Fence;
+}
+
+/** See ServiceContext.fence. */
+export type Fence = (trx: Kysely<Schema>) => Promise<void>;
+
+/**
+ * Runs a device's writes in one transaction, behind the context's fence when it has one (the first statement,
+ * so the lease cannot change hands before the commit).
+ */
+export function fencedWrite<T>(ctx: ServiceContext, write: (trx: Kysely<Schema>) => Promise<T>): Promise<T> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    await ctx.fence?.(trx);
+    return write(trx);
+  });
 }
 
 /** The context of an area-scoped service: the area is known. */

@@ -7,6 +7,7 @@
 import {
   DoorControllerError,
   clearSyncBackoff,
+  type DoorControllerFailure,
   devicesDueForRules,
   devicesDueForSync,
   installAlarmEvents,
@@ -22,6 +23,7 @@ import {
   type StoredControllerRecord,
 } from '../../modules/access-control/index.ts';
 import type { Db } from '../../db/database.ts';
+import type { Json, OwnedDevices, OwnerCalls, Unsubscribe } from '../../platform/cluster/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { LiveEvents } from '../../platform/gateway.ts';
 import { deviceActor, systemActor, type ServiceContext } from '../../platform/context.ts';
@@ -76,7 +78,39 @@ export interface WgGatewayOptions {
   resetCheckSeconds?: number;
   /** seconds a controller stays silent before the door monitor raises its offline alarm */
   offlineAlarmSeconds?: number;
+  /**
+   * Several instances (docs/deployment.md, "Door controllers across instances"): the controllers this
+   * instance drives, shared out by fenced leases, and the calls that carry a command to the instance driving a
+   * controller. Without it this gateway drives every controller (one process).
+   */
+  ownership?: WgOwnership;
 }
+
+export interface WgOwnership {
+  /** Lease kind `wg`, keyed by the controller's id. */
+  devices: OwnedDevices;
+  owners: OwnerCalls;
+  /** ms between ownership rounds (renew, balance): default 5 s, a quarter of the lease term. */
+  everyMs?: number;
+}
+
+/** The service other instances address door commands to: channel `wg.cmd.<instance id>`. */
+export const WG_COMMANDS = 'wg.cmd';
+/**
+ * How long a caller waits for the driving instance's answer: a command may wait there behind the sync pass in
+ * flight to the same controller (docs/devices.md, "Commands"), then for the controller's own tries.
+ */
+const OWNER_CALL_MS = 40_000;
+
+/** A door command carried to the instance driving the controller. */
+type WgCommand =
+  | { op: 'openDoor'; deviceId: number; door: number }
+  | { op: 'setDoorMode'; deviceId: number; door: number; mode: number; delay: number }
+  | { op: 'setTime'; deviceId: number }
+  | { op: 'syncNow'; deviceId: number };
+
+/** Its answer: what the command returns there, or why it failed, in the operator's terms. */
+type WgCommandReply = { value: Json } | { failure: DoorControllerFailure; message: string };
 
 const noLog: GatewayLog = { info() {}, warn() {}, error() {} };
 
@@ -96,8 +130,11 @@ export class WgGateway implements DoorControllers {
   private readonly hub: HubLike | undefined;
   private readonly log: GatewayLog;
   private readonly options: WgGatewayOptions;
+  /** The controllers this instance drives (all of them in one process; its share of them in a cluster). */
   private controllers = new Map<number, ControllerRef>();
   private bySerial = new Map<number, ControllerRef>();
+  private readonly ownership: WgOwnership | undefined;
+  private stopServing: Unsubscribe | undefined;
   private readonly collecting = new Map<number, Promise<unknown>>();
   private readonly syncing = new Map<number, Promise<unknown>>();
   /** Pushed records waiting for the next flush, by controller, in arrival order. */
@@ -130,6 +167,7 @@ export class WgGateway implements DoorControllers {
     this.hub = options.hub;
     this.log = options.log ?? noLog;
     this.options = options;
+    this.ownership = options.ownership;
   }
 
   /** Opens the driver (and the listener), installs the door-controller seam and starts both loops. */
@@ -146,11 +184,68 @@ export class WgGateway implements DoorControllers {
     driver.on('device', (c) => gateway.onDeviceChange(c));
     installDoorControllers(options.db, gateway);
     installAlarmEvents(options.db, options.hub);
+    if (options.ownership) {
+      const { owners, everyMs } = options.ownership;
+      gateway.stopServing = owners.serve(WG_COMMANDS, (message) =>
+        gateway.serveCommand(message as unknown as WgCommand),
+      );
+      await owners.ready();
+      // This instance's share first, so the first passes drive only what it holds.
+      await gateway.ownRound().catch((error: unknown) => gateway.log.error({ err: error }, 'wg ownership'));
+      gateway.loop((everyMs ?? 5000) / 1000, () => gateway.ownRound(), everyMs ?? 5000);
+    }
     await gateway.refresh();
     for (const id of gateway.controllers.keys()) gateway.fullSync.add(id);
     gateway.loop(options.pollSeconds ?? 5, () => gateway.pollAll());
     gateway.loop(options.syncSeconds ?? 2, () => gateway.syncDue());
     return gateway;
+  }
+
+  /** Whether this instance drives the controller now (always in one process). */
+  drives(deviceId: number): boolean {
+    return !this.ownership || this.ownership.devices.holds(String(deviceId));
+  }
+
+  /**
+   * One ownership round (OwnedDevices.round): a controller taken is configured afresh (its listener pointed
+   * here) and compared in full; a controller lost is let go at once, whatever this instance was doing with it
+   * (a pass in flight finds its fence gone and writes nothing more).
+   */
+  private async ownRound(): Promise<void> {
+    const own = this.ownership;
+    if (!own || this.closed) return;
+    const all = await wgControllers(this.ctx());
+    const { taken, lost } = await own.devices.round(all.map((d) => String(d.Id)));
+    for (const key of lost) this.letGo(Number(key));
+    for (const key of taken) {
+      const id = Number(key);
+      this.configured.delete(id);
+      this.listenerSet.delete(id);
+      this.expectedCards.delete(id);
+      this.fullSync.add(id);
+    }
+    if (taken.length + lost.length > 0)
+      this.log.info(
+        { taken: taken.length, lost: lost.length, held: own.devices.keys().length },
+        'wg ownership',
+      );
+    await this.refresh();
+    for (const key of taken) void this.collect(Number(key));
+  }
+
+  /** Stops driving a controller another instance drives from now on. */
+  private letGo(deviceId: number): void {
+    const device = this.controllers.get(deviceId);
+    this.controllers.delete(deviceId);
+    if (device) this.bySerial.delete(Number(device.SerialNumber));
+    this.configured.delete(deviceId);
+    this.listenerSet.delete(deviceId);
+    this.expectedCards.delete(deviceId);
+    this.fullSync.delete(deviceId);
+    this.compareRules.delete(deviceId);
+    this.progress.delete(deviceId);
+    clearTimeout(this.offlineTimers.get(deviceId));
+    this.offlineTimers.delete(deviceId);
   }
 
   /** How many controllers it drives now. */
@@ -163,7 +258,7 @@ export class WgGateway implements DoorControllers {
     return this.listenAddress;
   }
 
-  private loop(seconds: number, tick: () => Promise<void>): void {
+  private loop(seconds: number, tick: () => Promise<void>, firstMs = 0): void {
     const schedule = (ms: number) => {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
@@ -179,7 +274,7 @@ export class WgGateway implements DoorControllers {
           if (!this.closed) schedule(seconds * 1000);
         });
     };
-    schedule(0);
+    schedule(firstMs);
   }
 
   private ctx(device?: ControllerRef): ServiceContext {
@@ -189,6 +284,8 @@ export class WgGateway implements DoorControllers {
       lang: 'en',
       actor: device ? deviceActor(device.Id, device.Name) : systemActor('wg-gateway'),
       areaId: device?.AreaId,
+      // Writes for a controller go behind this instance's lease on it, at the epoch it drives it under now.
+      ...(device && this.ownership ? { fence: this.ownership.devices.fence(String(device.Id)) } : {}),
     };
   }
 
@@ -199,7 +296,7 @@ export class WgGateway implements DoorControllers {
 
   /** Reads the controllers to drive from the database (new ones, address changes, disabled ones gone). */
   async refresh(): Promise<ControllerRef[]> {
-    const list = await wgControllers(this.ctx());
+    const list = (await wgControllers(this.ctx())).filter((d) => this.drives(d.Id));
     this.controllers = new Map(list.map((d) => [d.Id, d]));
     this.bySerial = new Map(list.map((d) => [Number(d.SerialNumber), d]));
     return list;
@@ -224,7 +321,7 @@ export class WgGateway implements DoorControllers {
   private async collectOnce(deviceId: number): Promise<void> {
     const device = this.controllers.get(deviceId);
     const wg = device && this.wg(device);
-    if (!device || !wg || this.closed) return;
+    if (!device || !wg || this.closed || !this.drives(deviceId)) return;
     try {
       if (!this.configured.has(device.Id)) await this.configure(device, wg);
       const status = await this.driver.getStatus(wg);
@@ -257,6 +354,8 @@ export class WgGateway implements DoorControllers {
     await this.forgotten(device, wg);
     const patch: Parameters<typeof saveDeviceState>[2] = { Firmware: info.version };
     const target = this.advertiseFor(device);
+    // Given away while the exchange above ran: the new owner points the listener at itself, not to be undone.
+    if (!this.drives(device.Id)) return;
     if (target && this.options.configureControllers !== false) {
       try {
         await this.driver.setListener(wg, target.host, target.port);
@@ -328,7 +427,13 @@ export class WgGateway implements DoorControllers {
 
   private onPushed({ event }: WgEventFrom): void {
     const device = this.bySerial.get(event.serial);
-    if (!device || event.event.type === RecordType.None || event.event.type === RecordType.Overwritten)
+    // A controller not (or no longer) driven here: its new owner points its listener elsewhere and collects it.
+    if (
+      !device ||
+      !this.drives(device.Id) ||
+      event.event.type === RecordType.None ||
+      event.event.type === RecordType.Overwritten
+    )
       return;
     const input = recordInput(event.event, device, this.clock.now());
     if (!input || this.closed) return;
@@ -352,7 +457,11 @@ export class WgGateway implements DoorControllers {
         this.announce(
           await storePushedRecords(
             this.ctx(),
-            batches.map((b) => ({ deviceId: b.device.Id, inputs: b.inputs })),
+            batches.map((b) => ({
+              deviceId: b.device.Id,
+              inputs: b.inputs,
+              fence: this.ctx(b.device).fence,
+            })),
           ),
         );
       } catch {
@@ -448,7 +557,7 @@ export class WgGateway implements DoorControllers {
   private async syncOnce(deviceId: number): Promise<void> {
     const device = this.controllers.get(deviceId);
     const wg = device && this.wg(device);
-    if (!device || !wg || this.closed) return;
+    if (!device || !wg || this.closed || !this.drives(deviceId)) return;
     // A full pass (start, back online, sync now, after a reset) reads back the rules it can.
     // "Sync now" also writes again what cannot be read back (tasks, interlock, keypads, passcodes).
     const rewrite = this.compareRules.delete(deviceId);
@@ -545,16 +654,24 @@ export class WgGateway implements DoorControllers {
   }
 
   async openDoor(device: ControllerRef, door: number): Promise<void> {
+    if (!this.drives(device.Id))
+      return void (await this.atOwner(device, { op: 'openDoor', deviceId: device.Id, door }));
     await this.command(device, (wg) => this.driver.openDoor(wg, door));
     // The remote-open record: pushed when a listener is set, else fetched now rather than at the next poll.
     if (!this.listenAddress) void this.collect(device.Id);
   }
 
   async setDoorMode(device: ControllerRef, door: number, mode: number, delay: number): Promise<void> {
+    if (!this.drives(device.Id))
+      return void (await this.atOwner(device, { op: 'setDoorMode', deviceId: device.Id, door, mode, delay }));
     await this.command(device, (wg) => this.driver.setDoorControl(wg, door, { mode, delay }));
   }
 
   async setTime(device: ControllerRef): Promise<{ driftSeconds: number | null }> {
+    if (!this.drives(device.Id))
+      return (await this.atOwner(device, { op: 'setTime', deviceId: device.Id })) as {
+        driftSeconds: number | null;
+      };
     return this.command(device, async (wg) => {
       const before = await this.driver.clockDrift(wg, device.TimeZone);
       await this.driver.setTime(wg, toLocalDateTime(new Date(), device.TimeZone));
@@ -569,6 +686,13 @@ export class WgGateway implements DoorControllers {
   }
 
   syncNow(device: ControllerRef): void {
+    if (!this.drives(device.Id)) {
+      // Started there; a failure to reach it is logged (the screen follows the sync state as it does here).
+      this.atOwner(device, { op: 'syncNow', deviceId: device.Id }).catch((error: unknown) =>
+        this.log.warn({ err: error, serial: device.SerialNumber }, 'wg sync now at the driving instance'),
+      );
+      return;
+    }
     this.controllers.set(device.Id, device);
     this.bySerial.set(Number(device.SerialNumber), device);
     this.fullSyncAfter.delete(device.Id);
@@ -579,6 +703,58 @@ export class WgGateway implements DoorControllers {
       .catch((error: unknown) => this.log.error({ err: error }, 'wg sync now'));
   }
 
+  /**
+   * A command for a controller another instance drives, carried there over the cluster bus (owner-calls.ts)
+   * and answered with what it answered: its value, or its failure in the operator's terms. Nobody driving it
+   * (between a death and the takeover, at most a lease term) is said so, not sent anywhere.
+   */
+  private async atOwner(device: ControllerRef, message: WgCommand): Promise<Json> {
+    const own = this.ownership!;
+    const notDriven = () =>
+      new DoorControllerError('notDriven', `no instance drives controller ${device.SerialNumber} now`);
+    const holder = await own.devices.holderOf(String(device.Id));
+    if (holder === null || holder === own.devices.self) throw notDriven();
+    const reply = await own.owners.call(WG_COMMANDS, holder, message as unknown as Json, OWNER_CALL_MS);
+    if (reply.kind === 'gone') throw notDriven();
+    if (reply.kind === 'noAnswer')
+      throw new DoorControllerError(
+        'timeout',
+        `instance ${holder} did not answer for controller ${device.SerialNumber}`,
+      );
+    if (reply.kind === 'failed') throw new Error(`instance ${holder}: ${reply.detail}`);
+    const answer = reply.reply as WgCommandReply;
+    if ('failure' in answer) throw new DoorControllerError(answer.failure, answer.message);
+    return answer.value;
+  }
+
+  /** A command another instance carried here: run on this instance's own driver only (never forwarded again). */
+  private async serveCommand(m: WgCommand): Promise<Json> {
+    const [device] = await wgControllers(this.ctx(), m.deviceId);
+    const reply = async (): Promise<WgCommandReply> => {
+      if (!device || !this.drives(device.Id))
+        return { failure: 'notDriven', message: `controller ${m.deviceId} is not driven by this instance` };
+      switch (m.op) {
+        case 'openDoor':
+          await this.openDoor(device, m.door);
+          return { value: null };
+        case 'setDoorMode':
+          await this.setDoorMode(device, m.door, m.mode, m.delay);
+          return { value: null };
+        case 'setTime':
+          return { value: await this.setTime(device) };
+        case 'syncNow':
+          this.syncNow(device);
+          return { value: null };
+      }
+    };
+    try {
+      return (await reply()) as unknown as Json;
+    } catch (error) {
+      if (error instanceof DoorControllerError) return { failure: error.reason, message: error.message };
+      throw error;
+    }
+  }
+
   /** Stops both loops, waits for passes in flight, closes the sockets. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -587,9 +763,14 @@ export class WgGateway implements DoorControllers {
     clearTimeout(this.flushTimer);
     installDoorControllers(this.db, undefined);
     installAlarmEvents(this.db, undefined);
+    this.stopServing?.();
     await this.driver.close();
     // What was pushed before the close is stored, not dropped (the poll that would read it again has stopped).
     await this.flushPushed();
     await Promise.allSettled([...this.collecting.values(), ...this.syncing.values()]);
+    // Given up, so the other instances take these controllers at their next round instead of after a term.
+    await this.ownership?.devices
+      .releaseAll()
+      .catch((error: unknown) => this.log.error({ err: error }, 'wg ownership release'));
   }
 }

@@ -1,7 +1,14 @@
 // The WG gateway in the house's one gateway shape (platform/gateway.ts).
 
+import { OwnedDevices } from '../../platform/cluster/index.ts';
 import type { DeviceGateway, GatewayDeps } from '../../platform/gateway.ts';
-import { WgGateway, type WgGatewayOptions } from './gateway.ts';
+import { WgGateway, type WgGatewayOptions, type WgOwnership } from './gateway.ts';
+
+/**
+ * A controller's lease term: renewed every 5 s (a quarter), so a dead instance's controllers are taken within
+ * about 25 s (the term, or the registry's 20 s window of live instances, and one round), under the 30 s asked.
+ */
+const WG_LEASE_MS = 20_000;
 
 /** The WG gateway's settings (config.wg), besides the test-only knobs of WgGatewayOptions. */
 export type WgSettings = Pick<WgGatewayOptions, 'listen' | 'advertise' | 'pollSeconds' | 'driver'>;
@@ -24,6 +31,7 @@ export function wgGateway(
         clock: deps.clock,
         hub: deps.hub,
         log: deps.log,
+        ownership: ownership(deps),
       });
     },
     async close() {
@@ -36,5 +44,25 @@ export function wgGateway(
       return { name: 'wg', running: running !== undefined, devices, connected };
     },
     gateway: () => running,
+  };
+}
+
+/**
+ * On PostgreSQL, where several instances may run, each drives its share of the controllers (fenced leases,
+ * balanced; docs/deployment.md). SQLite is one process by definition: it drives them all, as before.
+ */
+function ownership(deps: GatewayDeps): WgOwnership | undefined {
+  const cluster = deps.cluster;
+  if (!cluster || deps.db.dialect !== 'postgres') return undefined;
+  return {
+    devices: new OwnedDevices({
+      leases: cluster.leases,
+      clock: deps.clock,
+      kind: 'wg',
+      self: cluster.id,
+      live: () => cluster.liveInstances(),
+      ttlMs: WG_LEASE_MS,
+    }),
+    owners: cluster.owners,
   };
 }

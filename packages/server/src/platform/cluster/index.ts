@@ -7,6 +7,7 @@
  * - instances: the registry of live instances (heartbeats) and this process's instance id.
  * - singleton: a periodic task run by one instance of the cluster at a time.
  * - balance: which instance should own which device (pure).
+ * - owned-devices: devices of a kind shared out among live instances under fenced leases, rebalanced.
  * - owner-calls: a command carried to the instance that owns a device, its answer back.
  * - migration: the Lease and Instance tables (not registered in db/migrations yet).
  */
@@ -46,6 +47,7 @@ export {
   type TickResult,
 } from './singleton.ts';
 export { affinity, balance, movesFor, type BalancePlan, type DeviceHolding, type Move } from './balance.ts';
+export { OwnedDevices, type OwnedDevicesOptions, type OwnershipChange } from './owned-devices.ts';
 export { OwnerCalls, type OwnerCallsOptions, type OwnerReply } from './owner-calls.ts';
 export { clusterMigration } from './migration.ts';
 export {

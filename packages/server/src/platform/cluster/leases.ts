@@ -169,13 +169,28 @@ export class Leases {
     return result.numUpdatedRows > 0n;
   }
 
-  /** Releases everything `holder` holds (a graceful shutdown); returns how many. */
-  async releaseAll(holder: string): Promise<number> {
-    const result = await this.k
+  /**
+   * Extends every lease of `kind` that `holder` still holds, expired ones nobody took included, in one
+   * statement; answers each one's key and current epoch. A lease missing from the answer, or answered at
+   * another epoch than the caller drove it under, was taken over: the caller stops at once.
+   */
+  async renewHeld(kind: string, holder: string, ttlMs: number): Promise<Map<string, number>> {
+    checkTtl(ttlMs);
+    const rows = await this.k
       .updateTable('Lease')
-      .set({ Holder: null, ExpiresAt: 0 })
+      .set({ ExpiresAt: this.clock.now() + ttlMs })
+      .where('Kind', '=', kind)
       .where('Holder', '=', holder)
-      .executeTakeFirst();
+      .returning(['Key', 'Epoch'])
+      .execute();
+    return new Map(rows.map((r) => [r.Key, Number(r.Epoch)]));
+  }
+
+  /** Releases everything `holder` holds (a graceful shutdown), or only its leases of `kind`; returns how many. */
+  async releaseAll(holder: string, kind?: string): Promise<number> {
+    let query = this.k.updateTable('Lease').set({ Holder: null, ExpiresAt: 0 }).where('Holder', '=', holder);
+    if (kind !== undefined) query = query.where('Kind', '=', kind);
+    const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 

@@ -217,6 +217,8 @@ export const accessControl: CatalogueShape<typeof zh> = {
     deviceNoAnswer: 'Device {{name}} does not answer: check its network and power, then try again',
     deviceRefused: 'Device {{name}} refused the command',
     deviceNoAddress: 'Device {{name}} has no IP address: Gatehouse cannot reach it',
+    deviceNotDriven:
+      'No server instance drives device {{name}} at this moment (another is taking it over): try again in half a minute',
     gatewayOff: 'Device communication is turned off (WG=off): no command can be sent',
     notWgDevice: 'Device {{name}} is not a WG controller and does not support this action',
     channelNoDoor: 'Channel {{name}} has no door number: it cannot be controlled remotely',

@@ -222,6 +222,8 @@ export const accessControl: CatalogueShape<typeof zh> = {
       'El dispositivo {{name}} no responde: compruebe la red y la alimentación e inténtelo de nuevo',
     deviceRefused: 'El dispositivo {{name}} rechazó la orden',
     deviceNoAddress: 'El dispositivo {{name}} no tiene dirección IP: Gatehouse no puede comunicarse con él',
+    deviceNotDriven:
+      'Ninguna instancia del servidor controla ahora el dispositivo {{name}} (otra lo está asumiendo): vuelva a intentarlo en medio minuto',
     gatewayOff:
       'La comunicación con dispositivos está desactivada (WG=off): no se puede enviar ninguna orden',
     notWgDevice: 'El dispositivo {{name}} no es un controlador WG y no admite esta acción',

@@ -220,6 +220,8 @@ export const accessControl: CatalogueShape<typeof zh> = {
     deviceNoAnswer: 'デバイス {{name}} が応答しません。ネットワークと電源を確認して再試行してください',
     deviceRefused: 'デバイス {{name}} がコマンドを拒否しました',
     deviceNoAddress: 'デバイス {{name}} に IP アドレスが設定されていないため通信できません',
+    deviceNotDriven:
+      'デバイス{{name}}は別のサーバーインスタンスへ引き継ぎ中のため、今はコマンドを送れません。30秒ほどしてから再試行してください',
     gatewayOff: 'デバイス通信が無効です（WG=off）。コマンドを送信できません',
     notWgDevice: 'デバイス {{name}} は WG コントローラーではないため、この操作はできません',
     channelNoDoor: 'チャネル {{name}} にドア番号がないため、遠隔操作できません',

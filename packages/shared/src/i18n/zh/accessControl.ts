@@ -212,6 +212,7 @@ export const accessControl = {
     deviceNoAnswer: '设备 {{name}} 无应答，请检查网络与设备电源后重试',
     deviceRefused: '设备 {{name}} 拒绝执行该命令',
     deviceNoAddress: '设备 {{name}} 未设置 IP 地址，无法通信',
+    deviceNotDriven: '设备{{name}}正由另一台服务器实例接管，暂时无法发送命令，请半分钟后重试',
     gatewayOff: '设备通信服务未启用（WG=off），无法向设备发送命令',
     notWgDevice: '设备 {{name}} 不是 WG 控制器，不支持此操作',
     channelNoDoor: '通道 {{name}} 未指定门号，无法远程控制',

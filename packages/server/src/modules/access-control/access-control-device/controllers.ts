@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import { customTimeZone } from '../../../platform/area-zone.ts';
 import { audit } from '../../../platform/audit.ts';
-import type { ServiceContext } from '../../../platform/context.ts';
+import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
 import { ISSUE, PENDING_SYNC } from '../card-user-link-channel/lifecycle.ts';
-import { inChunks } from '../common.ts';
+import { inChunks, type Trx } from '../common.ts';
 import { deviceProfilePlan } from './rules.ts';
 
 /**
@@ -16,7 +16,14 @@ import { deviceProfilePlan } from './rules.ts';
  */
 
 /** Why a controller command failed, as the operator is told. */
-export type DoorControllerFailure = 'offline' | 'timeout' | 'refused' | 'noAddress' | 'gatewayOff';
+export type DoorControllerFailure =
+  | 'offline'
+  | 'timeout'
+  | 'refused'
+  | 'noAddress'
+  | 'gatewayOff'
+  /** Several instances: none drives the controller at this moment (a takeover within a lease term). */
+  | 'notDriven';
 
 export class DoorControllerError extends Error {
   constructor(
@@ -140,11 +147,14 @@ export async function saveDeviceState(
   patch: DeviceStatePatch,
 ): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.kysely
-    .insertInto('AccessControlDeviceState')
-    .values({ DeviceId: deviceId, ...patch, UpdatedAt: now })
-    .onConflict((oc) => oc.column('DeviceId').doUpdateSet({ ...patch, UpdatedAt: now }))
-    .execute();
+  const upsert = (k: Trx) =>
+    k
+      .insertInto('AccessControlDeviceState')
+      .values({ DeviceId: deviceId, ...patch, UpdatedAt: now })
+      .onConflict((oc) => oc.column('DeviceId').doUpdateSet({ ...patch, UpdatedAt: now }))
+      .execute();
+  // A gateway's write goes behind its lease on the controller (ServiceContext.fence); a route's alone.
+  await (ctx.fence ? fencedWrite(ctx, upsert) : upsert(ctx.db.kysely));
 }
 
 // ---- authorisation sync ------------------------------------------------------------------------------------
@@ -304,13 +314,15 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
  * so a row revoked meanwhile is either marked (and waits for the deletion) or left out of the plan.
  */
 export async function markSending(ctx: ServiceContext, deviceId: number): Promise<void> {
-  await ctx.db.kysely
-    .updateTable('CardUserLinkChannel')
-    .set({ SentToDevice: 1 })
-    .where('DeviceId', '=', deviceId)
-    .where('IssueStatus', 'in', [ISSUE.pendingIssue, ISSUE.pendingUpdate])
-    .where('SentToDevice', '=', 0)
-    .execute();
+  await fencedWrite(ctx, (trx) =>
+    trx
+      .updateTable('CardUserLinkChannel')
+      .set({ SentToDevice: 1 })
+      .where('DeviceId', '=', deviceId)
+      .where('IssueStatus', 'in', [ISSUE.pendingIssue, ISSUE.pendingUpdate])
+      .where('SentToDevice', '=', 0)
+      .execute(),
+  );
 }
 
 /** Devices with authorisations waiting for the controller whose back-off has passed. */
@@ -343,7 +355,7 @@ export async function confirmSync(
   // Rows already at 3 only lose a failure note, if they had one.
   for (let i = 0; i < pending.length; i += 500) {
     const batch = pending.slice(i, i + 500);
-    await ctx.db.kysely.transaction().execute(async (trx) => {
+    await fencedWrite(ctx, async (trx) => {
       const moved: { Id: number; IssueStatus: number }[] = [];
       for (const r of batch) {
         const next = r.IssueStatus === ISSUE.pendingDeletion ? ISSUE.deletionSucceeded : ISSUE.issueSucceeded;
@@ -409,18 +421,20 @@ export async function failSync(
       list.push(r.Id);
       byAttempts.set(r.SyncAttempts, list);
     }
-    for (const [attempts, idsAt] of byAttempts) {
-      const delay = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(attempts, 20));
-      await ctx.db.kysely
-        .updateTable('CardUserLinkChannel')
-        .set({
-          SyncAttempts: sql<number>`"SyncAttempts" + 1`,
-          NextSyncAt: now + delay,
-          SyncError: reason,
-        })
-        .where('Id', 'in', idsAt)
-        .execute();
-    }
+    await fencedWrite(ctx, async (trx) => {
+      for (const [attempts, idsAt] of byAttempts) {
+        const delay = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(attempts, 20));
+        await trx
+          .updateTable('CardUserLinkChannel')
+          .set({
+            SyncAttempts: sql<number>`"SyncAttempts" + 1`,
+            NextSyncAt: now + delay,
+            SyncError: reason,
+          })
+          .where('Id', 'in', idsAt)
+          .execute();
+      }
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 import { doorCount, planSlots, weekdaysOf, type ProfileSlot, type SlotCount } from '@gatehouse/shared';
 import { sql } from 'kysely';
 import { audit } from '../../../platform/audit.ts';
-import type { ServiceContext } from '../../../platform/context.ts';
+import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
 import type { Trx } from '../common.ts';
 import { planInputs, usedProfiles } from '../time-profile/service.ts';
 
@@ -211,11 +211,13 @@ async function doorRules(db: Trx, deviceId: number, doors: number) {
 
 /** A rules pass is under way: the screens say so. */
 export async function ruleSyncStarted(ctx: ServiceContext, deviceId: number): Promise<void> {
-  await ctx.db.kysely
-    .updateTable('AccessControlRuleSync')
-    .set({ State: 'running', UpdatedAt: ctx.clock.now() })
-    .where('DeviceId', '=', deviceId)
-    .execute();
+  await fencedWrite(ctx, (trx) =>
+    trx
+      .updateTable('AccessControlRuleSync')
+      .set({ State: 'running', UpdatedAt: ctx.clock.now() })
+      .where('DeviceId', '=', deviceId)
+      .execute(),
+  );
 }
 
 export interface RulePassOutcome {
@@ -241,7 +243,7 @@ export async function ruleSyncFinished(
   backoff: { baseMs: number; maxMs: number },
 ): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await fencedWrite(ctx, async (trx) => {
     const row = await trx
       .selectFrom('AccessControlRuleSync')
       .select(['Attempts', 'AppliedRevision', 'RestoredAt'])
@@ -338,7 +340,7 @@ export async function recordRingRestarted(
   deviceId: number,
   newest: number,
 ): Promise<void> {
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await fencedWrite(ctx, async (trx) => {
     await trx
       .updateTable('DoorOpeningRecord')
       .set({ RecordIndex: null })

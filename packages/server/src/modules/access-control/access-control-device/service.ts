@@ -124,6 +124,7 @@ export async function onController<T>(device: ControllerRef, run: () => Promise<
         refused: 'accessControl.error.deviceRefused',
         noAddress: 'accessControl.error.deviceNoAddress',
         gatewayOff: 'accessControl.error.gatewayOff',
+        notDriven: 'accessControl.error.deviceNotDriven',
       }[error.reason];
       throw new AppError(409, key, { name: device.Name });
     }

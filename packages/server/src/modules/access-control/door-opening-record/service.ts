@@ -9,7 +9,7 @@ import {
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
-import type { ServiceContext } from '../../../platform/context.ts';
+import type { Fence, ServiceContext } from '../../../platform/context.ts';
 import type { Trx } from '../common.ts';
 
 export const DAY_MS = 86_400_000;
@@ -380,9 +380,11 @@ export async function storeControllerRecords(
   inputs: ControllerRecordInput[],
   cursor?: { nextIndex: number; lost: number },
 ): Promise<StoredControllerRecord[]> {
-  return inBatch(ctx.db.kysely, (trx, batch) =>
-    storeRingRecords(trx, ctx.clock.now(), deviceId, inputs, batch, cursor),
-  );
+  return inBatch(ctx.db.kysely, async (trx, batch) => {
+    // Behind the gateway's lease (ctx.fence): a former owner's late pass moves no cursor back.
+    await ctx.fence?.(trx);
+    return storeRingRecords(trx, ctx.clock.now(), deviceId, inputs, batch, cursor);
+  });
 }
 
 /**
@@ -393,11 +395,13 @@ export async function storeControllerRecords(
  */
 export async function storePushedRecords(
   ctx: ServiceContext,
-  batches: { deviceId: number; inputs: ControllerRecordInput[] }[],
+  batches: { deviceId: number; inputs: ControllerRecordInput[]; fence?: Fence }[],
 ): Promise<StoredControllerRecord[]> {
   return inBatch(ctx.db.kysely, async (trx, lookups) => {
     const now = ctx.clock.now();
     const stored: StoredControllerRecord[] = [];
+    // Each controller's records behind its own lease (ServiceContext.fence), checked before anything is written.
+    for (const batch of batches) await batch.fence?.(trx);
     for (const batch of batches)
       stored.push(...(await storeRingRecords(trx, now, batch.deviceId, batch.inputs, lookups)));
     return stored;
