@@ -24,6 +24,7 @@ import { AreaHub } from './platform/hub/hub.ts';
 import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
 import { SettingsService } from './modules/system/index.ts';
 import { pruneSwipeRecords } from './modules/access-control/index.ts';
+import { pruneGarageRecords } from './modules/garage/index.ts';
 import { registerModules, routeTable } from './routes.ts';
 import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
 import { wgGateway, type WgGateway } from './gateways/wg/index.ts';
@@ -77,6 +78,9 @@ export const DEFAULT_SETTINGS = {
   ExportRetentionDays: 7,
   // Every swipe record is kept unless the operator sets a retention (issue 20).
   SwipeRetentionMonths: 0,
+  ChargeRecordRetentionMonths: 0,
+  PowerOffRetentionMonths: 0,
+  ParkOrderRetentionMonths: 0,
 };
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's business. */
@@ -236,6 +240,10 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
   // Swipe records past their retention, in bounded steps, once across the cluster (docs/performance.md).
   cluster.singleton('swipe-retention', 10 * 60_000, async () => {
     await pruneSwipeRecords(db, clock.now(), settings.get('SwipeRetentionMonths'), { pauseMs: 50 });
+  });
+  // The garage's records (sessions with their orders, power-offs, parking orders) the same way.
+  cluster.singleton('garage-retention', 10 * 60_000, async () => {
+    await pruneGarageRecords(db, clock.now(), settings.all(), { pauseMs: 50 });
   });
   await cluster.start();
   return { platform, hub, cluster };

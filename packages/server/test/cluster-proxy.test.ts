@@ -6,11 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChargePoint } from '@gatehouse/ocpp-simulator';
+import { WgSimulator } from '@gatehouse/wg-simulator';
+import { sql } from 'kysely';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db/database.ts';
 import { setOcppPassword } from '../src/gateways/ocpp/index.ts';
+import { Leases } from '../src/platform/cluster/index.ts';
+import { systemClock } from '../src/platform/clock.ts';
 import { ADMIN_PASSWORD, DEMO_PASSWORD } from './support/harness.ts';
 
 /**
@@ -116,6 +120,7 @@ describe.runIf(Boolean(pgUrl))(
 
     async function start(id: string): Promise<Instance> {
       const port = await freePort();
+      const wgPort = await freePort();
       let output = '';
       const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
         cwd: REPO_ROOT,
@@ -129,7 +134,10 @@ describe.runIf(Boolean(pgUrl))(
           DEMO_SCALE: '0.005',
           ADMIN_PASSWORD,
           SIMULATOR: 'off',
-          WG: 'off',
+          // Every instance drives its share of the door controllers, each on its own UDP port.
+          WG: 'on',
+          WG_LISTEN: `127.0.0.1:${wgPort}`,
+          WG_POLL: '2s',
           WEB_DIST: '/nonexistent',
           LOG_LEVEL: 'warn',
           TRUST_PROXY: '127.0.0.1',
@@ -199,6 +207,9 @@ describe.runIf(Boolean(pgUrl))(
       for (const id of ['gh1', 'gh2', 'gh3']) instances.push(await start(id));
       await Promise.all(instances.map(ready));
       db = openDatabase(databaseUrl);
+      // The demo's controllers have no simulator here: nobody is contacted until the kill test points some of
+      // them at one.
+      await db.kysely.updateTable('AccessControlDevice').set({ Ip: null, Port: null }).execute();
       if (haproxy) {
         const port = await freePort();
         const file = path.join(dir, 'haproxy.cfg');
@@ -469,10 +480,11 @@ describe.runIf(Boolean(pgUrl))(
     );
 
     it.runIf(Boolean(haproxy))(
-      'SIGKILL of an instance: its charge points reconnect through the proxy to another and their sessions go on',
+      'SIGKILL of an instance: its charge points reconnect through the proxy to another and their sessions go on; its door controllers are taken over within 30 s and every swipe is stored once',
       async () => {
         const alive = instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null);
         expect(alive.length).toBeGreaterThanOrEqual(2);
+        const controllers = await doorControllers(16);
         const hostRows = await db.kysely
           .selectFrom('ChargeHost')
           .select(['Id', 'AreaId', 'SerialNumber'])
@@ -544,9 +556,11 @@ describe.runIf(Boolean(pgUrl))(
         const victimId = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]![0];
         const victim = instances.find((i) => i.id === victimId)!;
         const moved = before.filter((h) => h.OcppInstance === victimId).length;
+        const victimControllers = (await controllers.holders()).filter((h) => h.holder === victimId);
         const killedAt = performance.now();
         victim.child.kill('SIGKILL');
         await victim.exited;
+        const controllersTaken = controllers.takenFrom(victimId, killedAt);
         const ms = await within(
           async () =>
             (await holders()).every(
@@ -582,8 +596,124 @@ describe.runIf(Boolean(pgUrl))(
           )
           .execute();
         expect(metered.every((r) => r.EndAt === null)).toBe(true);
+
+        // Door controllers: the victim's taken by the others within 30 s, each swipe stored exactly once.
+        const takenMs = await controllersTaken;
+        console.log(
+          `[cluster] SIGKILL of ${victimId}: its ${victimControllers.length} of 16 door controllers driven by another instance ${takenMs.toFixed(0)} ms after the kill`,
+        );
+        expect(victimControllers.length).toBeGreaterThan(0);
+        expect(takenMs).toBeLessThan(30_000);
+        await controllers.stopAndCheck();
       },
-      60_000,
+      150_000,
     );
+
+    /**
+     * `count` of the demo's WG controllers pointed at a simulator, swiped at continuously (every 20 ms, one
+     * controller after another) until stopAndCheck, which then waits for every swipe to be stored and checks
+     * each controller's records against the simulator's: as many, each record index once.
+     */
+    async function doorControllers(count: number) {
+      const rows = await db.kysely
+        .selectFrom('AccessControlDevice')
+        .select(['Id', 'SerialNumber'])
+        .where('Protocol', '=', 0)
+        .where('Disabled', '=', 0)
+        .where('AreaId', 'is not', null)
+        .orderBy('Id')
+        .limit(count)
+        .execute();
+      expect(rows).toHaveLength(count);
+      const sim = await WgSimulator.start({
+        controllers: rows.map((r) => ({ serial: Number(r.SerialNumber), recordCapacity: 100_000 })),
+      });
+      for (const r of rows) {
+        const { host, port } = sim.address(Number(r.SerialNumber));
+        await db.kysely
+          .updateTable('AccessControlDevice')
+          .set({ Ip: host, Port: port })
+          .where('Id', '=', r.Id)
+          .execute();
+      }
+      const liveIds = () =>
+        instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null).map((i) => i.id);
+      const holders = async () => {
+        const now = Date.now();
+        const byKey = new Map(
+          (await new Leases(db, systemClock).list('wg'))
+            .filter((l) => l.holder !== null && l.expiresAt > now)
+            .map((l) => [l.key, l.holder]),
+        );
+        return rows.map((r) => ({ id: r.Id, holder: byKey.get(String(r.Id)) ?? null }));
+      };
+      // Shared out among the live instances, every controller's listener pointed at its driver's port.
+      await within(
+        async () => {
+          const held = await holders();
+          const live = liveIds();
+          return (
+            held.every((h) => h.holder !== null && live.includes(h.holder)) &&
+            live.every((id) => held.some((h) => h.holder === id))
+          );
+        },
+        30_000,
+        'controllers shared out',
+      );
+      let n = 0;
+      const swiping = setInterval(() => {
+        const r = rows[n++ % rows.length]!;
+        sim.swipe(Number(r.SerialNumber), 7000 + (n % 50), 1);
+      }, 20);
+      const stored = async () =>
+        db.kysely
+          .selectFrom('DoorOpeningRecord')
+          .select([
+            'DeviceId',
+            sql<number>`count(*)`.as('n'),
+            sql<number>`count(distinct "RecordIndex")`.as('d'),
+          ])
+          .where(
+            'DeviceId',
+            'in',
+            rows.map((r) => r.Id),
+          )
+          .where('RecordIndex', 'is not', null)
+          .groupBy('DeviceId')
+          .execute();
+      return {
+        holders,
+        /** Resolves with the ms from the kill until none of the controllers is held by `victim`. */
+        takenFrom: (victim: string, killedAt: number) =>
+          within(
+            async () => (await holders()).every((h) => h.holder !== null && h.holder !== victim),
+            45_000,
+            'controllers taken over',
+          ).then(() => performance.now() - killedAt),
+        async stopAndCheck() {
+          clearInterval(swiping);
+          const expected = new Map(rows.map((r) => [r.Id, sim.controller(Number(r.SerialNumber)).lastIndex]));
+          await within(
+            async () => {
+              const got = await stored();
+              return rows.every(
+                (r) => Number(got.find((g) => g.DeviceId === r.Id)?.n ?? 0) >= expected.get(r.Id)!,
+              );
+            },
+            30_000,
+            'every swipe collected',
+          );
+          await sleep(1000);
+          for (const g of await stored()) {
+            expect(Number(g.n), `controller ${g.DeviceId}`).toBe(expected.get(g.DeviceId));
+            expect(Number(g.d), `controller ${g.DeviceId}`).toBe(expected.get(g.DeviceId));
+          }
+          console.log(
+            `[cluster] ${[...expected.values()].reduce((a, b) => a + b, 0)} swipes on ${rows.length} controllers during the kill, each stored once`,
+          );
+          await sim.close();
+        },
+      };
+    }
   },
 );

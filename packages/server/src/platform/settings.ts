@@ -9,6 +9,12 @@ export interface SettingValues {
   ExportRetentionDays: number;
   /** Months of swipe records kept; 0 keeps everything. */
   SwipeRetentionMonths: number;
+  /** Months of charging sessions (with their orders) kept; 0 keeps everything. */
+  ChargeRecordRetentionMonths: number;
+  /** Months of forced power-off records kept; 0 keeps everything. */
+  PowerOffRetentionMonths: number;
+  /** Months of parking orders kept; 0 keeps everything. */
+  ParkOrderRetentionMonths: number;
 }
 
 /**

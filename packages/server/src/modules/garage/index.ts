@@ -102,6 +102,15 @@ export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liv
 export { applyChannelEvent, type OrderKind } from './common/payments.ts';
 export { tariffOf, orderAmount } from './common/pricing.ts';
 export { setSocketStatus } from './charge-equipment/service.ts';
+// Retention of the garage's records (app.ts runs it once across the cluster; docs/performance.md).
+export {
+  pruneGarageRecords,
+  pruneChargeRecords,
+  prunePowerOffRecords,
+  pruneParkOrders,
+  SETTLED_PAYMENT_STATES,
+  type GarageRetentionResult,
+} from './retention.ts';
 export {
   GARAGE_TABLES,
   type GarageTables,

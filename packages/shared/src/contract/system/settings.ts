@@ -11,6 +11,9 @@ export const settingsValues = z.object({
   LoginLockMinutes: z.number(),
   ExportRetentionDays: z.number(),
   SwipeRetentionMonths: z.number(),
+  ChargeRecordRetentionMonths: z.number(),
+  PowerOffRetentionMonths: z.number(),
+  ParkOrderRetentionMonths: z.number(),
 });
 export type SettingsValues = z.output<typeof settingsValues>;
 
@@ -29,6 +32,10 @@ export const settingsChanges = z.strictObject({
   ExportRetentionDays: z.number().int().min(1).max(365).optional(),
   /** Months of swipe records kept; 0 keeps everything (docs/performance.md, "Growth bounded"). */
   SwipeRetentionMonths: z.number().int().min(0).max(240).optional(),
+  /** The garage's record kinds, the same way: charging sessions with their orders, power-off records, parking orders. */
+  ChargeRecordRetentionMonths: z.number().int().min(0).max(240).optional(),
+  PowerOffRetentionMonths: z.number().int().min(0).max(240).optional(),
+  ParkOrderRetentionMonths: z.number().int().min(0).max(240).optional(),
 });
 export type SettingsChanges = z.output<typeof settingsChanges>;
 

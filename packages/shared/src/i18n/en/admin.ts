@@ -74,6 +74,9 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginLockMinutes: 'Lock duration (minutes)',
     ExportRetentionDays: 'Export files kept (days)',
     SwipeRetentionMonths: 'Swipe records kept (months; 0 = all)',
+    ChargeRecordRetentionMonths: 'Charging records and their orders kept (months; 0 = all)',
+    PowerOffRetentionMonths: 'Forced power-off records kept (months; 0 = all)',
+    ParkOrderRetentionMonths: 'Temporary parking orders kept (months; 0 = all)',
   },
   exportPart: '{{title}} ({{part}} of {{parts}})',
   exportStatus: {

@@ -74,6 +74,9 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginLockMinutes: 'Duración del bloqueo (minutos)',
     ExportRetentionDays: 'Días de conservación de exportaciones',
     SwipeRetentionMonths: 'Meses de registros de paso conservados (0 = todos)',
+    ChargeRecordRetentionMonths: 'Meses de registros de carga y sus pedidos conservados (0 = todos)',
+    PowerOffRetentionMonths: 'Meses de registros de corte forzado conservados (0 = todos)',
+    ParkOrderRetentionMonths: 'Meses de pedidos de aparcamiento temporal conservados (0 = todos)',
   },
   exportPart: '{{title}} ({{part}} de {{parts}})',
   exportStatus: {

@@ -74,6 +74,9 @@ export const admin: CatalogueShape<typeof zh> = {
     LoginLockMinutes: 'ロック時間（分）',
     ExportRetentionDays: 'エクスポート保存日数',
     SwipeRetentionMonths: '通行記録の保存月数（0 はすべて保存）',
+    ChargeRecordRetentionMonths: '充電記録とその注文の保存月数（0 はすべて保存）',
+    PowerOffRetentionMonths: '強制停止記録の保存月数（0 はすべて保存）',
+    ParkOrderRetentionMonths: '一時駐輪注文の保存月数（0 はすべて保存）',
   },
   exportPart: '{{title}}（{{part}}/{{parts}}）',
   exportStatus: {

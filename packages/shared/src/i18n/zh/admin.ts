@@ -72,6 +72,9 @@ export const admin = {
     LoginLockMinutes: '锁定时长（分钟）',
     ExportRetentionDays: '导出文件保留天数',
     SwipeRetentionMonths: '通行记录保留月数（0 为全部保留）',
+    ChargeRecordRetentionMonths: '充电记录及其订单保留月数（0 为全部保留）',
+    PowerOffRetentionMonths: '强制断电记录保留月数（0 为全部保留）',
+    ParkOrderRetentionMonths: '临停订单保留月数（0 为全部保留）',
   },
   exportPart: '{{title}}（第 {{part}}/{{parts}} 批）',
   exportStatus: {

@@ -16,6 +16,9 @@ const NUMBERS: { name: keyof Settings; min: number; max: number }[] = [
   { name: 'LoginLockMinutes', min: 1, max: 1440 },
   { name: 'ExportRetentionDays', min: 1, max: 365 },
   { name: 'SwipeRetentionMonths', min: 0, max: 240 },
+  { name: 'ChargeRecordRetentionMonths', min: 0, max: 240 },
+  { name: 'PowerOffRetentionMonths', min: 0, max: 240 },
+  { name: 'ParkOrderRetentionMonths', min: 0, max: 240 },
 ];
 
 /** System settings: effective at once for every user, without a restart. */
