@@ -43,6 +43,11 @@ export interface CentralSystemOptions {
   offlineGraceSeconds?: number;
   /** How long a "free" report may stand beside a running session before it closes unconfirmed (ms). */
   unconfirmedWaitMs?: number;
+  /**
+   * Whether this central system closes the sessions of hosts offline past the grace itself (default). With
+   * several instances that sweep runs once across the cluster instead (index.ts: singleton `ocpp-lost-sessions`).
+   */
+  sweepLostSessions?: boolean;
 }
 
 /**
@@ -107,9 +112,10 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
     this.sweeper = setInterval(
       () => {
         this.sweep();
-        this.closeLostSessions().catch((error: unknown) =>
-          this.options.log.error({ err: error }, 'ocpp: closing sessions of offline hosts failed'),
-        );
+        if (this.options.sweepLostSessions !== false)
+          this.closeLostSessions().catch((error: unknown) =>
+            this.options.log.error({ err: error }, 'ocpp: closing sessions of offline hosts failed'),
+          );
         this.reconcileSessions().catch((error: unknown) =>
           this.options.log.error({ err: error }, 'ocpp: reconciling sessions failed'),
         );

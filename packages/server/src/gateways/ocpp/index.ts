@@ -65,6 +65,8 @@ export function ocppGateway(
     log: deps.log.child({ module: 'ocpp' }),
     heartbeatSeconds: settings.heartbeatSeconds,
     offlineGraceSeconds: settings.offlineGraceSeconds,
+    // Once across the cluster (below), not on every instance.
+    sweepLostSessions: !deps.cluster,
   });
   // With the cluster, a command for a charge point connected to another instance is carried to it.
   const cluster = deps.cluster;
@@ -120,6 +122,11 @@ export function ocppGateway(
                 at: now,
               });
             }
+          });
+          // Sessions of hosts offline past the grace closed as power failure: by one instance, whichever holds
+          // the lease, as often as each instance looked before.
+          cluster.singleton('ocpp-lost-sessions', Math.min(central.heartbeatSeconds, 30) * 1000, async () => {
+            await central.closeLostSessions();
           });
         }
       }
