@@ -6,7 +6,7 @@ import {
   doorRecordReason,
   isEnumValue,
 } from '@gatehouse/shared';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import type { Fence, ServiceContext } from '../../../platform/context.ts';
@@ -241,11 +241,16 @@ function countDay(batch: RecordBatch, areaId: number, at: number, deviceId: numb
   else batch.days.set(key, { AreaId: areaId, Day: day, DeviceId: deviceId, Result: result, Count: 1 });
 }
 
-async function insertSwipe(
-  trx: Trx,
-  input: AnyInput,
-  batch: RecordBatch,
-): Promise<StoredControllerRecord | null> {
+/** A record ready to insert: its row, and what the caller answers once it is stored. */
+interface PreparedSwipe {
+  values: Insertable<Database['DoorOpeningRecord']>;
+  record: Omit<StoredControllerRecord, 'Id' | 'Result' | 'RecordIndex' | 'EventType' | 'EventReason'>;
+  result: number;
+  ring: { RecordIndex: number; EventType: number; EventReason: number } | undefined;
+}
+
+/** Checks a record and reads what it copies (device, channel, holder, reason), through the batch's caches. */
+async function prepareSwipe(trx: Trx, input: AnyInput, batch: RecordBatch): Promise<PreparedSwipe> {
   const fromRing = 'RecordIndex' in input;
   checkSwipe(input, fromRing);
   const device = await deviceOf(trx, batch, input);
@@ -284,24 +289,80 @@ async function insertSwipe(
   const ring = fromRing
     ? { RecordIndex: input.RecordIndex, EventType: input.EventType, EventReason: input.EventReason }
     : undefined;
-  const insert = trx.insertInto('DoorOpeningRecord').values({ ...record, Result: result, ...ring });
+  return { values: { ...record, Result: result, ...ring }, record, result, ring };
+}
+
+/** What a stored record answers (announced live, returned to the caller), counted on its day. */
+function storedSwipe(
+  prepared: PreparedSwipe,
+  id: number,
+  batch: RecordBatch,
+  result: boolean,
+): StoredControllerRecord {
+  const { record, ring } = prepared;
+  countDay(batch, record.AreaId, record.At, record.DeviceId, prepared.result);
+  return { Id: id, ...record, Result: result, ...(ring ?? { RecordIndex: 0, EventType: 1, EventReason: 0 }) };
+}
+
+async function insertSwipe(
+  trx: Trx,
+  input: AnyInput,
+  batch: RecordBatch,
+): Promise<StoredControllerRecord | null> {
+  const prepared = await prepareSwipe(trx, input, batch);
+  const insert = trx.insertInto('DoorOpeningRecord').values(prepared.values);
   // A ring record is stored once: the unique (DeviceId, RecordIndex) turns a second sighting into nothing.
   const row = await (
-    ring ? insert.onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing()) : insert
+    prepared.ring ? insert.onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing()) : insert
   )
     .returning('Id')
     .executeTakeFirst();
   if (!row) {
-    if (!ring) throw new Error('insert returned no row');
+    if (!prepared.ring) throw new Error('insert returned no row');
     return null;
   }
-  countDay(batch, areaId, input.At, device.Id, result);
-  return {
-    Id: row.Id,
-    ...record,
-    Result: input.Result,
-    ...(ring ?? { RecordIndex: 0, EventType: 1, EventReason: 0 }),
-  };
+  return storedSwipe(prepared, row.Id, batch, input.Result);
+}
+
+/** Rows a multi-row insert carries: well under both databases' bound-parameter limits (16 columns a row). */
+const INSERT_ROWS = 200;
+
+/**
+ * One controller's ring records, inserted many rows a statement (under a burst of pushes, the statement's
+ * building and round trip were most of a record's cost). Exactly once as one at a time: the unique
+ * (DeviceId, RecordIndex) skips what is already stored, and a record seen twice in the same call counts once.
+ * Answers the records stored now, in the order given.
+ */
+async function insertRingSwipes(
+  trx: Trx,
+  deviceId: number,
+  inputs: ControllerRecordInput[],
+  batch: RecordBatch,
+): Promise<StoredControllerRecord[]> {
+  const seen = new Set<number>();
+  const prepared: { input: ControllerRecordInput; swipe: PreparedSwipe }[] = [];
+  for (const input of inputs) {
+    if (seen.has(input.RecordIndex)) continue;
+    seen.add(input.RecordIndex);
+    prepared.push({ input, swipe: await prepareSwipe(trx, { ...input, DeviceId: deviceId }, batch) });
+  }
+  const stored: StoredControllerRecord[] = [];
+  for (let i = 0; i < prepared.length; i += INSERT_ROWS) {
+    const chunk = prepared.slice(i, i + INSERT_ROWS);
+    const rows = await trx
+      .insertInto('DoorOpeningRecord')
+      .values(chunk.map((p) => p.swipe.values))
+      .onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing())
+      .returning(['Id', 'RecordIndex'])
+      .execute();
+    // RETURNING's order is not promised (SQLite says so): rows are matched by their ring index.
+    const ids = new Map(rows.map((r) => [Number(r.RecordIndex), r.Id]));
+    for (const { input, swipe } of chunk) {
+      const id = ids.get(input.RecordIndex);
+      if (id !== undefined) stored.push(storedSwipe(swipe, id, batch, input.Result));
+    }
+  }
+  return stored;
 }
 
 /**
@@ -416,11 +477,7 @@ async function storeRingRecords(
   batch: RecordBatch,
   cursor?: { nextIndex: number; lost: number },
 ): Promise<StoredControllerRecord[]> {
-  const stored: StoredControllerRecord[] = [];
-  for (const input of inputs) {
-    const row = await insertSwipe(trx, { ...input, DeviceId: deviceId }, batch);
-    if (row) stored.push(row);
-  }
+  const stored = await insertRingSwipes(trx, deviceId, inputs, batch);
   if (cursor) {
     await trx
       .insertInto('AccessControlRecordCursor')
