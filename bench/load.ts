@@ -4,8 +4,10 @@
  *   2. 20 rows through one raw better-sqlite3 prepared statement,
  *   3. the real authenticated, area-scoped list GET /api/OperatorStaff: the same 20 rows and columns
  *      through the whole stack (session, permission code, area guard, zod, the resource helper's
- *      Kysely query and count, envelope): the platform's cost over the raw statement (aim >= 70%),
- *   4. GET /api/AppUser, 20 rows plus each user's roles and areas (four queries), for reference.
+ *      statement kept for its list shape, count, envelope): the platform's cost over the raw statement
+ *      (aim >= 80%),
+ *   4. GET /api/AppUser, 20 rows plus each user's roles and areas (four queries; the count is kept 5 s),
+ *      aim >= 50% of the raw statement.
  * The load generator runs in a separate process so it does not share the server's event loop.
  * Usage: npm run bench  [BENCH_SECONDS=10] [BENCH_CONNECTIONS=50]
  */
@@ -118,8 +120,14 @@ function load(url: string, headers: Record<string, string> = {}): Promise<Figure
   }));
 }
 
+// The load average goes with the figures: on a shared machine it says how far they can be trusted.
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
 console.log(
-  `Gatehouse load benchmark: ${connections} connections, ${seconds} s per route, SQLite (WAL), node ${process.version}, ${os.cpus().length} cores`,
+  `Gatehouse load benchmark: ${connections} connections, ${seconds} s per route, SQLite (WAL), node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString()}, load average ${loadAverage()}`,
 );
 const results: [string, Figures][] = [];
 results.push(['bare Fastify JSON', await load(`${base}/bench/hello`)]);
@@ -142,8 +150,10 @@ for (const [name, f] of results) {
     `| ${name} | ${Math.round(f.rps)} | ${f.p99} | ${f.errors} | ${((f.rps / rawRps) * 100).toFixed(0)}% |`,
   );
 }
-const ratio = results[2]![1].rps / rawRps;
-console.log(`\nresource list endpoint / raw statement: ${(ratio * 100).toFixed(1)}% (aim >= 70%)`);
+const percent = (i: number) => ((results[i]![1].rps / rawRps) * 100).toFixed(1);
+console.log(`\nresource list endpoint / raw statement: ${percent(2)}% (aim >= 80%)`);
+console.log(`users list endpoint / raw statement: ${percent(3)}% (aim >= 50%)`);
+console.log(`load average at the end: ${loadAverage()}`);
 
 await app.close();
 await db.close();

@@ -9,6 +9,7 @@ import { cachedCount } from './count-cache.ts';
 import { AppError, notFound } from './errors.ts';
 import type { ExportColumn } from './exports/registry.ts';
 import { instant, type Filters } from './filters.ts';
+import { shapedRows } from './list-statements.ts';
 import { actorKey, scopedArea, type ServiceContext } from './context.ts';
 import type { AuthedContext } from './route.ts';
 import { endAfterStart, paging, type Page } from './schemas.ts';
@@ -185,31 +186,122 @@ export function ordered(query: AnyQuery, def: ResourceDef<any, any, any, any, an
   return out;
 }
 
+/**
+ * The parts of the caller's context a declaration's query may read and still have its statement kept: the
+ * area is in every list statement's key (list-statements.ts). A query that reads anything else (the user, the
+ * clock, the language) is built afresh on every call.
+ */
+const KEYED_CONTEXT = new Set<PropertyKey>(['areaId', 'db']);
+
+/** `ctx` as a declaration's query sees it while a statement is built, telling whether it read past the key. */
+function watched(ctx: ServiceContext): { ctx: ServiceContext; keyed(): boolean } {
+  let keyed = true;
+  const outside = () => {
+    keyed = false;
+  };
+  const seen = new Proxy(ctx, {
+    get(target, prop, receiver) {
+      if (!KEYED_CONTEXT.has(prop)) outside();
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+    has(target, prop) {
+      outside();
+      return Reflect.has(target, prop);
+    },
+    ownKeys(target) {
+      outside();
+      return Reflect.ownKeys(target);
+    },
+  });
+  return { ctx: seen, keyed: () => keyed };
+}
+
+/**
+ * The key of a list statement of `def`: everything its SQL and constant parameters are built from besides the
+ * declaration and the database (the cache's owners). The area (the query and the area condition read it),
+ * the sort key and order as asked, which time bounds are given, and each filter given with its value: a
+ * filter's SQL may depend on its value (ChargeRecord's `Forced` is a condition or its negation), so equal
+ * keys need equal values. What is bound per call (offset, time bounds, ids) is not in the key.
+ */
+function statementKey(
+  kind: string,
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
+  q: Row,
+  extra: readonly (string | number | boolean | null)[],
+): string {
+  const given: [string, unknown][] = [];
+  for (const name in def.filters) if (q[name] !== undefined) given.push([name, q[name]]);
+  return JSON.stringify([
+    kind,
+    ctx.areaId ?? null,
+    q.SortField ?? null,
+    q.SortOrder ?? null,
+    q.StartTime !== undefined,
+    q.EndTime !== undefined,
+    given,
+    ...extra,
+  ]);
+}
+
+/** The list query of `def` before order and paging: over the table alone (`pageOnTable`) or the full query. */
+function filteredQuery(
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
+  q: Row,
+  onTable: boolean,
+): AnyQuery {
+  const k = ctx.db.kysely as AnyKysely;
+  return applyListQuery(
+    onTable ? k.selectFrom(def.table).select(`${def.table}.Id`) : def.query(k, ctx),
+    def,
+    ctx,
+    q,
+  );
+}
+
+/** `q` with its time bounds, when given, replaced by the call's values (slots while a statement is built). */
+function withRange(q: Row, start: unknown, end: unknown): Row {
+  if (q.StartTime === undefined && q.EndTime === undefined) return q;
+  return {
+    ...q,
+    ...(q.StartTime !== undefined ? { StartTime: start } : {}),
+    ...(q.EndTime !== undefined ? { EndTime: end } : {}),
+  };
+}
+
 export async function listResource<Item extends Row>(
   def: ResourceDef<Item, any, any, any, any>,
   ctx: ServiceContext,
   q: Row,
 ): Promise<Page<Item>> {
   assertDaySpan(q, def);
-  const k = ctx.db.kysely as AnyKysely;
-  const onTable = def.pageOnTable && !def.pageOnTable.joinedFilters?.some((name) => q[name] !== undefined);
-  const filtered = applyListQuery(
-    onTable ? k.selectFrom(def.table).select(`${def.table}.Id`) : def.query(k, ctx),
-    def,
-    ctx,
-    q,
+  const onTable = Boolean(
+    def.pageOnTable && !def.pageOnTable.joinedFilters?.some((name) => q[name] !== undefined),
   );
   const size = q.PageSize as number;
   const offset = ((q.PageIndex as number) - 1) * size;
   // The page size (a validated 1 to 100) is written into the SQL: SQLite plans `LIMIT 20` better than a bound
   // `LIMIT ?` (bench: 25 µs of 150 per page), and a handful of sizes keeps the statement cache small.
-  const page = await ordered(filtered, def, q).limit(sql.lit(size)).offset(offset).execute();
-  const rows = onTable ? await rowsOfPage(def, ctx, q, page) : page;
+  const page = await shapedRows<Row>(
+    ctx.db,
+    def,
+    statementKey('page', def, ctx, q, [onTable, size]),
+    [offset, q.StartTime, q.EndTime],
+    ([at, start, end]) => {
+      const seen = watched(ctx);
+      const query = ordered(filteredQuery(def, seen.ctx, withRange(q, start, end), onTable), def, q)
+        .limit(sql.lit(size))
+        .offset(at as number);
+      return { query, cacheable: seen.keyed() };
+    },
+  );
+  const rows = onTable ? await rowsOfPage(def, ctx, page) : page;
   // A page that is not full, and not past the end, tells the total by itself: no count query needed.
   if (rows.length < size && (rows.length > 0 || offset === 0))
     return { Items: await itemsOf(def, ctx, rows), Total: offset + rows.length };
   // Otherwise count, but no further than the cap: past it the page says "more than 10,000" (the count rule).
-  const counted = await countRows(def, ctx, q, filtered, LIST_TOTAL_CAP + 1);
+  const counted = await countRows(def, ctx, q, { onTable, cap: LIST_TOTAL_CAP + 1 });
   const items = await itemsOf(def, ctx, rows);
   return counted > LIST_TOTAL_CAP
     ? { Items: items, Total: LIST_TOTAL_CAP, TotalCapped: true }
@@ -220,15 +312,23 @@ export async function listResource<Item extends Row>(
 async function rowsOfPage(
   def: ResourceDef<any, any, any, any, any>,
   ctx: ServiceContext,
-  q: Row,
   page: Row[],
 ): Promise<Row[]> {
   if (page.length === 0) return page;
   const ids = page.map((r) => r.Id as number);
-  const found = await def
-    .query(ctx.db.kysely as AnyKysely, ctx)
-    .where(`${def.table}.Id`, 'in', ids)
-    .execute();
+  const found = await shapedRows<Row>(
+    ctx.db,
+    def,
+    JSON.stringify(['rows', ctx.areaId ?? null, ids.length]),
+    ids,
+    (slots) => {
+      const seen = watched(ctx);
+      const query = def
+        .query(ctx.db.kysely as AnyKysely, seen.ctx)
+        .where(`${def.table}.Id`, 'in', slots as number[]);
+      return { query, cacheable: seen.keyed() };
+    },
+  );
   const byId = new Map(found.map((r) => [Number(r.Id), r]));
   // A row deleted between the two reads is left out; the order is the page's.
   return ids.flatMap((id) => byId.get(Number(id)) ?? []);
@@ -238,24 +338,41 @@ async function rowsOfPage(
  * The number of rows a list query matches (cached briefly, see count-cache.ts), or `cap` when there are at
  * least that many: `count(*)` over the first `cap` matches, which reads at most `cap` index entries however
  * large the area. The key is the resource, the caller, the area, the parsed filters and the cap: exactly what
- * the query is built from, and far cheaper to make than compiling the count query on every page.
+ * the query is built from, and far cheaper to make than building the count query on every page, which is
+ * only done when the total is not kept (and then from a kept statement, list-statements.ts).
  */
 export async function countRows(
   def: ResourceDef<any, any, any, any, any>,
   ctx: ServiceContext,
   q: Row,
-  filtered: AnyQuery,
-  cap?: number,
+  options: { onTable?: boolean; cap?: number } = {},
 ): Promise<number> {
+  const { onTable = false, cap } = options;
   const { PageIndex: _page, PageSize: _size, SortField: _field, SortOrder: _order, ...filters } = q;
   const key = `${def.name}\u0000${actorKey(ctx.actor)}\u0000${ctx.areaId ?? ''}\u0000${cap ?? ''}\u0000${JSON.stringify(filters)}`;
-  const counted =
-    cap === undefined
-      ? filtered.clearSelect().select((eb) => eb.fn.countAll().as('n'))
-      : (ctx.db.kysely as AnyKysely)
-          .selectFrom(filtered.clearSelect().select(sql.lit(1).as('one')).limit(sql.lit(cap)).as('capped'))
-          .select((eb) => eb.fn.countAll().as('n'));
-  return cachedCount(key, ctx.clock.now(), async () => Number((await counted.executeTakeFirstOrThrow()).n));
+  const k = ctx.db.kysely as AnyKysely;
+  return cachedCount(key, ctx.clock.now(), async () => {
+    const [row] = await shapedRows<{ n: number | string | bigint }>(
+      ctx.db,
+      def,
+      statementKey('count', def, ctx, filters, [onTable, cap ?? null]),
+      [q.StartTime, q.EndTime],
+      ([start, end]) => {
+        const seen = watched(ctx);
+        const filtered = filteredQuery(def, seen.ctx, withRange(filters, start, end), onTable);
+        const query =
+          cap === undefined
+            ? filtered.clearSelect().select((eb) => eb.fn.countAll().as('n'))
+            : k
+                .selectFrom(
+                  filtered.clearSelect().select(sql.lit(1).as('one')).limit(sql.lit(cap)).as('capped'),
+                )
+                .select((eb) => eb.fn.countAll().as('n'));
+        return { query, cacheable: seen.keyed() };
+      },
+    );
+    return Number(row!.n);
+  });
 }
 
 export async function itemsOf<Item extends Row>(

@@ -179,7 +179,7 @@ function exportOf(def: AnyDef): NonNullable<AnyRoute['exportable']> {
     query: listQuerySchema(def, false),
     requiresRange: def.timeRange?.requiredForExport ? ['StartTime', 'EndTime'] : undefined,
     checkQuery: (q) => assertDaySpan(q, def),
-    count: (ctx, q) => countRows(def, ctx, q, filtered(ctx, q)),
+    count: (ctx, q) => countRows(def, ctx, q),
     async rows(ctx, q, limit) {
       return itemsOf(def, ctx, await ordered(filtered(ctx, q), def, q).limit(limit).execute());
     },

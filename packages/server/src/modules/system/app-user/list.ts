@@ -8,6 +8,9 @@ import { rowMapper, type ResourceImpl } from '../../../platform/resource.ts';
 import { enrichUsers } from './service.ts';
 import { enumColumn } from '../../../platform/exports/columns.ts';
 
+/** A user row as an item; its roles and areas are filled in by `enrichUsers`. */
+const userRow = rowMapper<AppUserItem>({ flags: ['Disabled', 'BuiltIn'] });
+
 /** The area's users: list, detail and export (writes are the module's own operations, in service.ts). */
 export const usersList: ResourceImpl<typeof AppUserApi, AreaContext> = {
   table: 'AppUser',
@@ -34,11 +37,7 @@ export const usersList: ResourceImpl<typeof AppUserApi, AreaContext> = {
         'AppUser.CreatedAt',
         'AppUser.UpdatedAt',
       ]),
-  toItem: (row) => ({
-    ...rowMapper<AppUserItem>({ flags: ['Disabled', 'BuiltIn'] })(row),
-    Roles: [],
-    Areas: [],
-  }),
+  toItem: (row) => Object.assign(userRow(row), { Roles: [], Areas: [] }),
   // The area's user ids in order come straight from the UserArea (AreaId, UserId) index.
   idColumn: 'UserArea.UserId',
   enrich: enrichUsers as ResourceImpl<typeof AppUserApi, AreaContext>['enrich'],

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import { replaceLinks } from '../../../platform/links.ts';
+import { shapedRows } from '../../../platform/list-statements.ts';
 import { departmentInArea } from '../../organization/index.ts';
 import { hashPassword, verifyPassword } from '../../../platform/auth/passwords.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
@@ -383,33 +384,49 @@ export async function resetPassword(ctx: AreaUserContext, id: number, password: 
   await setPassword(ctx, id, password, 'resetPassword');
 }
 
-/** Roles and the caller's areas of a page of users, in two queries. */
+/**
+ * Owner of the statements that enrich a page of users (platform/list-statements.ts): their SQL depends only on
+ * how many users the page holds, which is their key; the ids are bound per call.
+ */
+const pageOfUsers = {};
+
+/**
+ * Roles and the caller's areas of a page of users, in two queries. The items are the page's own, fresh from
+ * the list's `toItem`, so they are completed in place.
+ */
 export async function enrichUsers(ctx: AreaUserContext, items: UserItem[]): Promise<UserItem[]> {
   const ids = items.map((i) => i.Id);
   const k = ctx.db.kysely;
   const [roles, areas] = await Promise.all([
-    k
-      .selectFrom('UserRole')
-      .innerJoin('Role', 'Role.Id', 'UserRole.RoleId')
-      .select(['UserRole.UserId', 'Role.Id', 'Role.Code', 'Role.Name'])
-      .where('UserRole.UserId', 'in', ids)
-      .orderBy('Role.Id')
-      .execute(),
-    k
-      .selectFrom('UserArea')
-      .innerJoin('AreaInfo', 'AreaInfo.Id', 'UserArea.AreaId')
-      .select(['UserArea.UserId', 'AreaInfo.Id', 'AreaInfo.Name'])
-      .where('UserArea.UserId', 'in', ids)
-      .orderBy('AreaInfo.Id')
-      .execute(),
+    shapedRows(ctx.db, pageOfUsers, `roles:${ids.length}`, ids, (slots) => ({
+      query: k
+        .selectFrom('UserRole')
+        .innerJoin('Role', 'Role.Id', 'UserRole.RoleId')
+        .select(['UserRole.UserId', 'Role.Id', 'Role.Code', 'Role.Name'])
+        .where('UserRole.UserId', 'in', slots as number[])
+        .orderBy('Role.Id'),
+      cacheable: true,
+    })),
+    shapedRows(ctx.db, pageOfUsers, `areas:${ids.length}`, ids, (slots) => ({
+      query: k
+        .selectFrom('UserArea')
+        .innerJoin('AreaInfo', 'AreaInfo.Id', 'UserArea.AreaId')
+        .select(['UserArea.UserId', 'AreaInfo.Id', 'AreaInfo.Name'])
+        .where('UserArea.UserId', 'in', slots as number[])
+        .orderBy('AreaInfo.Id'),
+      cacheable: true,
+    })),
   ]);
-  return items.map((item) => ({
-    ...item,
-    Roles: roles.filter((r) => r.UserId === item.Id).map(({ Id, Code, Name }) => ({ Id, Code, Name })),
-    Areas: areas
-      .filter((a) => a.UserId === item.Id && ctx.user.areaIds.has(a.Id))
-      .map(({ Id, Name }) => ({ Id, Name })),
-  }));
+  const byId = new Map<number, UserItem>();
+  for (const item of items) {
+    item.Roles = [];
+    item.Areas = [];
+    byId.set(item.Id, item);
+  }
+  for (const { UserId, Id, Code, Name } of roles) byId.get(UserId)?.Roles.push({ Id, Code, Name });
+  for (const { UserId, Id, Name } of areas)
+    if (ctx.user.areaIds.has(Id)) byId.get(UserId)?.Areas.push({ Id, Name });
+  return items;
 }
 
 /** A lock the login throttle holds on a user name (see platform/auth/throttle.ts). */
