@@ -341,7 +341,7 @@ async function rowsOfPage(
  * the query is built from, and far cheaper to make than building the count query on every page, which is
  * only done when the total is not kept (and then from a kept statement, list-statements.ts).
  */
-export async function countRows(
+export function countRows(
   def: ResourceDef<any, any, any, any, any>,
   ctx: ServiceContext,
   q: Row,
