@@ -11,6 +11,12 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /**
+   * PostgreSQL only (docs/deployment.md, "PostgreSQL configuration"): `PG_POOL` connections per instance
+   * (besides the bus's listening one) and `PG_STATEMENT_TIMEOUT` for the requests' statements (0: none).
+   * Migrations and the seed run without the timeout (an index build on a large table takes minutes).
+   */
+  pg: { poolSize: number; statementTimeoutMs: number };
   /** Seconds of inactivity after which a session ends. */
   sessionTtlSeconds: number;
   adminPassword: string | undefined;
@@ -115,6 +121,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', 'expected a SQLite file path or a postgres:// URL');
   }
+
+  const poolText = get('PG_POOL') ?? '10';
+  if (!/^\d+$/.test(poolText) || Number(poolText) < 2 || Number(poolText) > 200)
+    throw new ConfigError('PG_POOL', `expected 2-200 connections, got "${poolText}"`);
+  const timeoutText = get('PG_STATEMENT_TIMEOUT') ?? '60s';
+  const statementTimeout =
+    timeoutText === '0' || timeoutText.toLowerCase() === 'off' ? 0 : parseDuration(timeoutText);
+  if (statementTimeout === null)
+    throw new ConfigError(
+      'PG_STATEMENT_TIMEOUT',
+      `expected a duration such as 60s, or 0 for none, got "${timeoutText}"`,
+    );
 
   const ttlText = get('SESSION_TTL') ?? '8h';
   const sessionTtlSeconds = parseDuration(ttlText);
@@ -241,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     // unless HOST says otherwise (main.ts then warns).
     host: get('HOST') ?? (seed === 'demo' ? '127.0.0.1' : '0.0.0.0'),
     databaseUrl,
+    pg: { poolSize: Number(poolText), statementTimeoutMs: statementTimeout * 1000 },
     sessionTtlSeconds,
     adminPassword,
     seed,

@@ -17,16 +17,24 @@ try {
   throw error;
 }
 
-const db = openDatabase(config.databaseUrl);
-await migrateToLatest(db);
-const seed = await seedIfEmpty(db, {
-  mode: config.seed,
-  adminPassword: config.adminPassword,
-  now: Date.now(),
-  scale: config.demoScale,
-  // With the simulated charge points on, sessions run only through them: none is seeded running (issue 21).
-  runningSessions: !config.simulator,
-});
+// Migrations and the seed on a connection of their own, without the statement timeout: an index build on a large
+// table takes minutes, and an instance waits for another's migration or seed on a lock.
+const setup = openDatabase(config.databaseUrl, { poolSize: 2 });
+let seed: Awaited<ReturnType<typeof seedIfEmpty>>;
+try {
+  await migrateToLatest(setup);
+  seed = await seedIfEmpty(setup, {
+    mode: config.seed,
+    adminPassword: config.adminPassword,
+    now: Date.now(),
+    scale: config.demoScale,
+    // With the simulated charge points on, sessions run only through them: none is seeded running (issue 21).
+    runningSessions: !config.simulator,
+  });
+} finally {
+  if (setup.dialect === 'postgres') await setup.close();
+}
+const db = setup.dialect === 'postgres' ? openDatabase(config.databaseUrl, config.pg) : setup;
 // The demo place is loaded only for the demo (its simulators are development dependencies); its simulated door
 // controllers answer before the gateway first calls them.
 // On PostgreSQL several instances may share the database: the simulators run in one of them only, the one

@@ -1,5 +1,7 @@
 import { expect, it, describe } from 'vitest';
+import { sql } from 'kysely';
 import { ConfigError, loadConfig, parseDuration } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { call, login } from './support/client.ts';
 import { DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
 
@@ -32,6 +34,9 @@ describe('configuration', () => {
     ['DEMO_SCALE', '0'],
     ['DEMO_SCALE', '2'],
     ['LOG_LEVEL', 'loud'],
+    ['PG_POOL', '1'],
+    ['PG_POOL', 'many'],
+    ['PG_STATEMENT_TIMEOUT', 'soon'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrowError(
@@ -46,6 +51,45 @@ describe('configuration', () => {
     expect(parseDuration('7d')).toBe(604800);
     expect(parseDuration('-1')).toBeNull();
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe('postgres://u@h/db');
+  });
+
+  it('sizes the PostgreSQL pool and bounds a statement: 10 connections and 60 s unless told', () => {
+    expect(loadConfig({}).pg).toEqual({ poolSize: 10, statementTimeoutMs: 60_000 });
+    expect(loadConfig({ PG_POOL: '25', PG_STATEMENT_TIMEOUT: '2m' }).pg).toEqual({
+      poolSize: 25,
+      statementTimeoutMs: 120_000,
+    });
+    expect(loadConfig({ PG_STATEMENT_TIMEOUT: '0' }).pg.statementTimeoutMs).toBe(0);
+    expect(loadConfig({ PG_STATEMENT_TIMEOUT: 'off' }).pg.statementTimeoutMs).toBe(0);
+  });
+});
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('[postgres] statement timeout', () => {
+  it('cancels a statement that runs past it with error 57014; the pool goes on serving', async () => {
+    const db = openDatabase(process.env.TEST_DATABASE_URL!, { poolSize: 2, statementTimeoutMs: 200 });
+    try {
+      await expect(sql`select pg_sleep(1)`.execute(db.kysely)).rejects.toMatchObject({ code: '57014' });
+      const { rows } = await sql<{ n: number }>`select 1 as n`.execute(db.kysely);
+      expect(rows[0]?.n).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+  it('survives the server dropping its idle connections (a restart, a terminated backend): the next query reconnects', async () => {
+    const db = openDatabase(process.env.TEST_DATABASE_URL!, { poolSize: 2 });
+    const other = openDatabase(process.env.TEST_DATABASE_URL!, { poolSize: 1 });
+    try {
+      const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db.kysely)).rows[0]!
+        .pid;
+      // Now idle in the pool; without a handler for the pool's error event this would end the test process.
+      await sql`select pg_terminate_backend(${pid})`.execute(other.kysely);
+      await new Promise((r) => setTimeout(r, 200));
+      const { rows } = await sql<{ n: number }>`select 2 as n`.execute(db.kysely);
+      expect(rows[0]?.n).toBe(2);
+    } finally {
+      await db.close();
+      await other.close();
+    }
   });
 });
 

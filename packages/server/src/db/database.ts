@@ -55,15 +55,24 @@ function withStatementCache(db: SQLite.Database, limit = 500): SQLite.Database {
 export interface OpenOptions {
   /** PostgreSQL only: run everything inside this schema (tests isolate themselves this way). */
   pgSchema?: string;
+  /** PostgreSQL only: connections in the pool (default 10). */
+  poolSize?: number;
+  /** PostgreSQL only: a statement running longer is cancelled (error 57014); 0 or absent: no limit. */
+  statementTimeoutMs?: number;
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({
       connectionString: url,
-      max: 10,
+      max: options.poolSize ?? 10,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // An idle connection the server drops (a restart, pg_terminate_backend, a network cut) is reported on the
+    // pool: unhandled, that event would end the process. The pool replaces the connection at the next query,
+    // and a query in flight fails on its own.
+    pool.on('error', (error) => console.error(`PostgreSQL: an idle connection was lost (${error.message})`));
     const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely,
