@@ -238,6 +238,17 @@ const mismatched = deviceIds.filter((id) => {
   return !row || row.n !== want || row.d !== want || row.lo !== 1 || row.hi !== want;
 });
 const exactlyOnce = stored === total && mismatched.length === 0 && lost === 0;
+// What differs, for the first few controllers that do: stored count, distinct indexes, lowest and highest index,
+// the controller's own last index and the collection cursor.
+for (const id of mismatched.slice(0, 5)) {
+  const row = perDevice.find((r) => r.id === id);
+  const cursor = db
+    .sqlite!.prepare('select NextIndex from AccessControlRecordCursor where DeviceId = ?')
+    .get(id) as { NextIndex: number } | undefined;
+  console.log(
+    `  controller ${serialOf.get(id)}: stored ${row?.n ?? 0} (distinct ${row?.d ?? 0}, ${row?.lo ?? '-'}..${row?.hi ?? '-'}), made ${sim.controller(serialOf.get(id)!).lastIndex}, cursor ${cursor?.NextIndex ?? '-'}`,
+  );
+}
 
 const idleAfter = await probeLatency(listUrl, auth, { rate: 10, seconds: 15 });
 
@@ -339,6 +350,7 @@ const warnings = server
   .filter((l) => /"level":(40|50|60)/.test(l));
 if (warnings.length)
   console.log(`\nserver warnings/errors: ${warnings.length}; first: ${warnings[0]!.slice(0, 400)}`);
+if (process.env.BENCH_DUMP) fs.writeFileSync(process.env.BENCH_DUMP, server.output());
 
 await sim.close();
 await server.stop();

@@ -91,4 +91,27 @@ describeEachDb('WG collection: a poll after pushes', (h) => {
     expect(await stored(first.Id)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(await stored(second.Id)).toEqual([1, 2, 3, 4, 5]);
   });
+
+  it('keeps what a pass read when a request goes unanswered: the next pass starts where it stopped', async () => {
+    const second = devices[1]!;
+    for (let i = 0; i < 40; i++) sim.swipe(Number(second.SerialNumber), 30_000_000 + i, 1);
+    // Records 6–45 are new; the controller "does not answer" the request for record 30.
+    const failing = Object.create(driver) as WgDriver;
+    const requested: number[] = [];
+    failing.getRecord = (device, index) => {
+      requested.push(index);
+      if (index === 30) return Promise.reject(new Error('no answer'));
+      return driver.getRecord(device, index);
+    };
+    await expect(collectRecords(failing, ctx(), second, address(second))).rejects.toThrow('no answer');
+    // 6–29 were read before the failure: stored, and the cursor stands at 30.
+    expect(await stored(second.Id)).toEqual(Array.from({ length: 29 }, (_, i) => i + 1));
+    requested.length = 0;
+    const result = await collectRecords(failing, ctx(), second, address(second)).catch(() => null);
+    expect(result).toBeNull();
+    expect(requested).toEqual([30]);
+    const done = await collectRecords(driver, ctx(), second, address(second));
+    expect(done.nextIndex).toBe(46);
+    expect(await stored(second.Id)).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));
+  });
 });

@@ -109,7 +109,15 @@ export async function collectRecords(
       next++;
       continue;
     }
-    const record = await driver.getRecord(wg, next);
+    let record: Awaited<ReturnType<WgDriver['getRecord']>>;
+    try {
+      record = await driver.getRecord(wg, next);
+    } catch (error) {
+      // A request the controller did not answer (a lost datagram under load) ends the pass; what it read up to
+      // here is kept with the cursor just past it, so the next pass starts there instead of reading it again.
+      if (batch.length || next !== start) await flush().catch(() => {});
+      throw error;
+    }
     if (record.type === RecordType.Overwritten) {
       // The slot was reused: jump to the oldest record still held (index 0 asks for it).
       const oldest = await driver.getRecord(wg, 0);
