@@ -566,6 +566,7 @@ export class WgGateway implements DoorControllers {
     const ctx = this.ctx(device);
     const started = this.clock.now();
     let lastReport = 0;
+    let progressWritten: Promise<void> = Promise.resolve();
     const report = (phase: SyncPhase, done: number, total: number) => {
       this.progress.set(deviceId, { phase, done, total });
       const t = Date.now();
@@ -578,12 +579,16 @@ export class WgGateway implements DoorControllers {
         Done: done,
         Total: total,
       });
-      saveDeviceState(ctx, deviceId, {
-        SyncState: phase === 'done' ? 'done' : 'running',
-        SyncPhase: phase,
-        SyncDone: done,
-        SyncTotal: total,
-      }).catch(() => {});
+      // One after another, and all written before the pass's final state: on PostgreSQL two writes in flight on
+      // different connections may commit in either order, and a late "running" would stay after the end.
+      progressWritten = progressWritten.then(() =>
+        saveDeviceState(ctx, deviceId, {
+          SyncState: phase === 'done' ? 'done' : 'running',
+          SyncPhase: phase,
+          SyncDone: done,
+          SyncTotal: total,
+        }).catch(() => {}),
+      );
     };
     await saveDeviceState(ctx, deviceId, { SyncState: 'running', SyncStartedAt: started, SyncError: null });
     try {
@@ -609,6 +614,7 @@ export class WgGateway implements DoorControllers {
         );
       }
       this.progress.delete(deviceId);
+      await progressWritten;
       await saveDeviceState(ctx, deviceId, {
         SyncState: outcome.ok ? 'done' : 'failed',
         SyncPhase: null,
@@ -627,6 +633,7 @@ export class WgGateway implements DoorControllers {
     } catch (error) {
       this.progress.delete(deviceId);
       this.log.error({ err: error, serial: device.SerialNumber }, 'wg sync');
+      await progressWritten;
       await saveDeviceState(ctx, deviceId, {
         SyncState: 'failed',
         SyncPhase: null,
