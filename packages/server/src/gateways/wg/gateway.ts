@@ -229,7 +229,8 @@ export class WgGateway implements DoorControllers {
         { taken: taken.length, lost: lost.length, held: own.devices.keys().length },
         'wg ownership',
       );
-    await this.refresh();
+    // The same read of the controllers as the round's: no second query.
+    await this.refresh(all);
     for (const key of taken) void this.collect(Number(key));
   }
 
@@ -294,9 +295,9 @@ export class WgGateway implements DoorControllers {
     return { serial: Number(device.SerialNumber), host: device.Ip, port: device.Port ?? undefined };
   }
 
-  /** Reads the controllers to drive from the database (new ones, address changes, disabled ones gone). */
-  async refresh(): Promise<ControllerRef[]> {
-    const list = (await wgControllers(this.ctx())).filter((d) => this.drives(d.Id));
+  /** The controllers to drive (new ones, address changes, disabled ones gone), from `all` when the caller just read them. */
+  async refresh(all?: ControllerRef[]): Promise<ControllerRef[]> {
+    const list = (all ?? (await wgControllers(this.ctx()))).filter((d) => this.drives(d.Id));
     this.controllers = new Map(list.map((d) => [d.Id, d]));
     this.bySerial = new Map(list.map((d) => [Number(d.SerialNumber), d]));
     return list;
