@@ -5,7 +5,7 @@
  * The controllers record swipes at BENCH_RATE records a second, all together, for BENCH_SECONDS; every record
  * is pushed to the gateway's listener and the gateway polls every controller (WG_POLL) at the same time.
  * Printed:
- *   1. records ingested per second (aim >= 5,000 on SQLite), and how long the backlog took to drain;
+ *   1. records ingested per second (aim >= 10,000 on SQLite, issue 19; 5,000 before), and how long the backlog took to drain;
  *   2. exactly once: every record the controllers made is stored once (per controller: count, distinct ring
  *      indexes and the highest index equal the controller's), nothing counted as lost;
  *   3. p99 of an authenticated list call (GET /api/DoorOpeningRecord, admin session, X-Area-Id) during the
@@ -315,7 +315,7 @@ console.log(
   `| stored per second during the window: median / min / max | ${percentile(perSecond, 50)} / ${Math.min(...perSecond)} / ${Math.max(...perSecond)} |`,
 );
 console.log(
-  `| all stored after | ${drainedSeconds.toFixed(1)} s: **${rate(stored, drainedSeconds)} records/s** end to end (aim >= 5,000) |`,
+  `| all stored after | ${drainedSeconds.toFixed(1)} s: **${rate(stored, drainedSeconds)} records/s** end to end (aim >= 10,000) |`,
 );
 console.log(
   `| pushes sent / requests the controllers answered (polls, reads) | ${sim.stats.pushed} / ${pollRequests} |`,
@@ -355,5 +355,5 @@ if (process.env.BENCH_DUMP) fs.writeFileSync(process.env.BENCH_DUMP, server.outp
 await sim.close();
 await server.stop();
 await db.close();
-fs.rmSync(dir, { recursive: true, force: true });
+if (!process.env.BENCH_KEEP) fs.rmSync(dir, { recursive: true, force: true });
 if (!exactlyOnce || !storeEqualsPlan) process.exitCode = 1;

@@ -7,8 +7,7 @@ import {
   wgControllers,
   type ControllerRef,
 } from '../src/modules/access-control/index.ts';
-import { systemActor, type ServiceContext } from '../src/platform/context.ts';
-import { describeEachDb } from './support/harness.ts';
+import { describeEachDb, systemContext } from './support/harness.ts';
 
 /*
  * Collection by polling after pushes (docs/devices.md, "Collection"; docs/performance.md): records the listener
@@ -19,13 +18,7 @@ describeEachDb('WG collection: a poll after pushes', (h) => {
   let sim: WgSimulator;
   let driver: WgDriver;
   let devices: ControllerRef[];
-  const ctx = (): ServiceContext => ({
-    db: h().db,
-    clock: h().clock,
-    lang: 'en',
-    actor: systemActor('test'),
-    areaId: undefined,
-  });
+  const ctx = () => systemContext(h());
   const address = (d: ControllerRef): WgDevice => {
     const { host, port } = sim.address(Number(d.SerialNumber));
     return { serial: Number(d.SerialNumber), host, port };

@@ -43,6 +43,14 @@ describe('a swipe the hub announces, on the open swipe list', () => {
     expect(placed).toEqual({ page: { Items: [swipe, newest, old], Total: 44 } });
   });
 
+  it("keeps the page's retention note (RetainedFrom)", () => {
+    const swipe = record(13, '2026-03-01T10:30:00.000Z');
+    const cut = { ...page(newest, old, older), RetainedFrom: '2026-02-01T00:00:00.000Z' };
+    expect(placeSwipe(cut, first, swipe)).toEqual({
+      page: { Items: [swipe, newest, old], Total: 44, RetainedFrom: '2026-02-01T00:00:00.000Z' },
+    });
+  });
+
   it('goes in its place by time when it arrives late (a record collected after the controller was away)', () => {
     const late = record(14, '2026-03-01T08:30:00.000Z');
     expect(placeSwipe(page(newest, old, older), first, late)).toEqual({

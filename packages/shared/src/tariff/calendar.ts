@@ -51,7 +51,8 @@ export interface LocalTime {
   millisecond: number;
 }
 
-export function localTime(ms: number, zone: string): LocalTime {
+/** The wall clock read from the zone's formatter (Intl): exact, and the costly part (two calls per conversion). */
+function formattedLocalTime(ms: number, zone: string): LocalTime {
   const parts: Record<string, number> = {};
   for (const p of formatter(zone).formatToParts(new Date(ms))) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
@@ -75,9 +76,40 @@ function wallAsUtc(t: LocalTime): number {
   return d.getTime();
 }
 
-/** Offset of the zone from UTC at an instant, in milliseconds. */
+const OFFSET_SPAN_MS = 15 * 60_000;
+const offsets = new Map<string, number | null>();
+
+/**
+ * The zone's offset from UTC at an instant (ms). Kept per zone and quarter hour when the offset is the same at
+ * both ends of the quarter (an offset changes at most once in one, on a minute boundary): a device gateway
+ * converts every record of a burst, thousands a second, and the formatter was most of that cost.
+ */
 function offsetAt(ms: number, zone: string): number {
-  return wallAsUtc(localTime(ms, zone)) - ms;
+  const span = Math.floor(ms / OFFSET_SPAN_MS);
+  const key = `${zone}|${span}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const start = span * OFFSET_SPAN_MS;
+    const first = wallAsUtc(formattedLocalTime(start, zone)) - start;
+    const last = start + OFFSET_SPAN_MS - 1000;
+    offset = wallAsUtc(formattedLocalTime(last, zone)) - last === first ? first : null;
+    if (offsets.size >= 20_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset ?? wallAsUtc(formattedLocalTime(ms, zone)) - ms;
+}
+
+export function localTime(ms: number, zone: string): LocalTime {
+  const d = new Date(ms + offsetAt(ms, zone));
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    millisecond: ((ms % 1000) + 1000) % 1000,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { DemoContext } from '../context.ts';
-import { DAY_MS } from '../../modules/access-control/index.ts';
+import { DAY_MS, ensureSwipePartitions, monthsOf } from '../../modules/access-control/index.ts';
 import type { Random } from '../random.ts';
 import { bulkInsert } from './bulk.ts';
 
@@ -110,6 +110,8 @@ export async function seedSwipes(
     records.push(record({ device, channel }, at, r.pick(h.cards), h, reason));
   }
   records.sort((a, b) => (a.At as number) - (b.At as number));
+  // PostgreSQL: written around the service, so the months they fall in get their partitions here.
+  await ensureSwipePartitions(db, monthsOf(records.map((rec) => rec.At as number)));
   await bulkInsert(db, ctx.sqlite, 'DoorOpeningRecord', records);
   if (options.dayCounts === false) return;
 

@@ -101,10 +101,14 @@ export async function checkForgotten(
 export async function checkRecordRing(
   ctx: ServiceContext,
   device: ControllerRef,
-  status: StatusResponse,
-): Promise<boolean> {
+  readStatus: () => Promise<StatusResponse>,
+): Promise<{ status: StatusResponse; restarted: boolean }> {
+  // The cursor as it was before the status was asked for: pushes stored meanwhile move it on past the newest
+  // record the reply names (records made after the controller answered), which is no restart. Read after, it
+  // took a busy controller for a reset ring, and its stored records lost their indexes and were stored again.
   const cursor = await recordCursor(ctx, device.Id);
-  if (!cursor || status.event.index >= cursor.nextIndex - 1) return false;
+  const status = await readStatus();
+  if (!cursor || status.event.index >= cursor.nextIndex - 1) return { status, restarted: false };
   await recordRingRestarted(ctx, device.Id, status.event.index);
-  return true;
+  return { status, restarted: true };
 }

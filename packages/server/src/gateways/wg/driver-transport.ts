@@ -7,8 +7,8 @@
 // other implementations (and some firmware for 0x20) put 0 or their own counter there; a reply carrying the id
 // of an earlier, finished request to the same controller is a late duplicate and is dropped ("stale").
 
-import dgram from 'node:dgram';
-import { EventEmitter, once } from 'node:events';
+import type dgram from 'node:dgram';
+import { EventEmitter } from 'node:events';
 import {
   decodeEvent,
   decodeResponse,
@@ -26,6 +26,7 @@ import {
   type WgResponse,
 } from './codec.ts';
 import { DEFAULT_PORT, SOM } from './constants.ts';
+import { ListenerThread } from './listener-thread.ts';
 
 /** How to reach one controller. */
 export interface WgDevice {
@@ -148,7 +149,7 @@ export class WgTransport extends EventEmitter<Events> {
   private readonly recent = new Map<number, number[]>();
   private readonly states = new Map<number, WgDeviceState>();
   private searches = new Set<(r: DeviceResponse) => void>();
-  private listener: dgram.Socket | undefined;
+  private listener: ListenerThread | undefined;
   private closed = false;
   private sequence = 0;
 
@@ -179,13 +180,11 @@ export class WgTransport extends EventEmitter<Events> {
   async listen(address: string | { host: string; port: number }): Promise<{ address: string; port: number }> {
     if (this.listener) throw new Error('already listening');
     const { host, port } = typeof address === 'string' ? parseHostPort(address) : address;
-    const socket = dgram.createSocket('udp4');
-    socket.on('message', (msg, rinfo) => this.onPushed(msg, rinfo, 'listener'));
-    socket.on('error', () => {});
-    socket.bind(port, host);
-    await once(socket, 'listening');
-    this.listener = socket;
-    return socket.address();
+    // Read in a thread of its own, so that a statement running here does not leave pushes to overflow the socket.
+    this.listener = await ListenerThread.open(host, port, (msg, rinfo) =>
+      this.onPushed(msg, rinfo, 'listener'),
+    );
+    return this.listener.address;
   }
 
   private onPushed(msg: Buffer, rinfo: dgram.RemoteInfo, socket: 'requests' | 'listener'): void {
@@ -417,9 +416,12 @@ export class WgTransport extends EventEmitter<Events> {
     if (this.closed) return;
     this.closed = true;
     for (const p of this.pending.values()) p.resolve(undefined as never);
-    const sockets = [this.socket, ...(this.listener ? [this.listener] : [])];
+    const listener = this.listener;
     this.listener = undefined;
-    await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    await Promise.all([
+      new Promise<void>((resolve) => this.socket.close(() => resolve())),
+      listener?.close(),
+    ]);
   }
 
   // ---- typed helpers -----------------------------------------------------------------------------------------

@@ -325,9 +325,11 @@ export class WgGateway implements DoorControllers {
     if (!device || !wg || this.closed || !this.drives(deviceId)) return;
     try {
       if (!this.configured.has(device.Id)) await this.configure(device, wg);
-      const status = await this.driver.getStatus(wg);
       // A record ring that started over is a controller that forgot everything (also while Gatehouse was down).
-      if (await checkRecordRing(this.ctx(device), device, status)) await this.forgotten(device, wg, true);
+      const { status, restarted } = await checkRecordRing(this.ctx(device), device, () =>
+        this.driver.getStatus(wg),
+      );
+      if (restarted) await this.forgotten(device, wg, true);
       const result = await collectRecords(this.driver, this.ctx(device), device, wg, {
         onStored: (rows) => this.announce(rows),
       });

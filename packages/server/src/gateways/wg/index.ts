@@ -8,4 +8,5 @@ export { WgGateway, type WgGatewayOptions, type HubLike } from './gateway.ts';
 export { wgGateway, type WgSettings } from './shape.ts';
 export { localAddressFacing } from './local-address.ts';
 export { collectRecords, recordInput } from './collector.ts';
+export { checkRecordRing } from './door-watch.ts';
 export { syncController, cardRecordOf, sameCard } from './sync.ts';

@@ -332,8 +332,9 @@ export async function clearRulesBackoff(ctx: ServiceContext, deviceId: number): 
 /**
  * The controller's record ring started over (reset to defaults, or replaced: its newest record is older than the
  * collection cursor). The records stored from the old ring keep their rows but no longer their ring index (they
- * cannot be read again, and the new ring reuses the indexes), and collection starts again from the new ring's
- * first record. Audited by the device.
+ * cannot be read again, and the new ring reuses the indexes) and their keys leave the exactly-once ledger
+ * (DoorOpeningRecordKey) in the same transaction, so the new ring's records are stored under the same indexes;
+ * collection starts again from the new ring's first record. Audited by the device.
  */
 export async function recordRingRestarted(
   ctx: ServiceContext,
@@ -347,6 +348,7 @@ export async function recordRingRestarted(
       .where('DeviceId', '=', deviceId)
       .where('RecordIndex', 'is not', null)
       .execute();
+    await trx.deleteFrom('DoorOpeningRecordKey').where('DeviceId', '=', deviceId).execute();
     await trx.deleteFrom('AccessControlRecordCursor').where('DeviceId', '=', deviceId).execute();
     await trx
       .insertInto('AccessControlRecordCursor')

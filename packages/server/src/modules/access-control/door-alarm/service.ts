@@ -86,6 +86,13 @@ export interface RaiseInput {
   detail?: string | null;
   /** An open alarm of the kind on the door whose last occurrence is older than this is not repeated. */
   repeatWithinMs?: number;
+  /**
+   * Several occurrences at once (refused swipes of one pass, each within `repeatWithinMs` of the one before):
+   * `at` is the first, `lastAt` the last, and `details` what each said. One alarm change for all of them.
+   */
+  count?: number;
+  lastAt?: number;
+  details?: string[];
 }
 
 /** Raises an alarm, or repeats the open one of the same kind on the door. Audited by the device. */
@@ -100,11 +107,14 @@ export async function raiseAlarm(ctx: ServiceContext, trx: Trx, input: RaiseInpu
     .where('ClearedAt', 'is', null);
   if (input.repeatWithinMs !== undefined) open = open.where('LastAt', '>=', input.at - input.repeatWithinMs);
   const existing = await open.orderBy('Id', 'desc').executeTakeFirst();
+  const count = input.count ?? 1;
+  const lastAt = input.lastAt ?? input.at;
+  const details = input.details ?? (input.detail ? [input.detail] : []);
   if (existing) {
-    const detail = mergeDetail(existing.Detail, input.detail ?? null);
+    const detail = mergeDetail(existing.Detail, details);
     await trx
       .updateTable('DoorAlarm')
-      .set((eb) => ({ Count: eb('Count', '+', 1), LastAt: input.at, Detail: detail }))
+      .set((eb) => ({ Count: eb('Count', '+', count), LastAt: lastAt, Detail: detail }))
       .where('Id', '=', existing.Id)
       .execute();
     return { areaId: input.device.AreaId, item: await alarmById(trx, existing.Id), raised: false };
@@ -119,8 +129,9 @@ export async function raiseAlarm(ctx: ServiceContext, trx: Trx, input: RaiseInpu
       DoorName: input.doorName,
       Kind: input.kind,
       RaisedAt: input.at,
-      LastAt: input.at,
-      Detail: input.detail ?? null,
+      LastAt: lastAt,
+      Count: count,
+      Detail: mergeDetail(null, details),
     })
     .returning('Id')
     .executeTakeFirstOrThrow();
@@ -130,9 +141,14 @@ export async function raiseAlarm(ctx: ServiceContext, trx: Trx, input: RaiseInpu
 }
 
 /** Refused cards are listed once each, the list kept short. */
-function mergeDetail(before: string | null, add: string | null): string | null {
-  if (!add) return before;
-  const parts = new Set([...(before ? before.split(', ') : []), add]);
+function mergeDetail(before: string | null, add: string[]): string | null {
+  if (add.length === 0) return before;
+  // The latest occurrence of a card counts: delete first, so a card seen again moves to the end.
+  const parts = new Set(before ? before.split(', ') : []);
+  for (const part of add) {
+    parts.delete(part);
+    parts.add(part);
+  }
   return [...parts].slice(-10).join(', ');
 }
 

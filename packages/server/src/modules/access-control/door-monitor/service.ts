@@ -4,6 +4,7 @@ import {
   type DoorLiveItem,
   type DoorMonitorReply,
 } from '@gatehouse/shared';
+import { sql } from 'kysely';
 import type { AreaContext, ServiceContext } from '../../../platform/context.ts';
 import { isoOrNull } from '../../../platform/instants.ts';
 import type { Trx } from '../common.ts';
@@ -299,6 +300,7 @@ async function scanRecords(ctx: ServiceContext, trx: Trx, deviceId: number): Pro
           .execute();
   const out = none();
   for (const r of records) merge(out, await recordSays(ctx, trx, device, r));
+  out.alarms.push(...(await refusedAlarms(ctx, trx, device, records)));
   const next = records.length === 500 ? records[records.length - 1]!.Id : Number(newest?.n ?? 0);
   await trx
     .insertInto('AccessControlRuleSync')
@@ -326,9 +328,9 @@ async function recordSays(
   const at = Number(r.At);
   const door = r.DoorNumber;
   if (door < 1) return none();
-  const alarm = (kind: number, detail: string | null = null, repeatWithinMs?: number) =>
+  const alarm = (kind: number) =>
     doorName(trx, device.Id, door).then((name) =>
-      raiseAlarm(ctx, trx, { device, door, doorName: name, kind, at, detail, repeatWithinMs }),
+      raiseAlarm(ctx, trx, { device, door, doorName: name, kind, at }),
     );
   if (r.EventType === RECORD.alarm && r.EventReason === REASON.forcedOpen) {
     const changes = await patchDoor(ctx, trx, device.Id, door, { Open: 1, Alarm: ALARM.forced }, at);
@@ -344,28 +346,116 @@ async function recordSays(
     return patchDoor(ctx, trx, device.Id, door, { Open: 1, OpenSince: at }, at);
   if (r.EventType === RECORD.door && r.EventReason === REASON.doorClosed)
     return patchDoor(ctx, trx, device.Id, door, { Open: 0 }, at);
-  if ((r.EventType ?? RECORD.swipe) === RECORD.swipe && !r.Result) {
-    const refused = await refusedAt(trx, device, door, at);
-    if (refused >= REFUSED_LIMIT)
-      return { doors: [], alarms: [await alarm(ALARM.refused, r.CardNumber, REFUSED_WINDOW_MS)] };
-  }
   return none();
 }
 
-/** Refused swipes at the door in the window ending at `at`. */
-async function refusedAt(db: Trx, device: { Id: number; AreaId: number }, door: number, at: number) {
-  const row = await db
-    .selectFrom('DoorOpeningRecord')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('AreaId', '=', device.AreaId)
-    .where('At', '>=', at - REFUSED_WINDOW_MS)
-    .where('At', '<=', at)
-    .where('DeviceId', '=', device.Id)
-    .where('DoorNumber', '=', door)
-    .where('Result', '=', 0)
-    .where((eb) => eb.or([eb('EventType', 'is', null), eb('EventType', '=', RECORD.swipe)]))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+/**
+ * Refused swipes piling up: each refused swipe of the batch with REFUSED_LIMIT or more refused at its door in the
+ * minute ending at it. Those of a door, each within the window of the one before, are one occurrence run and raise
+ * (or repeat) the door's alarm once with their count: a burst of refusals is one alarm change, not one per swipe.
+ */
+async function refusedAlarms(
+  ctx: ServiceContext,
+  trx: Trx,
+  device: { Id: number; AreaId: number; Name: string },
+  records: RecordRow[],
+): Promise<AlarmChange[]> {
+  const times = await refusedSwipes(trx, device.Id, records);
+  const triggers = new Map<number, { at: number; card: string }[]>();
+  for (const r of records) {
+    const at = Number(r.At);
+    const door = r.DoorNumber;
+    if (door < 1 || !isRefusedSwipe(r)) continue;
+    if (countWithin(times.get(door) ?? [], at - REFUSED_WINDOW_MS, at) < REFUSED_LIMIT) continue;
+    const list = triggers.get(door) ?? [];
+    list.push({ at, card: r.CardNumber });
+    triggers.set(door, list);
+  }
+  const out: AlarmChange[] = [];
+  for (const [door, list] of triggers) {
+    list.sort((a, b) => a.at - b.at);
+    const name = await doorName(trx, device.Id, door);
+    let run: typeof list = [];
+    const raise = async () => {
+      if (run.length === 0) return;
+      out.push(
+        await raiseAlarm(ctx, trx, {
+          device,
+          door,
+          doorName: name,
+          kind: ALARM.refused,
+          at: run[0]!.at,
+          lastAt: run[run.length - 1]!.at,
+          count: run.length,
+          details: run.map((t) => t.card),
+          repeatWithinMs: REFUSED_WINDOW_MS,
+        }),
+      );
+      run = [];
+    };
+    for (const t of list) {
+      if (run.length && t.at - run[run.length - 1]!.at > REFUSED_WINDOW_MS) await raise();
+      run.push(t);
+    }
+    await raise();
+  }
+  return out;
+}
+
+const isRefusedSwipe = (r: RecordRow) => (r.EventType ?? RECORD.swipe) === RECORD.swipe && !r.Result;
+
+/**
+ * The times of the refused swipes at each door the batch has refused swipes at, over the batch's span and the
+ * window before it (stored records, the batch's own included): one read per door for the whole batch instead
+ * of a count per swipe, from the index of refused records (`DoorOpeningRecord_refused`; `Result = 0` is written
+ * as a literal so that both engines may use the partial index).
+ */
+async function refusedSwipes(
+  db: Trx,
+  deviceId: number,
+  records: RecordRow[],
+): Promise<Map<number, number[]>> {
+  const span = new Map<number, { from: number; to: number }>();
+  for (const r of records) {
+    if (r.DoorNumber < 1 || !isRefusedSwipe(r)) continue;
+    const at = Number(r.At);
+    const s = span.get(r.DoorNumber);
+    span.set(r.DoorNumber, { from: Math.min(s?.from ?? at, at), to: Math.max(s?.to ?? at, at) });
+  }
+  const out = new Map<number, number[]>();
+  for (const [door, { from, to }] of span) {
+    const rows = await db
+      .selectFrom('DoorOpeningRecord')
+      .select('At')
+      .where('DeviceId', '=', deviceId)
+      .where('DoorNumber', '=', door)
+      .where('Result', '=', sql.lit(0))
+      .where('At', '>=', from - REFUSED_WINDOW_MS)
+      .where('At', '<=', to)
+      .where((eb) => eb.or([eb('EventType', 'is', null), eb('EventType', '=', RECORD.swipe)]))
+      .orderBy('At')
+      .execute();
+    out.set(
+      door,
+      rows.map((row) => Number(row.At)),
+    );
+  }
+  return out;
+}
+
+/** How many of the sorted `times` fall in [from, to]. */
+export function countWithin(times: number[], from: number, to: number): number {
+  const firstAtLeast = (value: number, after: boolean) => {
+    let lo = 0;
+    let hi = times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (after ? times[mid]! <= value : times[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return firstAtLeast(to, true) - firstAtLeast(from, false);
 }
 
 /** Doors open longer than their limit, not already forced or held open: held open, with an alarm. */

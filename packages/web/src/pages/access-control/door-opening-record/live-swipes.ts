@@ -56,7 +56,8 @@ export function placeSwipe(
   const index = at === -1 ? page.Items.length : at;
   if (index >= size) return 'reload';
   const Items = [...page.Items.slice(0, index), item, ...page.Items.slice(index)].slice(0, size);
-  return { page: { Items, Total: page.Total + 1 } };
+  // The page keeps what else it says (RetainedFrom: the range reaches before what retention keeps).
+  return { page: { ...page, Items, Total: page.Total + 1 } };
 }
 
 /** The record a Swipe or DoorAlarm event carries: the list's own item. */
