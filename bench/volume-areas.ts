@@ -156,7 +156,7 @@ const COLUMNS = {
   DoorOpeningRecordDay: 'AreaId Day DeviceId Result Count',
   ChargeRecord: 'Id AreaId ChargeEquipmentId CardNumber StartAt EndAt EnergyWh StopReason',
   ChargeOrder:
-    'Id AreaId ChargeRecordId OrderNo ChargeRuleId ChargeType TemporaryChargeType UnitPriceCents TimeUnit FreeMinutes CapCents AmountCents PaymentState PaidAt RefundReason CloseReason UpdatedAt CreatedAt SettledAt',
+    'Id AreaId ChargeRecordId ChargeEquipmentId OrderNo ChargeRuleId ChargeType TemporaryChargeType UnitPriceCents TimeUnit FreeMinutes CapCents AmountCents PaymentState PaidAt RefundReason CloseReason UpdatedAt CreatedAt SettledAt',
   ForcedOutageRecord:
     'Id AreaId ChargeEquipmentId ChargeRecordId ChargeOrderId Reason Result UserId UserName At',
   ParkOrder:

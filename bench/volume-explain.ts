@@ -8,6 +8,7 @@ import type { CompiledQuery, KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
 import type { Db } from '../packages/server/src/db/database.ts';
+import { setListStatements } from '../packages/server/src/platform/list-statements.ts';
 import type { Value } from './volume-sink.ts';
 
 export interface Explained {
@@ -79,10 +80,14 @@ export async function explainer(
     async explain(call) {
       captured.length = 0;
       capturing = true;
+      // Each statement built afresh with its values: a kept list statement (platform/list-statements.ts) is
+      // compiled once with slots standing for the values, which is what the capture would see.
+      setListStatements({ cache: false });
       try {
         await call(traced.app);
       } finally {
         capturing = false;
+        setListStatements({ cache: true });
       }
       const out: Explained[] = [];
       for (const s of captured.filter((x) => RECORD_TABLES.test(x.sql) && /^\s*select/i.test(x.sql)))

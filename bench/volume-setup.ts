@@ -10,14 +10,18 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, openDatabase, type Db } from '../packages/server/src/db/database.ts';
 import { migrateToLatest, seedIfEmpty } from '../packages/server/src/assembly.ts';
+import { GARAGE_DAY_COUNTED } from '../packages/server/src/modules/garage/index.ts';
+import { ensureSwipePartitions, monthsOf } from '../packages/server/src/modules/access-control/index.ts';
+import { recountRecordDays } from '../packages/server/src/platform/record-days.ts';
 import {
   AREAS,
   BULK_TABLES,
   ID_TABLES,
+  dayStart,
   planAreas,
   type AreaSummary,
   type SeededTable,
@@ -163,6 +167,14 @@ async function seed(db: Db): Promise<Marker> {
     `${AREAS} areas with their devices, holders, cards, zones, hosts and sockets: ${seconds(performance.now() - t)}`,
   );
 
+  // The swipe records' monthly partitions (PostgreSQL) for every month the data span, as the server makes them
+  // ahead of its clock: a COPY finds no partition for a row otherwise (there is no DEFAULT one).
+  const firstDay = Math.min(...areas.map((a) => a.firstDay));
+  const months: number[] = [];
+  for (let at = dayStart(firstDay); at <= now; at += 28 * 86_400_000) months.push(at);
+  const created = await ensureSwipePartitions(db, monthsOf([...months, now]));
+  if (created.length) log(`created ${created.length} monthly partitions of the swipe records`);
+
   // Secondary indexes of the bulk tables: dropped now, rebuilt from their own statements after the load.
   const indexes = await secondaryIndexes(db.dialect, run, BULK_TABLES);
   for (const index of indexes) await run(`drop index "${index.name}"`);
@@ -210,6 +222,12 @@ async function seed(db: Db): Promise<Marker> {
     db.sqlite!.pragma('foreign_keys = ON');
     db.sqlite!.pragma('synchronous = NORMAL');
   }
+
+  // The garage's day counts (platform/record-days.ts): PostgreSQL's COPY above ran as a replica, which fires
+  // no trigger, so they are counted once from the rows, as the migration does for rows already there.
+  t = performance.now();
+  await recountRecordDays(db.kysely as Kysely<unknown>, { dialect: db.dialect }, GARAGE_DAY_COUNTED);
+  log(`garage day counts recounted in ${seconds(performance.now() - t)}`);
 
   t = performance.now();
   const mismatched = await run(

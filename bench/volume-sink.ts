@@ -308,7 +308,13 @@ export async function secondaryIndexes(
            order by i.relname`,
           [`{${tables.join(',')}}`],
         );
-  return rows.map((r) => ({ name: String(r.name), table: String(r.table), sql: String(r.sql) }));
+  // A partitioned table's index reads `ON ONLY "T"`: made again that way, it would cover the parent alone (no
+  // partition indexed, every list a scan). Without ONLY it is made on every partition, as the migration made it.
+  return rows.map((r) => ({
+    name: String(r.name),
+    table: String(r.table),
+    sql: String(r.sql).replace(/ ON ONLY /, ' ON '),
+  }));
 }
 
 /** Foreign keys of these tables (PostgreSQL), for a loader that may not switch their triggers off. */

@@ -23,7 +23,7 @@ import { openApiComponents, registerRoute, type AnyRoute } from './platform/rout
 import { AreaHub } from './platform/hub/hub.ts';
 import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
 import { SettingsService } from './modules/system/index.ts';
-import { pruneSwipeRecords } from './modules/access-control/index.ts';
+import { ensurePartitionsAhead, pruneSwipeRecords } from './modules/access-control/index.ts';
 import { pruneGarageRecords } from './modules/garage/index.ts';
 import { registerModules, routeTable } from './routes.ts';
 import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
@@ -241,6 +241,11 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
   cluster.singleton('swipe-retention', 10 * 60_000, async () => {
     await pruneSwipeRecords(db, clock.now(), settings.get('SwipeRetentionMonths'), { pauseMs: 50 });
   });
+  // PostgreSQL: the swipe records' monthly partitions for this month and the next three, at start and daily,
+  // once across the cluster (a month's partition exists long before its first record; nothing on SQLite).
+  cluster.singleton('swipe-partitions', 24 * 3_600_000, async () => {
+    await ensurePartitionsAhead(db, clock.now());
+  });
   // The garage's records (sessions with their orders, power-offs, parking orders) the same way.
   cluster.singleton('garage-retention', 10 * 60_000, async () => {
     await pruneGarageRecords(db, clock.now(), settings.all(), { pauseMs: 50 });
@@ -250,7 +255,8 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
 }
 
 function logFailedRequests(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every reply, and most need nothing from it.
+  app.addHook('onResponse', (request, reply, done) => {
     if (reply.statusCode >= 400) {
       request.log.info(
         {
@@ -262,6 +268,7 @@ function logFailedRequests(app: FastifyInstance): void {
         'request failed',
       );
     }
+    done();
   });
 }
 

@@ -65,6 +65,7 @@ export async function insertChargeOrder(
       AreaId: options.areaId,
       OrderNo: `TEST${String(serial).padStart(8, '0')}`,
       ChargeRecordId: record.Id,
+      ChargeEquipmentId: socket.Id,
       ChargeRuleId: rule.Id,
       ChargeType: rule.ChargeType,
       TemporaryChargeType: rule.TemporaryChargeType,

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { pruneGarageRecords } from '../src/modules/garage/index.ts';
 import { retentionCutoff } from '../src/platform/retention.ts';
 import { call, login } from './support/client.ts';
+import { recordDaysAndRecount } from './support/record-days.ts';
 import { DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
 
 const DAY = 86_400_000;
@@ -99,6 +100,7 @@ describeEachDb('garage retention', (h) => {
                 ...terms,
                 AreaId: areaId,
                 ChargeRecordId: record.Id,
+                ChargeEquipmentId: socketId,
                 OrderNo: `RT${String(serial).padStart(10, '0')}`,
                 AmountCents: order.settled ? 100 : null,
                 PaymentState: order.state,
@@ -420,6 +422,11 @@ describeEachDb('garage retention', (h) => {
     expect(none.charges).toMatchObject({ removed: 0, steps: 0 });
     expect(none.parkOrders).toMatchObject({ removed: 0, steps: 0 });
     expect(none.powerOffs).toMatchObject({ removed: 0, steps: 0 });
+
+    // The day counts the lists page and total by equal a full recount of what retention left.
+    const days = await recordDaysAndRecount(k);
+    expect(days.kept.length).toBeGreaterThan(0);
+    expect(days.kept).toEqual(days.counted);
   }, 180_000);
 
   it('is three system settings, 0 (keep everything) by default', async () => {

@@ -524,6 +524,8 @@ describeEachDb(
       await cp.plugIn(2, { soc: 0.5 });
       const first = await cp.swipe(1, SECOND_CARD);
       expect(first.status).toBe('Accepted');
+      // The order names its session's socket (the by-socket lists read it; migration 0024).
+      expect((await order(first.transactionId!)).ChargeEquipmentId).toBe(sockets.recon[0]);
       const second = await cp.swipe(2, SECOND_CARD);
       expect(second.status).toBe('ConcurrentTx');
       await cp.stop(1, 'Local');

@@ -417,6 +417,7 @@ function session(
       record,
       order: {
         AreaId: areaId,
+        ChargeEquipmentId: socket.id,
         OrderNo,
         ChargeRuleId: ruleId,
         ...terms,
@@ -439,6 +440,7 @@ function session(
     record,
     order: {
       AreaId: areaId,
+      ChargeEquipmentId: socket.id,
       OrderNo,
       ChargeRuleId: ruleId,
       ...terms,

@@ -1,3 +1,6 @@
+import { isoInstant } from '@gatehouse/shared';
+import type { SettingValues, Settings } from './settings.ts';
+
 /**
  * The step loop every record kind's retention shares (issue 20, docs/performance.md "Growth bounded"): with a
  * setting of N > 0 months, a kind's records from before the start of the UTC day N calendar months ago are
@@ -46,12 +49,33 @@ export type RetentionStepFn<Cursor> = (
 ) => Promise<RetentionStep<Cursor>>;
 
 export const RETENTION_STEP_ROWS = 2_000;
-const RETENTION_BUDGET_MS = 60_000;
+export const RETENTION_BUDGET_MS = 60_000;
 
 /** The first instant kept: the start (UTC) of the day `months` calendar months before `now`. */
 export function retentionCutoff(now: number, months: number): number {
   const d = new Date(now);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - months, d.getUTCDate());
+}
+
+/** The settings that bound a record kind's age (months; 0 keeps everything). */
+export type RetentionSetting = Extract<keyof SettingValues, `${string}RetentionMonths`>;
+
+/**
+ * What a record list's page says about retention (`RetainedFrom` of the contract's Page): the cutoff of its
+ * kind as an ISO instant when the kind's setting removes anything (N > 0 months) and the list's range starts
+ * before the cutoff or has no start; otherwise nothing. Spread into the page: `{ ...page, ...retainedFrom(…) }`.
+ * The cutoff is the step loop's own (retentionCutoff), so the list says exactly what the runs remove.
+ */
+export function retainedFrom(
+  settings: Pick<Settings, 'get'>,
+  setting: RetentionSetting,
+  now: number,
+  start: number | undefined,
+): { RetainedFrom?: string } {
+  const months = settings.get(setting);
+  if (!(months > 0)) return {};
+  const cutoff = retentionCutoff(now, months);
+  return start === undefined || start < cutoff ? { RetainedFrom: isoInstant(cutoff) } : {};
 }
 
 /**

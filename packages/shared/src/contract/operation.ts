@@ -137,6 +137,7 @@ type PageSchema<D extends ResourceApiDef> = z.ZodType<{
   Items: ItemOf<D>[];
   Total: number;
   TotalCapped?: boolean;
+  RetainedFrom?: string;
 }>;
 
 interface Base {

@@ -126,10 +126,19 @@ export const LIST_TOTAL_CAP = 10_000;
 
 /**
  * A page of a list: its items and the number of items the filters match; with `TotalCapped`, more than
- * `Total` (= LIST_TOTAL_CAP) match and the exact number was not counted.
+ * `Total` (= LIST_TOTAL_CAP) match and the exact number was not counted. `RetainedFrom` (an ISO instant, record
+ * lists only): the records of this kind from before it are removed by its retention setting (docs/performance.md,
+ * "Growth bounded: retention"), and the list's time range starts before it or has no start, so `Total` counts
+ * the records kept, not every record the range once held. Absent when the setting is 0 (keep everything) or
+ * the range starts at or after it.
  */
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ Items: z.array(item), Total: z.number().int(), TotalCapped: z.boolean().optional() });
+  return z.object({
+    Items: z.array(item),
+    Total: z.number().int(),
+    TotalCapped: z.boolean().optional(),
+    RetainedFrom: z.string().optional(),
+  });
 }
 
 export interface Page<T> {
@@ -137,6 +146,8 @@ export interface Page<T> {
   Total: number;
   /** More than `Total` rows match (the count stopped at LIST_TOTAL_CAP). */
   TotalCapped?: boolean;
+  /** Records from before this instant are removed by retention, and the range reaches before it. */
+  RetainedFrom?: string;
 }
 
 const enumCheck = (def: EnumDef<string, number>) =>

@@ -15,7 +15,8 @@ import { accessControlMigration } from './migration.ts';
 import { wgMigration, wgSentMigration } from './device-migrations.ts';
 import { accessControlOptionsRoutes } from './options/routes.ts';
 import { accessRulesMigration } from './migration-rules.ts';
-import { swipeDayCoveringMigration } from './migration-volume.ts';
+import { refusedSwipeMigration, swipeDayCoveringMigration } from './migration-volume.ts';
+import { swipePartitionsMigration } from './migration-partitions.ts';
 import { timeProfileRoutes } from './time-profile/routes.ts';
 import { holidayRoutes } from './holiday/routes.ts';
 import { doorScheduleRoutes } from './door-schedule/routes.ts';
@@ -51,6 +52,8 @@ export const accessControlModule: ServerModule = {
     '0010-wg-sent': wgSentMigration,
     '0014-access-rules': accessRulesMigration,
     '0021-swipe-day-covering': swipeDayCoveringMigration,
+    '0022-refused-swipes': refusedSwipeMigration,
+    '0023-swipe-partitions': swipePartitionsMigration,
   },
   register: registerAccessControlDependents,
 };
@@ -106,6 +109,7 @@ export {
   type RulesPlan,
 } from './access-control-device/rules.ts';
 export {
+  countWithin,
   noteControllerOnline,
   noteDoorStatus,
   watchDoors,
@@ -116,5 +120,12 @@ export { announceAlarms, installAlarmEvents } from './door-alarm/service.ts';
 export { CHANGE } from './card-user/change-log.ts';
 export { DAY_MS } from './door-opening-record/service.ts';
 export { pruneSwipeRecords, retentionCutoff } from './door-opening-record/retention.ts';
+// Monthly partitions of the swipe records on PostgreSQL (the app's singleton job, the demo seeder).
+export {
+  ensurePartitionsAhead,
+  ensureSwipePartitions,
+  monthsOf,
+  swipePartitions,
+} from './door-opening-record/partitions.ts';
 export type { AccessControlTables } from './tables.ts';
 export type { AccessControlRuleTables } from './tables-rules.ts';

@@ -135,7 +135,11 @@ export interface DoorOpeningRecordTable {
   Result: number;
   /** doorRecordReason. */
   Reason: number;
-  /** The controller's ring index (migration 0007-wg); (DeviceId, RecordIndex) is unique. Null: not from a ring. */
+  /**
+   * The controller's ring index (migration 0007-wg). Null: not from a ring. (DeviceId, RecordIndex) is stored
+   * once through DoorOpeningRecordKey (migration 0023), not a unique index: the table is partitioned by month
+   * on PostgreSQL, where a unique index would have to include At.
+   */
   RecordIndex: number | null;
   /** The controller's record type: 1 swipe, 2 door event (button, remote open, power-on…), 3 alarm. */
   EventType: number | null;
@@ -151,6 +155,16 @@ export interface DoorOpeningRecordDayTable {
   DeviceId: number;
   Result: number;
   Count: number;
+}
+
+/**
+ * The exactly-once ledger of ring records (migration 0023-swipe-partitions): one row per (DeviceId, RecordIndex)
+ * stored in DoorOpeningRecord. A ring record is inserted only when its key was new here, in the same
+ * transaction; retention and a ring restart remove the keys with (or of) the records.
+ */
+export interface DoorOpeningRecordKeyTable {
+  DeviceId: number;
+  RecordIndex: number;
 }
 
 /** A holder's change (changeType), written in the transaction of the change. */
@@ -250,6 +264,7 @@ export interface AccessControlTables {
   CardUserLinkChannel: CardUserLinkChannelTable;
   DoorOpeningRecord: DoorOpeningRecordTable;
   DoorOpeningRecordDay: DoorOpeningRecordDayTable;
+  DoorOpeningRecordKey: DoorOpeningRecordKeyTable;
   ChangeRecord: ChangeRecordTable;
   RenewalRecord: RenewalRecordTable;
   FailureDeclarationRecord: FailureDeclarationRecordTable;

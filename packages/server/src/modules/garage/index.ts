@@ -9,7 +9,8 @@ import { forcedOutageRecordRoutes } from './forced-outage-record/routes.ts';
 import { garageDashboardRoutes } from './garage-dashboard/routes.ts';
 import { garageMigration } from './migration.ts';
 import { chargerStateMigration, ocppMigration, ocppSafetyMigration } from './device-migrations.ts';
-import { recordIndexesMigration } from './record-indexes.ts';
+import { recordDaysMigration } from './record-days.ts';
+import { chargeOrderSocketMigration, recordIndexesMigration } from './record-indexes.ts';
 import { monthlyPassRoutes } from './monthly-pass/routes.ts';
 import { parkAreaRoutes } from './park-area/routes.ts';
 import { parkOrderRoutes } from './park-order/routes.ts';
@@ -37,6 +38,8 @@ export const garageModule: ServerModule = {
     '0008-ocpp-safety': ocppSafetyMigration,
     '0016-charger-state': chargerStateMigration,
     '0020-record-indexes': recordIndexesMigration,
+    '0023-record-days': recordDaysMigration,
+    '0024-charge-order-socket': chargeOrderSocketMigration,
   },
   register: registerGarageDependents,
 };
@@ -119,3 +122,5 @@ export {
   type ForcedOutageRecordTable,
   type ParkOrderTable,
 } from './tables.ts';
+// The record tables counted per area and day (platform/record-days.ts), for whoever loads them in bulk.
+export { GARAGE_DAY_COUNTED } from './record-days.ts';

@@ -164,6 +164,12 @@ export interface ChargeOrderTable extends TariffColumns, OrderPaymentColumns {
   Id: Generated<number>;
   AreaId: number;
   ChargeRecordId: number;
+  /**
+   * The session's socket, copied from it when the order is made (a session never changes socket): one socket's
+   * orders are then read from their own index, newest first, instead of looking up each of its sessions' orders
+   * (migration 0024; docs/performance.md).
+   */
+  ChargeEquipmentId: number;
   /** The session's start: the order's time. */
   CreatedAt: number;
   /** When the session ended and the order was priced. */

@@ -1,9 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { Card, Descriptions, Space, Table } from 'antd';
+import { Card, Descriptions, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { DeleteOutlined } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { formatSiteTime } from '../../core/site-time.ts';
 import { useSessionStore } from '../../stores/session.ts';
 import { renderCell, type StatusControl } from './cells.tsx';
 import { ListExport } from './ListExport.tsx';
@@ -124,12 +125,23 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
 }
 
 /**
+ * What the page says beside its total when retention removed records its range reaches back to (the page's
+ * RetainedFrom): "records before {date} were removed", the cutoff as the site's wall time like every time on
+ * the screens; nothing otherwise.
+ */
+export function retentionNote(data: { RetainedFrom?: string } | undefined, t: TFunction): string | undefined {
+  if (!data?.RetainedFrom) return undefined;
+  return t('list.retainedFrom', { date: formatSiteTime(data.RetainedFrom, 'YYYY-MM-DD HH:mm') });
+}
+
+/**
  * The pager. A capped total ("more than 10,000") is not a number of rows: the pager is given one more page
- * than it has seen (this one, and a next one when this one is full), so next and previous keep working.
+ * than it has seen (this one, and a next one when this one is full), so next and previous keep working. A
+ * range that retention cut adds a quiet note after the total (retentionNote).
  */
 export function pagination(
   page: { index: number; size: number },
-  data: { Items: unknown[]; Total: number; TotalCapped?: boolean } | undefined,
+  data: { Items: unknown[]; Total: number; TotalCapped?: boolean; RetainedFrom?: string } | undefined,
   t: TFunction,
 ) {
   const capped = Boolean(data?.TotalCapped);
@@ -145,10 +157,21 @@ export function pagination(
     total,
     showSizeChanger: true,
     pageSizeOptions: [10, 20, 50, 100],
-    showTotal: () =>
-      capped
+    showTotal: (): ReactNode => {
+      const text = capped
         ? t('list.totalMore', { total: (data?.Total ?? 0).toLocaleString() })
-        : t('list.total', { total: data?.Total ?? 0 }),
+        : t('list.total', { total: data?.Total ?? 0 });
+      const note = retentionNote(data, t);
+      if (!note) return text;
+      return (
+        <>
+          {text}
+          <Typography.Text type="secondary" className="list-page-retained" data-testid="list-retained-from">
+            {note}
+          </Typography.Text>
+        </>
+      );
+    },
   };
 }
 

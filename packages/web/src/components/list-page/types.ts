@@ -252,9 +252,5 @@ export interface ListPageConfig<T extends Row> {
   testId?: string;
 }
 
-export interface Page<T> {
-  Items: T[];
-  Total: number;
-  /** More than `Total` rows match: the server stopped counting (docs/performance.md, "Count rules"). */
-  TotalCapped?: boolean;
-}
+/** A page of a list (TotalCapped, RetainedFrom): the shared contract's. */
+export type { Page } from '@gatehouse/shared';

@@ -31,6 +31,7 @@ export const list: CatalogueShape<typeof zh> = {
   exportPartsDone: 'Export finished: {{parts}} files, {{rows}} rows',
   total: '{{total}} in total',
   totalMore: 'more than {{total}}',
+  retainedFrom: 'Records before {{date}} were removed by the retention setting',
   loadFailed: 'Could not load; try again',
   maxDays: 'At most {{days}} days',
   siteZone: 'Times are site time ({{zone}}, {{offset}})',

@@ -32,6 +32,7 @@ export const list: CatalogueShape<typeof zh> = {
   exportPartsDone: 'Exportación terminada: {{parts}} archivos, {{rows}} filas',
   total: '{{total}} en total',
   totalMore: 'más de {{total}}',
+  retainedFrom: 'Los registros anteriores a {{date}} se eliminaron según el plazo de conservación',
   loadFailed: 'No se pudo cargar; inténtelo de nuevo',
   maxDays: 'Como máximo {{days}} días',
   siteZone: 'Las horas son de la sede ({{zone}}, {{offset}})',

@@ -31,6 +31,7 @@ export const list: CatalogueShape<typeof zh> = {
   exportPartsDone: '分割エクスポート完了：{{parts}} ファイル、計 {{rows}} 行',
   total: '全 {{total}} 件',
   totalMore: '{{total}} 件超',
+  retainedFrom: '{{date}} より前の記録は保存期間の設定により削除されました',
   loadFailed: '読み込みに失敗しました。再試行してください',
   maxDays: '最長 {{days}} 日まで選択できます',
   siteZone: '時刻はすべて現地時間（{{zone}}、{{offset}}）',

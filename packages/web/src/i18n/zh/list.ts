@@ -29,6 +29,7 @@ export const list = {
   exportPartsDone: '分批导出完成：{{parts}} 个文件，共 {{rows}} 行',
   total: '共 {{total}} 条',
   totalMore: '超过 {{total}} 条',
+  retainedFrom: '{{date}} 之前的记录已按保留期限删除',
   loadFailed: '加载失败，请重试',
   maxDays: '最长可选 {{days}} 天',
   siteZone: '时间均为站点时间（{{zone}}，{{offset}}）',

@@ -10,9 +10,12 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import type { Fence, ServiceContext } from '../../../platform/context.ts';
+import { DAY_MS } from '../../../platform/record-days.ts';
 import type { Trx } from '../common.ts';
+import { ensureSwipePartitions, isMissingPartition, monthsOf } from './partitions.ts';
 
-export const DAY_MS = 86_400_000;
+// The UTC day the per-day counts are kept by: the same one as the garage's record days.
+export { DAY_MS };
 
 /** A swipe as a controller reports it. */
 export interface SwipeInput {
@@ -157,14 +160,33 @@ async function flushDays(trx: Trx, batch: RecordBatch): Promise<void> {
       .execute();
 }
 
-/** Runs `work` in one transaction with one batch of lookups, its per-day counts written before the commit. */
-function inBatch<T>(db: Kysely<Database>, work: (trx: Trx, batch: RecordBatch) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    const batch = newBatch();
-    const result = await work(trx, batch);
-    await flushDays(trx, batch);
-    return result;
-  });
+/**
+ * Runs `work` in one transaction with one batch of lookups, its per-day counts written before the commit.
+ *
+ * PostgreSQL: a record whose UTC month has no partition (partitions.ts; a controller's clock years off) fails
+ * the insert with "no partition of relation found". The transaction has then rolled back entirely, so the
+ * months of `ats` (the batch's instants) get their partitions, in transactions of their own, and `work` runs
+ * again from the start; what was stored or counted the first time was rolled back with it.
+ */
+async function inBatch<T>(
+  db: Kysely<Database>,
+  ats: () => number[],
+  work: (trx: Trx, batch: RecordBatch) => Promise<T>,
+): Promise<T> {
+  const run = () =>
+    db.transaction().execute(async (trx) => {
+      const batch = newBatch();
+      const result = await work(trx, batch);
+      await flushDays(trx, batch);
+      return result;
+    });
+  try {
+    return await run();
+  } catch (error) {
+    if (!isMissingPartition(error)) throw error;
+    await ensureSwipePartitions({ kysely: db, dialect: 'postgres' }, monthsOf(ats()));
+    return run();
+  }
 }
 
 function channelsOf(trx: Trx, batch: RecordBatch, deviceId: number, door: number): Promise<ChannelRow[]> {
@@ -310,18 +332,36 @@ async function insertSwipe(
   batch: RecordBatch,
 ): Promise<StoredControllerRecord | null> {
   const prepared = await prepareSwipe(trx, input, batch);
-  const insert = trx.insertInto('DoorOpeningRecord').values(prepared.values);
-  // A ring record is stored once: the unique (DeviceId, RecordIndex) turns a second sighting into nothing.
-  const row = await (
-    prepared.ring ? insert.onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing()) : insert
-  )
-    .returning('Id')
-    .executeTakeFirst();
-  if (!row) {
-    if (!prepared.ring) throw new Error('insert returned no row');
-    return null;
+  // A ring record is stored once: its key, already in the ledger, turns a second sighting into nothing.
+  if (prepared.ring) {
+    const fresh = await newKeys(trx, prepared.record.DeviceId, [prepared.ring.RecordIndex]);
+    if (fresh.size === 0) return null;
   }
+  const row = await trx
+    .insertInto('DoorOpeningRecord')
+    .values(prepared.values)
+    .returning('Id')
+    .executeTakeFirstOrThrow();
   return storedSwipe(prepared, row.Id, batch, input.Result);
+}
+
+/**
+ * Claims ring indexes of a controller in the exactly-once ledger (DoorOpeningRecordKey) and answers those that
+ * were new: only their records are then inserted, in the same transaction. A key claimed by another
+ * transaction not yet committed makes this one wait for it, and then counts as taken if it committed, so two
+ * writers of the same record (a push and a poll) store it once. The ledger is what keeps (DeviceId,
+ * RecordIndex) unique: the records' own index on it cannot be unique on PostgreSQL, where the table is
+ * partitioned by month (a unique index would have to include At, and the same record reported again with
+ * another At, a controller's clock changed across a month's end, would land in another partition).
+ */
+async function newKeys(trx: Trx, deviceId: number, indexes: number[]): Promise<Set<number>> {
+  const rows = await trx
+    .insertInto('DoorOpeningRecordKey')
+    .values(indexes.map((RecordIndex) => ({ DeviceId: deviceId, RecordIndex })))
+    .onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing())
+    .returning('RecordIndex')
+    .execute();
+  return new Set(rows.map((r) => Number(r.RecordIndex)));
 }
 
 /** Rows a multi-row insert carries: well under both databases' bound-parameter limits (16 columns a row). */
@@ -329,8 +369,8 @@ const INSERT_ROWS = 200;
 
 /**
  * One controller's ring records, inserted many rows a statement (under a burst of pushes, the statement's
- * building and round trip were most of a record's cost). Exactly once as one at a time: the unique
- * (DeviceId, RecordIndex) skips what is already stored, and a record seen twice in the same call counts once.
+ * building and round trip were most of a record's cost). Exactly once as one at a time: the ledger's keys
+ * (newKeys) skip what is already stored, and a record seen twice in the same call counts once.
  * Answers the records stored now, in the order given.
  */
 async function insertRingSwipes(
@@ -346,21 +386,31 @@ async function insertRingSwipes(
     seen.add(input.RecordIndex);
     prepared.push({ input, swipe: await prepareSwipe(trx, { ...input, DeviceId: deviceId }, batch) });
   }
-  const stored: StoredControllerRecord[] = [];
-  for (let i = 0; i < prepared.length; i += INSERT_ROWS) {
-    const chunk = prepared.slice(i, i + INSERT_ROWS);
+  // Keys are claimed in ring order whatever order the records came in: two transactions claiming the same keys
+  // (a push and a poll of one controller) then wait for each other in one order, never in a cycle (a deadlock).
+  const ordered = [...prepared].sort((a, b) => a.input.RecordIndex - b.input.RecordIndex);
+  const ids = new Map<number, number>();
+  for (let i = 0; i < ordered.length; i += INSERT_ROWS) {
+    const slice = ordered.slice(i, i + INSERT_ROWS);
+    const fresh = await newKeys(
+      trx,
+      deviceId,
+      slice.map((p) => p.input.RecordIndex),
+    );
+    const chunk = slice.filter((p) => fresh.has(p.input.RecordIndex));
+    if (chunk.length === 0) continue;
     const rows = await trx
       .insertInto('DoorOpeningRecord')
       .values(chunk.map((p) => p.swipe.values))
-      .onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing())
       .returning(['Id', 'RecordIndex'])
       .execute();
     // RETURNING's order is not promised (SQLite says so): rows are matched by their ring index.
-    const ids = new Map(rows.map((r) => [Number(r.RecordIndex), r.Id]));
-    for (const { input, swipe } of chunk) {
-      const id = ids.get(input.RecordIndex);
-      if (id !== undefined) stored.push(storedSwipe(swipe, id, batch, input.Result));
-    }
+    for (const r of rows) ids.set(Number(r.RecordIndex), r.Id);
+  }
+  const stored: StoredControllerRecord[] = [];
+  for (const { input, swipe } of prepared) {
+    const id = ids.get(input.RecordIndex);
+    if (id !== undefined) stored.push(storedSwipe(swipe, id, batch, input.Result));
   }
   return stored;
 }
@@ -421,11 +471,15 @@ async function explainReason(
  */
 export async function recordSwipes(db: Kysely<Database>, inputs: SwipeInput[]): Promise<number[]> {
   if (inputs.length === 0) return [];
-  return inBatch(db, async (trx, batch) => {
-    const ids: number[] = [];
-    for (const input of inputs) ids.push((await insertSwipe(trx, input, batch))!.Id);
-    return ids;
-  });
+  return inBatch(
+    db,
+    () => inputs.map((i) => i.At),
+    async (trx, batch) => {
+      const ids: number[] = [];
+      for (const input of inputs) ids.push((await insertSwipe(trx, input, batch))!.Id);
+      return ids;
+    },
+  );
 }
 
 /**
@@ -441,11 +495,15 @@ export async function storeControllerRecords(
   inputs: ControllerRecordInput[],
   cursor?: { nextIndex: number; lost: number },
 ): Promise<StoredControllerRecord[]> {
-  return inBatch(ctx.db.kysely, async (trx, batch) => {
-    // Behind the gateway's lease (ctx.fence): a former owner's late pass moves no cursor back.
-    await ctx.fence?.(trx);
-    return storeRingRecords(trx, ctx.clock.now(), deviceId, inputs, batch, cursor);
-  });
+  return inBatch(
+    ctx.db.kysely,
+    () => inputs.map((i) => i.At),
+    async (trx, batch) => {
+      // Behind the gateway's lease (ctx.fence): a former owner's late pass moves no cursor back.
+      await ctx.fence?.(trx);
+      return storeRingRecords(trx, ctx.clock.now(), deviceId, inputs, batch, cursor);
+    },
+  );
 }
 
 /**
@@ -458,7 +516,8 @@ export async function storePushedRecords(
   ctx: ServiceContext,
   batches: { deviceId: number; inputs: ControllerRecordInput[]; fence?: Fence }[],
 ): Promise<StoredControllerRecord[]> {
-  return inBatch(ctx.db.kysely, async (trx, lookups) => {
+  const ats = () => batches.flatMap((b) => b.inputs.map((i) => i.At));
+  return inBatch(ctx.db.kysely, ats, async (trx, lookups) => {
     const now = ctx.clock.now();
     const stored: StoredControllerRecord[] = [];
     // Each controller's records behind its own lease (ServiceContext.fence), checked before anything is written.
@@ -528,7 +587,11 @@ export async function recordCursor(
   return row && { nextIndex: Number(row.NextIndex), lost: Number(row.LostRecords) };
 }
 
-/** The ring indexes in [fromIndex, toIndex) of a controller that are stored already (pushed before a poll). */
+/**
+ * The ring indexes in [fromIndex, toIndex) of a controller that are stored already (pushed before a poll). Read
+ * from the ledger, which holds exactly the stored records' keys: one index range, where the records' own
+ * index on PostgreSQL is one per monthly partition.
+ */
 export async function storedRecordIndexes(
   ctx: ServiceContext,
   deviceId: number,
@@ -536,7 +599,7 @@ export async function storedRecordIndexes(
   toIndex: number,
 ): Promise<Set<number>> {
   const rows = await ctx.db.kysely
-    .selectFrom('DoorOpeningRecord')
+    .selectFrom('DoorOpeningRecordKey')
     .select('RecordIndex')
     .where('DeviceId', '=', deviceId)
     .where('RecordIndex', '>=', fromIndex)
@@ -552,7 +615,8 @@ export async function recordSwipe(db: Kysely<Database>, input: SwipeInput): Prom
 
 /**
  * How many ring records of a controller in [fromIndex, toIndex) are already stored (pushed events arrive
- * before the poll reaches them): a gap the ring overwrote counts as lost only for the records never seen.
+ * before the poll reaches them): a gap the ring overwrote counts as lost only for the records never seen. From
+ * the ledger, like storedRecordIndexes.
  */
 export async function storedRecordCount(
   ctx: ServiceContext,
@@ -561,7 +625,7 @@ export async function storedRecordCount(
   toIndex: number,
 ): Promise<number> {
   const row = await ctx.db.kysely
-    .selectFrom('DoorOpeningRecord')
+    .selectFrom('DoorOpeningRecordKey')
     .select(sql<number>`count(*)`.as('n'))
     .where('DeviceId', '=', deviceId)
     .where('RecordIndex', '>=', fromIndex)

@@ -1,7 +1,7 @@
 import { ChargeOrderApi, chargeStopReason, enumLabel, formatKWh } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
-import { isOpen, sessionConditions, sessionExportColumns } from '../charge-record/places.ts';
+import { isOpen, placeConditions, sessionConditions, sessionExportColumns } from '../charge-record/places.ts';
 import { moneyCell } from '../common/index.ts';
 import { orderActionRoutes, paymentExportColumns } from '../common/orders.ts';
 import { chargeOrderById, chargeOrderView } from './service.ts';
@@ -21,6 +21,8 @@ export const chargeOrderRoutes = [
       ChargeRecordId: match.equals('ChargeOrder.ChargeRecordId'),
       Open: isOpen('ChargeOrder.SettledAt'),
       ...sessionConditions('ChargeOrder.ChargeRecordId'),
+      // The place from the order's own copy of its socket (its own index), not through its session.
+      ...placeConditions('ChargeOrder.ChargeEquipmentId'),
     },
     sorts: {
       StartAt: 'ChargeOrder.CreatedAt',
@@ -29,9 +31,13 @@ export const chargeOrderRoutes = [
       UpdatedAt: 'ChargeOrder.UpdatedAt',
     },
     defaultOrder: 'desc',
-    timeRange: { column: 'ChargeOrder.CreatedAt', requiredForExport: true },
-    // Pages chosen on the orders' indexes alone; one session, socket or host starts from its sessions.
-    pageOnTable: {},
+    timeRange: {
+      column: 'ChargeOrder.CreatedAt',
+      requiredForExport: true,
+      retention: 'ChargeRecordRetentionMonths',
+    },
+    // Pages chosen on the orders' indexes alone; one session, socket or host starts from its own index.
+    pageOnTable: { dayCounted: true },
     narrowFilters: ['ChargeRecordId', 'ChargeEquipmentId', 'ChargeHostId'],
     export: {
       titleKey: 'garage.title.chargeorderRecords',

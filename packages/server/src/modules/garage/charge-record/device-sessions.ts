@@ -212,6 +212,7 @@ async function startSession(
     .values({
       AreaId: ctx.areaId,
       ChargeRecordId: record.Id,
+      ChargeEquipmentId: input.socketId,
       // Longer than the seeded numbers (7-digit sequence), so a live order never takes a demo one's number.
       OrderNo: `CD${localDateKey(input.startAt, zone).replaceAll('-', '')}${String(record.Id).padStart(9, '0')}`,
       ChargeRuleId,

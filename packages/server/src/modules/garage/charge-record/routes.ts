@@ -19,9 +19,13 @@ export const chargeRecordRoutes = implementResource(ChargeRecordApi, {
   },
   sorts: { StartAt: 'ChargeRecord.StartAt', EndAt: 'ChargeRecord.EndAt', EnergyWh: 'ChargeRecord.EnergyWh' },
   defaultOrder: 'desc',
-  timeRange: { column: 'ChargeRecord.StartAt', requiredForExport: true },
+  timeRange: {
+    column: 'ChargeRecord.StartAt',
+    requiredForExport: true,
+    retention: 'ChargeRecordRetentionMonths',
+  },
   // Pages chosen on the index of (AreaId, StartAt, Id) alone; one socket or host starts from its sockets.
-  pageOnTable: {},
+  pageOnTable: { dayCounted: true },
   narrowFilters: ['ChargeEquipmentId', 'ChargeHostId'],
   export: {
     titleKey: 'garage.title.chargeRecords',

@@ -21,10 +21,14 @@ export const forcedOutageRecordRoutes = [
     },
     sorts: { At: 'ForcedOutageRecord.At' },
     defaultOrder: 'desc',
-    timeRange: { column: 'ForcedOutageRecord.At', requiredForExport: true },
+    timeRange: {
+      column: 'ForcedOutageRecord.At',
+      requiredForExport: true,
+      retention: 'PowerOffRetentionMonths',
+    },
     // Pages and counts on the records alone (the keyword looks at the order and session: the whole query);
     // places, sessions and orders joined for the page's rows only. One socket or host starts from its index.
-    pageOnTable: { joinedFilters: ['Keyword'] },
+    pageOnTable: { joinedFilters: ['Keyword'], dayCounted: true },
     narrowFilters: ['ChargeEquipmentId', 'ChargeHostId'],
     export: {
       titleKey: 'garage.title.forcedOutageRecords',

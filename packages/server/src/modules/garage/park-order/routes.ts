@@ -32,9 +32,13 @@ export const parkOrderRoutes = [
       PaymentState: 'ParkOrder.PaymentState',
     },
     defaultOrder: 'desc',
-    timeRange: { column: 'ParkOrder.EntryAt', requiredForExport: true },
+    timeRange: {
+      column: 'ParkOrder.EntryAt',
+      requiredForExport: true,
+      retention: 'ParkOrderRetentionMonths',
+    },
     // Pages and counts on ParkOrder alone; the zone's and rule's names joined for the page's rows only.
-    pageOnTable: {},
+    pageOnTable: { dayCounted: true },
     export: {
       titleKey: 'garage.title.parkorderRecords',
       columns: [
