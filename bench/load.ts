@@ -10,9 +10,10 @@
  *      aim >= 50% of the raw statement.
  * The load generator runs in a separate process so it does not share the server's event loop.
  * Each route's seconds are taken in BENCH_ROUNDS slices, the routes in turn (see loadInTurns).
- * Usage: npm run bench  [BENCH_SECONDS=10] [BENCH_CONNECTIONS=50] [BENCH_ROUNDS=5]
+ * Usage: npm run bench  [BENCH_SECONDS=10] [BENCH_CONNECTIONS=50] [BENCH_ROUNDS=5] [BENCH_ONLY=3,4 [BENCH_PROFILE_DIR=dir]]
  */
 import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../packages/server/src/app.ts';
@@ -172,6 +173,27 @@ const routes = [
     headers: auth,
   },
 ];
+// BENCH_ONLY=3 (1-based, comma-separated): load only those routes, e.g. under --cpu-prof to see one route's costs.
+const only = process.env.BENCH_ONLY?.split(',').map((n) => Number(n) - 1);
+if (only) {
+  const picked = routes.filter((_, i) => only.includes(i));
+  // BENCH_PROFILE_DIR: a CPU profile of the server while those routes are loaded (not its start).
+  const profile = process.env.BENCH_PROFILE_DIR ? new inspector.Session() : undefined;
+  profile?.connect();
+  await profile?.post('Profiler.enable');
+  await profile?.post('Profiler.start');
+  const alone = await loadInTurns(picked);
+  if (profile) {
+    const { profile: taken } = await profile.post('Profiler.stop');
+    fs.mkdirSync(process.env.BENCH_PROFILE_DIR!, { recursive: true });
+    const file = path.join(process.env.BENCH_PROFILE_DIR!, `load-${only.join('-')}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(taken));
+    console.log(`profile: ${file}`);
+  }
+  picked.forEach((route, i) => console.log(`${route.name}: ${Math.round(alone[i]!.rps)} req/s`));
+  await app.close();
+  process.exit(0);
+}
 const figures = await loadInTurns(routes);
 const results: [string, Figures][] = routes.map((route, i) => [route.name, figures[i]!]);
 

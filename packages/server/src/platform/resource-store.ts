@@ -10,6 +10,8 @@ import { AppError, notFound } from './errors.ts';
 import type { ExportColumn } from './exports/registry.ts';
 import { instant, type Filters } from './filters.ts';
 import { shapedRows } from './list-statements.ts';
+import { DAY_MS } from './record-days.ts';
+import type { RetentionSetting } from './retention.ts';
 import { actorKey, scopedArea, type ServiceContext } from './context.ts';
 import type { AuthedContext } from './route.ts';
 import { endAfterStart, paging, type Page } from './schemas.ts';
@@ -32,6 +34,11 @@ export interface TimeRange {
   column: string;
   /** Refuse exports without a range (record lists): an unbounded record export makes no sense. */
   requiredForExport?: boolean;
+  /**
+   * The setting whose retention removes these records (platform/retention.ts): a page whose range starts
+   * before its cutoff, or has no start, says `RetainedFrom` while the setting is on.
+   */
+  retention?: RetentionSetting;
 }
 
 /**
@@ -82,8 +89,10 @@ export interface ResourceDef<
    * the filters, the range, the order and the OFFSET run over `table` without the query's joins, selecting
    * only the id (an index of (AreaId, time, Id) serves it whole), and the count too. Every filter must then
    * name the table's own columns, except those listed in `joinedFilters`, which take the whole query.
+   * `dayCounted`: the table's rows are counted per area and day in `RecordDay` under the table's name, by
+   * the time range's column (record-days.ts): an unfiltered page then starts from its day, and its total is exact.
    */
-  pageOnTable?: { joinedFilters?: readonly string[] };
+  pageOnTable?: { joinedFilters?: readonly string[]; dayCounted?: boolean };
   /**
    * Filters that pick few rows through an index of their own (one socket, one host): when one is set, no
    * index is used for the area's condition (`+AreaId = ?`), so the planner starts from the filter's index
@@ -179,7 +188,7 @@ export function applyListQuery(
 export function ordered(query: AnyQuery, def: ResourceDef<any, any, any, any, any>, q: Row): AnyQuery {
   const keys = Object.keys(def.sorts);
   const key = (q.SortField as string | undefined) ?? keys[0]!;
-  const order = (q.SortOrder as 'asc' | 'desc' | undefined) ?? def.defaultOrder ?? 'asc';
+  const order = listOrder(def, q);
   const idColumn = def.idColumn ?? `${def.table}.Id`;
   let out = query.orderBy(def.sorts[key]!, order);
   if (def.sorts[key] !== idColumn) out = out.orderBy(idColumn, order);
@@ -281,22 +290,27 @@ export async function listResource<Item extends Row>(
   );
   const size = q.PageSize as number;
   const offset = ((q.PageIndex as number) - 1) * size;
+  const days = onTable && def.pageOnTable?.dayCounted ? await daysOf(def, ctx, q) : undefined;
+  if (days && offset >= days.total) return { Items: [], Total: days.total };
+  // With day counts, the page is looked for from the day it starts in (its bound replaces the range's).
+  const { q: bounded, offset: within } = days ? seekDay(def, q, days, offset) : { q, offset };
   // The page size (a validated 1 to 100) is written into the SQL: SQLite plans `LIMIT 20` better than a bound
   // `LIMIT ?` (bench: 25 µs of 150 per page), and a handful of sizes keeps the statement cache small.
   const page = await shapedRows<Row>(
     ctx.db,
     def,
-    statementKey('page', def, ctx, q, [onTable, size]),
-    [offset, q.StartTime, q.EndTime],
+    statementKey('page', def, ctx, bounded, [onTable, size]),
+    [within, bounded.StartTime, bounded.EndTime],
     ([at, start, end]) => {
       const seen = watched(ctx);
-      const query = ordered(filteredQuery(def, seen.ctx, withRange(q, start, end), onTable), def, q)
+      const query = ordered(filteredQuery(def, seen.ctx, withRange(bounded, start, end), onTable), def, q)
         .limit(sql.lit(size))
         .offset(at as number);
       return { query, cacheable: seen.keyed() };
     },
   );
   const rows = onTable ? await rowsOfPage(def, ctx, page) : page;
+  if (days) return { Items: await itemsOf(def, ctx, rows), Total: days.total };
   // A page that is not full, and not past the end, tells the total by itself: no count query needed.
   if (rows.length < size && (rows.length > 0 || offset === 0))
     return { Items: await itemsOf(def, ctx, rows), Total: offset + rows.length };
@@ -306,6 +320,93 @@ export async function listResource<Item extends Row>(
   return counted > LIST_TOTAL_CAP
     ? { Items: items, Total: LIST_TOTAL_CAP, TotalCapped: true }
     : { Items: items, Total: counted };
+}
+
+/** A list's matching rows per UTC day, in the list's order (oldest first when ascending), and their sum. */
+interface Days {
+  /** [day, rows] with rows > 0, ordered as the page walks them. */
+  counts: [number, number][];
+  total: number;
+}
+
+/**
+ * The day counts of an unfiltered list (area and time range only) of a day-counted table, or undefined
+ * when a filter is set (the counts are of every row of the area, not of a filter's matches). Whole days
+ * inside the range come from `RecordDay`; the range's partial first and last day are counted in the table,
+ * which reads at most those two days of the area's time index.
+ */
+async function daysOf(
+  def: ResourceDef<any, any, any, any, any>,
+  ctx: ServiceContext,
+  q: Row,
+): Promise<Days | undefined> {
+  if (Object.keys(def.filters ?? {}).some((name) => q[name] !== undefined)) return undefined;
+  const column = def.timeRange!.column;
+  const area = scopedArea(ctx);
+  const k = ctx.db.kysely;
+  const start = q.StartTime as number | undefined;
+  const end = q.EndTime as number | undefined;
+  const first = start === undefined ? undefined : Math.floor(start / DAY_MS);
+  const last = end === undefined ? undefined : Math.floor(end / DAY_MS);
+  let whole = k
+    .selectFrom('RecordDay')
+    .select(['Day', 'Count'])
+    .where('Kind', '=', def.table)
+    .where('AreaId', '=', area);
+  if (first !== undefined) whole = whole.where('Day', '>', first);
+  if (last !== undefined) whole = whole.where('Day', '<', last);
+  const counts = new Map<number, number>();
+  for (const r of await whole.execute()) counts.set(Number(r.Day), Number(r.Count));
+  const countBetween = async (from: number, to: number) => {
+    const row = await (k as AnyKysely)
+      .selectFrom(def.table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where(areaColumn(def) as string, '=', area)
+      .where(column, '>=', from)
+      .where(column, '<=', to)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+  if (first !== undefined)
+    counts.set(first, await countBetween(start!, Math.min(end ?? Infinity, (first + 1) * DAY_MS - 1)));
+  if (last !== undefined && last !== first) counts.set(last, await countBetween(last * DAY_MS, end!));
+  const descending = listOrder(def, q) === 'desc';
+  const ordered = [...counts.entries()]
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => (descending ? b[0] - a[0] : a[0] - b[0]));
+  return { counts: ordered, total: ordered.reduce((sum, [, n]) => sum + n, 0) };
+}
+
+/**
+ * Where a page of a day-counted list starts: when the list is in time order, the day holding row `offset`
+ * bounds the range (its end when newest first, its start when oldest first) and the offset becomes the
+ * position within that day, so the OFFSET skips at most one day of index entries instead of every newer
+ * row. Sorted by anything else, the page is found as before.
+ */
+function seekDay(
+  def: ResourceDef<any, any, any, any, any>,
+  q: Row,
+  days: Days,
+  offset: number,
+): { q: Row; offset: number } {
+  const key = (q.SortField as string | undefined) ?? Object.keys(def.sorts)[0]!;
+  if (def.sorts[key] !== def.timeRange!.column) return { q, offset };
+  let before = 0;
+  for (const [day, n] of days.counts) {
+    if (before + n > offset) {
+      const bounded =
+        listOrder(def, q) === 'desc'
+          ? { ...q, EndTime: Math.min((q.EndTime as number | undefined) ?? Infinity, (day + 1) * DAY_MS - 1) }
+          : { ...q, StartTime: Math.max((q.StartTime as number | undefined) ?? -Infinity, day * DAY_MS) };
+      return { q: bounded, offset: offset - before };
+    }
+    before += n;
+  }
+  return { q, offset };
+}
+
+function listOrder(def: ResourceDef<any, any, any, any, any>, q: Row): 'asc' | 'desc' {
+  return (q.SortOrder as 'asc' | 'desc' | undefined) ?? def.defaultOrder ?? 'asc';
 }
 
 /** The rows of a page chosen on the table alone (`pageOnTable`): the full query for those ids, in order. */

@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import type { ExportColumn } from './exports/registry.ts';
 import type { Filter, Filters } from './filters.ts';
 import type { AreaContext, ServiceContext } from './context.ts';
+import { retainedFrom } from './retention.ts';
 import { defineRoute, type AuthedContext, type AnyRoute } from './route.ts';
 import { id, idParams, pageOf, queryBool } from './schemas.ts';
 import {
@@ -69,7 +70,15 @@ function listRoute(def: AnyDef): AnyRoute {
     ...common(def, 'read'),
     query: listQuerySchema(def),
     response: pageOf(def.item),
-    handler: ({ query }, ctx) => listResource(def, ctx, query as Row),
+    async handler({ query }, ctx) {
+      const page = await listResource(def, ctx, query as Row);
+      const retention = def.timeRange?.retention;
+      if (!retention) return page;
+      // The page of a record kind that retention may have cut says so (RetainedFrom): the setting is read here,
+      // in the route, and the cutoff is the retention runs' own.
+      const start = (query as Row).StartTime as number | undefined;
+      return { ...page, ...retainedFrom(ctx.platform.settings, retention, ctx.clock.now(), start) };
+    },
   });
 }
 
@@ -217,7 +226,7 @@ export interface ResourceImpl<A extends AnyResourceApi, C extends ServiceContext
   /** The column StartTime/EndTime apply to (the contract says the list takes a range). */
   timeRange?: TimeRange;
   /** See ResourceDef.pageOnTable. */
-  pageOnTable?: { joinedFilters?: readonly (keyof FiltersOf<A> & string)[] };
+  pageOnTable?: { joinedFilters?: readonly (keyof FiltersOf<A> & string)[]; dayCounted?: boolean };
   /** See ResourceDef.narrowFilters. */
   narrowFilters?: readonly (keyof FiltersOf<A> & string)[];
   create?: {

@@ -172,8 +172,19 @@ export function defineRoute<
 }
 
 export function requestLang(request: FastifyRequest): Lang {
-  return matchLanguage(request.headers['accept-language'], DEFAULT_LANG);
+  const header = request.headers['accept-language'];
+  if (!header) return DEFAULT_LANG;
+  // A browser sends the same header on every request: parsed once per distinct value.
+  let lang = langs.get(header);
+  if (lang === undefined) {
+    lang = matchLanguage(header, DEFAULT_LANG);
+    if (langs.size >= 200) langs.clear();
+    langs.set(header, lang);
+  }
+  return lang;
 }
+
+const langs = new Map<string, Lang>();
 
 function toJsonSchema(schema: z.ZodType) {
   return z.toJSONSchema(schema, {

@@ -91,16 +91,8 @@ export const paging = {
 
 export const idParams = z.strictObject({ Id: id });
 
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ Items: z.array(item), Total: z.number().int(), TotalCapped: z.boolean().optional() });
-}
-
-/** A page of a list; see the shared contract's Page (TotalCapped: more than Total match). */
-export interface Page<T> {
-  Items: T[];
-  Total: number;
-  TotalCapped?: boolean;
-}
+// A page of a list (TotalCapped, RetainedFrom): the contract's one definition, not a copy that must keep up.
+export { pageOf, type Page } from '@gatehouse/shared';
 
 /** A numeric enumeration value of the shared definitions (numbers in bodies, text in query strings). */
 export function enumNumber(def: EnumDef<string, number>) {

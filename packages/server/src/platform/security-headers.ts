@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 
 /**
  * Security headers on every reply (pages, API, downloads, errors), through @fastify/helmet.
@@ -13,28 +13,63 @@ import type { FastifyInstance } from 'fastify';
  *   address, where either would break every request; the TLS proxy in front of it sets HSTS.
  * - nosniff, a strict referrer policy and same-origin opener/resource policies: helmet's defaults.
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    global: true,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        'default-src': ["'self'"],
-        'script-src': ["'self'"],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-        'font-src': ["'self'", 'data:'],
-        'connect-src': ["'self'"],
-        'worker-src': ["'self'", 'blob:'],
-        'object-src': ["'none'"],
-        'base-uri': ["'self'"],
-        'form-action': ["'self'"],
-        'frame-ancestors': ["'none'"],
-      },
+const HELMET_OPTIONS = {
+  global: true,
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      'default-src': ["'self'"],
+      'script-src': ["'self'"],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+      'font-src': ["'self'", 'data:'],
+      'connect-src': ["'self'"],
+      'worker-src': ["'self'", 'blob:'],
+      'object-src': ["'none'"],
+      'base-uri': ["'self'"],
+      'form-action': ["'self'"],
+      'frame-ancestors': ["'none'"],
     },
-    strictTransportSecurity: false,
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'same-origin' },
+  },
+  strictTransportSecurity: false,
+  frameguard: { action: 'deny' as const },
+  referrerPolicy: { policy: 'same-origin' as const },
+};
+
+/** Headers of a reply that are the reply's own, not helmet's. */
+const NOT_HELMET = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+/**
+ * The headers @fastify/helmet sets with HELMET_OPTIONS, read once from a reply of a throwaway instance. They
+ * depend on nothing in the request (no CSP nonces), and helmet registered on the app rebuilt them on every
+ * request (its middleware chain, the CSP parsed again, two async hooks: about 4% of a list request's CPU,
+ * docs/performance.md "API load"); helmet stays the one that decides what they are.
+ */
+async function helmetHeaders(): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  await probe.register(helmet, HELMET_OPTIONS);
+  probe.get('/', () => '');
+  const reply = await probe.inject({ method: 'GET', url: '/' });
+  await probe.close();
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.headers))
+    if (!NOT_HELMET.has(name) && value !== undefined) headers[name] = String(value);
+  return headers;
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  const headers = await helmetHeaders();
+  // Set when the request arrives, as helmet does, so replies of every kind (errors, 404, files) carry them.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 }
 

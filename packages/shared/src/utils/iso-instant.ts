@@ -13,6 +13,22 @@ export function isoInstant(ms: number): string {
   if (!Number.isSafeInteger(ms) || ms < 0 || ms > MAX_MS) return new Date(ms).toISOString();
   const days = Math.floor(ms / 86_400_000);
   const inDay = ms - days * 86_400_000;
+  // A page's instants mostly fall on a few days: the date part of the last day formatted is kept.
+  if (days !== lastDays) {
+    lastDays = days;
+    lastDate = civilDate(days);
+  }
+  const hours = Math.floor(inDay / 3_600_000);
+  const minutes = Math.floor((inDay % 3_600_000) / 60_000);
+  const seconds = Math.floor((inDay % 60_000) / 1000);
+  return `${lastDate}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(inDay % 1000)}Z`;
+}
+
+let lastDays = Number.NaN;
+let lastDate = '';
+
+/** Days since 1970-01-01 → `YYYY-MM-DD`. */
+function civilDate(days: number): string {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
@@ -24,8 +40,5 @@ export function isoInstant(ms: number): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const hours = Math.floor(inDay / 3_600_000);
-  const minutes = Math.floor((inDay % 3_600_000) / 60_000);
-  const seconds = Math.floor((inDay % 60_000) / 1000);
-  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(inDay % 1000)}Z`;
+  return `${year}-${pad2(month)}-${pad2(day)}`;
 }

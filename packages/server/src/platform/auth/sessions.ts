@@ -27,6 +27,9 @@ export type SessionChange = { tokenHash: string } | 'all';
 /** The bus channel on which instances tell each other that sessions ended or grants changed. */
 const CHANNEL = 'sessions';
 
+/** How many token hashes SessionStore.resolve keeps. */
+const TOKEN_HASHES = 10_000;
+
 export class SessionStore {
   private readonly cache = new Map<string, CachedPrincipal>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
@@ -119,8 +122,22 @@ export class SessionStore {
 
   /** The principal behind a token, or null when it is unknown, expired or its user is disabled. */
   resolve(token: string): Promise<Principal | null> {
-    return this.resolveHash(hashToken(token), true);
+    let tokenHash = this.hashes.get(token);
+    if (tokenHash === undefined) {
+      tokenHash = hashToken(token);
+      // Bounded: tokens nobody holds (expired, or made up by a caller) cannot grow it past this.
+      if (this.hashes.size >= TOKEN_HASHES) this.hashes.clear();
+      this.hashes.set(token, tokenHash);
+    }
+    return this.resolveHash(tokenHash, true);
   }
+
+  /**
+   * The hashes of the tokens seen lately: SHA-256 of the bearer token on every request was a measurable part
+   * of a list request (docs/performance.md "API load"). Only the hash is ever checked, against the session
+   * table and its cache, so a revoked token maps to a hash that resolves to nothing, as before.
+   */
+  private readonly hashes = new Map<string, string>();
 
   /**
    * The same check by token hash without counting it as activity: a connection that stays open (the live

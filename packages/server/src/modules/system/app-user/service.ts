@@ -6,7 +6,7 @@ import {
   type UpdateUserInput,
   type UserInfo,
 } from '@gatehouse/shared';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import { replaceLinks } from '../../../platform/links.ts';
@@ -397,35 +397,54 @@ const pageOfUsers = {};
 export async function enrichUsers(ctx: AreaUserContext, items: UserItem[]): Promise<UserItem[]> {
   const ids = items.map((i) => i.Id);
   const k = ctx.db.kysely;
-  const [roles, areas] = await Promise.all([
-    shapedRows(ctx.db, pageOfUsers, `roles:${ids.length}`, ids, (slots) => ({
-      query: k
-        .selectFrom('UserRole')
-        .innerJoin('Role', 'Role.Id', 'UserRole.RoleId')
-        .select(['UserRole.UserId', 'Role.Id', 'Role.Code', 'Role.Name'])
-        .where('UserRole.UserId', 'in', slots as number[])
-        .orderBy('Role.Id'),
-      cacheable: true,
-    })),
-    shapedRows(ctx.db, pageOfUsers, `areas:${ids.length}`, ids, (slots) => ({
-      query: k
-        .selectFrom('UserArea')
-        .innerJoin('AreaInfo', 'AreaInfo.Id', 'UserArea.AreaId')
-        .select(['UserArea.UserId', 'AreaInfo.Id', 'AreaInfo.Name'])
-        .where('UserArea.UserId', 'in', slots as number[])
-        .orderBy('AreaInfo.Id'),
-      cacheable: true,
-    })),
-  ]);
+  // Roles and areas in one statement (a union): one round through the driver instead of two.
+  const links = await shapedRows<{
+    Kind: number;
+    UserId: number;
+    Id: number;
+    Code: string | null;
+    Name: string;
+  }>(ctx.db, pageOfUsers, `links:${ids.length}`, ids, (slots) => ({
+    query: k
+      .selectFrom('UserRole')
+      .innerJoin('Role', 'Role.Id', 'UserRole.RoleId')
+      .select([
+        sql<number>`0`.as('Kind'),
+        'UserRole.UserId',
+        'Role.Id',
+        sql<string | null>`${sql.ref('Role.Code')}`.as('Code'),
+        'Role.Name',
+      ])
+      .where('UserRole.UserId', 'in', slots as number[])
+      .unionAll(
+        k
+          .selectFrom('UserArea')
+          .innerJoin('AreaInfo', 'AreaInfo.Id', 'UserArea.AreaId')
+          .select([
+            sql<number>`1`.as('Kind'),
+            'UserArea.UserId',
+            'AreaInfo.Id',
+            sql<string | null>`null`.as('Code'),
+            'AreaInfo.Name',
+          ])
+          .where('UserArea.UserId', 'in', slots as number[]),
+      )
+      .orderBy('Kind')
+      .orderBy('Id'),
+    cacheable: true,
+  }));
   const byId = new Map<number, UserItem>();
   for (const item of items) {
     item.Roles = [];
     item.Areas = [];
     byId.set(item.Id, item);
   }
-  for (const { UserId, Id, Code, Name } of roles) byId.get(UserId)?.Roles.push({ Id, Code, Name });
-  for (const { UserId, Id, Name } of areas)
-    if (ctx.user.areaIds.has(Id)) byId.get(UserId)?.Areas.push({ Id, Name });
+  for (const { Kind, UserId, Id, Code, Name } of links) {
+    const user = byId.get(Number(UserId));
+    if (!user) continue;
+    if (Number(Kind) === 0) user.Roles.push({ Id, Code: Code!, Name });
+    else if (ctx.user.areaIds.has(Id)) user.Areas.push({ Id, Name });
+  }
   return items;
 }
 
