@@ -159,6 +159,7 @@ export const acUi: CatalogueShape<typeof zh> = {
     waiting: 'Authorisations to sync',
     failing: 'Failed so far: {{count}}',
     alarms: 'Open door alarms',
+    toAcknowledge: 'To acknowledge: {{count}}',
     noAlarm: 'No door in alarm',
     alarmDoor: '{{device}} · {{door}}',
     devices: 'Device management',

@@ -162,6 +162,7 @@ export const acUi: CatalogueShape<typeof zh> = {
     waiting: 'Autorizaciones por emitir',
     failing: 'Fallidas hasta ahora: {{count}}',
     alarms: 'Alarmas de puerta abiertas',
+    toAcknowledge: 'Por reconocer: {{count}}',
     noAlarm: 'Ninguna puerta en alarma',
     alarmDoor: '{{device}} · {{door}}',
     devices: 'Gestión de dispositivos',

@@ -155,6 +155,7 @@ export const acUi: CatalogueShape<typeof zh> = {
     waiting: '同期待ちの権限',
     failing: 'うち発行失敗 {{count}} 件',
     alarms: '未解除の扉アラーム',
+    toAcknowledge: '未確認 {{count}}',
     noAlarm: '未解除の扉アラームはありません',
     alarmDoor: '{{device}} · {{door}}',
     devices: '機器管理',

@@ -145,6 +145,7 @@ export const acUi = {
     waiting: '待同步授权',
     failing: '其中 {{count}} 条下发失败',
     alarms: '未解除的门报警',
+    toAcknowledge: '待处理 {{count}}',
     noAlarm: '没有未解除的门报警',
     alarmDoor: '{{device}} · {{door}}',
     devices: '设备管理',
