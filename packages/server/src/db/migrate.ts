@@ -38,7 +38,20 @@ export async function runMigrations(db: Db, migrations: MigrationSet): Promise<s
     provider: new PortableProvider(db, migrations),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error && attempt < 20 && otherSchemaGone(error, schema)) continue;
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
+}
+
+/**
+ * Kysely's migrator looks for its tables by reading every schema of the database, resolving each schema's name
+ * as it goes: another schema dropped meanwhile (another deployment's, a finished test file's) fails that read
+ * with "schema … does not exist" (3F000) before any migration ran. Read again, it is gone from the list.
+ */
+function otherSchemaGone(error: unknown, ours: string | undefined): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '3F000' && typeof message === 'string' && (!ours || !message.includes(`"${ours}"`));
 }

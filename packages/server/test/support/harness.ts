@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { migrateToLatest, seedIfEmpty } from '../../src/assembly.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
+import { systemActor, type ServiceContext } from '../../src/platform/context.ts';
 
 export const ADMIN_PASSWORD = 'Admin#Test2026';
 export { DEMO_PASSWORD } from '../../src/demo/catalog.ts';
@@ -102,4 +103,9 @@ export function describeEachDb(
       body(() => harness!);
     });
   }
+}
+
+/** A service context of the system (no user, no area) on the harness's database and clock, for calling services. */
+export function systemContext(h: Harness): ServiceContext {
+  return { db: h.db, clock: h.clock, lang: 'en', actor: systemActor('test'), areaId: undefined };
 }
