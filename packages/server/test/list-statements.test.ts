@@ -370,4 +370,32 @@ describeEachDb('list statements kept per shape', (h) => {
       expect(rows).toEqual([{ Id: areaId }]);
     }
   });
+
+  it("give the driver's rows: same names in the same order, the later of two equal names, nulls, numbers and text", async () => {
+    const { db } = h();
+    const owner = {};
+    const build = ([id]: readonly unknown[]) => ({
+      query: db.kysely
+        .selectFrom('AreaInfo')
+        .leftJoin('AreaInfo as Other', 'Other.Id', 'AreaInfo.Disabled')
+        .select([
+          'AreaInfo.Id',
+          'AreaInfo.Name',
+          sql<string>`'first'`.as('Twice'),
+          sql<null>`null`.as('Nothing'),
+          sql<number>`2`.as('Two'),
+          sql<string>`'second'`.as('Twice'),
+          'Other.Name as OtherName',
+        ])
+        .where('AreaInfo.Id', '=', id as number),
+      cacheable: true,
+    });
+    for (const id of [1, 2, 1]) {
+      const kept = await shapedRows<Record<string, unknown>>(db, owner, 'row shape', [id], build);
+      const fresh = (await db.kysely.executeQuery(build([id]).query.compile())).rows;
+      expect(kept).toEqual(fresh);
+      expect(kept.map((row) => Object.keys(row))).toEqual(fresh.map((row) => Object.keys(row as object)));
+      expect(kept[0]).toMatchObject({ Id: id, Twice: 'second', Nothing: null, Two: 2, OtherName: null });
+    }
+  });
 });

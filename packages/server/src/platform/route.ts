@@ -267,6 +267,40 @@ function parsePart(
   return result.data;
 }
 
+/** How many distinct query strings a route keeps parsed. */
+const QUERY_TEXTS = 500;
+
+/**
+ * The query parser of a route: `parsePart` on the request's query, kept per query string. Parsing is a pure
+ * function of that text (the query schemas read no clock, caller or setting), and browsers ask the same lists
+ * with the same query strings again and again (refreshes, polling, paging back); zod's parse with the NUL check
+ * was about 12 µs of a list request (docs/performance.md, "API load"). Only what parsed is kept, frozen, so a
+ * handler cannot change what the next request gets; a refused query is parsed every time (its messages depend
+ * on the language).
+ */
+function queryParser(schema: z.ZodType | undefined) {
+  if (!schema) return () => undefined;
+  const kept = new Map<string, unknown>();
+  return (request: FastifyRequest, lang: Lang): unknown => {
+    const at = request.url.indexOf('?');
+    const text = at < 0 ? '' : request.url.slice(at + 1);
+    const hit = kept.get(text);
+    if (hit !== undefined) return hit;
+    const parsed = deepFreeze(parsePart(schema, request.query, lang, 'query'));
+    if (kept.size >= QUERY_TEXTS) kept.delete(kept.keys().next().value as string);
+    kept.set(text, parsed);
+    return parsed;
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 export function envelopeSchema(data: z.ZodType | undefined) {
   return z.object({
     code: z.number().int(),
@@ -283,6 +317,7 @@ export function envelopeSchema(data: z.ZodType | undefined) {
 export function registerRoute(app: FastifyInstance, platform: Platform, spec: AnyRoute) {
   if (spec.exportable) registerExportable(spec.exportable, spec.url);
   const isPublic = spec.access === 'public';
+  const parseQuery = queryParser(spec.query);
   app.route({
     method: spec.method,
     url: spec.url,
@@ -296,7 +331,7 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
         : undefined;
       const input = {
         params: parsePart(spec.params, request.params, lang, 'params'),
-        query: parsePart(spec.query, request.query, lang, 'query'),
+        query: parseQuery(request, lang),
         body: parsePart(spec.body, request.body, lang, 'body'),
       };
       const ctx = {
