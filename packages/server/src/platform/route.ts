@@ -267,8 +267,9 @@ function parsePart(
   return result.data;
 }
 
-/** How many distinct query strings a route keeps parsed. */
-const QUERY_TEXTS = 500;
+/** How many distinct query strings a route keeps parsed, and the longest it keeps (a list's is under 300). */
+const QUERY_TEXTS = 200;
+const QUERY_TEXT_MAX = 512;
 
 /**
  * The query parser of a route: `parsePart` on the request's query, kept per query string. Parsing is a pure
@@ -276,7 +277,8 @@ const QUERY_TEXTS = 500;
  * with the same query strings again and again (refreshes, polling, paging back); zod's parse with the NUL check
  * was about 12 µs of a list request (docs/performance.md, "API load"). Only what parsed is kept, frozen, so a
  * handler cannot change what the next request gets; a refused query is parsed every time (its messages depend
- * on the language).
+ * on the language), and so is a long one. Bounded per route by count and length (200 × 512 characters): what a
+ * caller can make it hold is small, and only signed-in callers reach the parse of a route that is not public.
  */
 function queryParser(schema: z.ZodType | undefined) {
   if (!schema) return () => undefined;
@@ -286,6 +288,7 @@ function queryParser(schema: z.ZodType | undefined) {
     const text = at < 0 ? '' : request.url.slice(at + 1);
     const hit = kept.get(text);
     if (hit !== undefined) return hit;
+    if (text.length > QUERY_TEXT_MAX) return parsePart(schema, request.query, lang, 'query');
     const parsed = deepFreeze(parsePart(schema, request.query, lang, 'query'));
     if (kept.size >= QUERY_TEXTS) kept.delete(kept.keys().next().value as string);
     kept.set(text, parsed);
