@@ -545,6 +545,8 @@ export class WgGateway implements DoorControllers {
     for (const id of await devicesDueForRules(this.ctx(), [...this.controllers.keys()])) due.add(id);
     const now = Date.now();
     for (const id of this.fullSync) if ((this.fullSyncAfter.get(id) ?? 0) <= now) due.add(id);
+    // A "sync now" not yet served (its pass failed to start) is run at the next round.
+    for (const id of this.compareRules) if (this.controllers.has(id)) due.add(id);
     for (const id of due) void this.sync(id);
   }
 
@@ -708,7 +710,12 @@ export class WgGateway implements DoorControllers {
     this.fullSyncAfter.delete(device.Id);
     this.failedSyncs.delete(device.Id);
     this.compareRules.add(device.Id);
+    // A pass already running planned its work before this request (it took the rewrite flag at its start, or
+    // never saw it): "sync now" is a pass that starts after it, so the running one is waited for first. Without
+    // the wait the request joined the running pass and the flag stayed set with nothing to run it (CI: a task
+    // list emptied behind the gateway's back was not written again while a back-online pass ran).
     clearSyncBackoff(this.ctx(device), device.Id)
+      .then(() => this.syncing.get(device.Id)?.catch(() => {}))
       .then(() => this.sync(device.Id))
       .catch((error: unknown) => this.log.error({ err: error }, 'wg sync now'));
   }
