@@ -261,11 +261,22 @@ describe('access-control screens', () => {
         .locator('input')
         .isChecked(),
     ).resolves.toBe(true);
-    await page
+    // The tree can be replaced under the click while its expand motion ends or its channels are read again (CI:
+    // "element was detached" until the 30 s ran out): clicked again, up to three times, until the device reads checked.
+    const device = page
       .locator('.ac-channel-tree .ant-tree-treenode', { hasText: '会所健身房' })
       .first()
-      .locator('.ant-tree-checkbox')
-      .click();
+      .locator('.ant-tree-checkbox');
+    for (let attempt = 1; ; attempt++) {
+      const clicked = await device.click({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      const checked =
+        clicked && (await device.getAttribute('aria-checked', { timeout: 5_000 }).catch(() => null));
+      if (checked === 'true' || attempt === 3) break;
+    }
+    await expect(device.getAttribute('aria-checked')).resolves.toBe('true');
     await page.locator('[data-testid="batch-grant-ok"]').click();
     await eventually(() => toasts(page)).toEqual(
       expect.arrayContaining([expect.stringMatching(/^共 \d+ 名持卡人/)]),

@@ -58,17 +58,22 @@ describe('languages (spec section 1)', () => {
 describe('menu search', () => {
   async function search(page: Page, text: string): Promise<string[]> {
     const input = page.locator('[data-testid="menu-search"] input');
-    // Opened when it is not (a search box still closing from an earlier Escape counts as closed: asked again).
+    // Opened when it is not (a search box still closing from an earlier Escape counts as closed: asked again),
+    // and opened again when it closed between opening and typing (CI: the input detached under the fill, which
+    // then waited 30 s for a box that was gone).
     for (let attempt = 1; ; attempt++) {
       if (!(await input.isVisible())) await page.locator('[data-testid="menu-search-button"]').click();
-      const open = await input.waitFor({ timeout: 5_000 }).then(
-        () => true,
-        () => false,
-      );
-      if (open || attempt === 3) break;
+      const typed = await input
+        .waitFor({ timeout: 5_000 })
+        .then(() => input.fill('', { timeout: 5_000 }))
+        .then(() => input.fill(text, { timeout: 5_000 }))
+        .then(
+          () => true,
+          () => false,
+        );
+      if (typed || attempt === 3) break;
     }
-    await input.fill('');
-    await input.fill(text);
+    await expect(input.inputValue()).resolves.toBe(text);
     await page.waitForTimeout(300);
     return page.locator('.ant-select-item-option').allInnerTexts();
   }
