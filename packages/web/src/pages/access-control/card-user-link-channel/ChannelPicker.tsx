@@ -1,4 +1,5 @@
 import { Empty, Spin, Tag, Tree } from 'antd';
+import { useMemo } from 'react';
 import type { DataNode } from 'antd/es/tree';
 import { useTranslation } from 'react-i18next';
 import { PROTOCOL_WG } from '@gatehouse/shared';
@@ -44,6 +45,11 @@ export function channelIds(keys: readonly React.Key[]): number[] {
 export function ChannelPicker({ value, onChange }: Props) {
   const { t } = useTranslation();
   const devices = useDeviceChannels();
+  const noSync = String(t('enum.issueStatus.0' as never));
+  // The tree is rebuilt only when its channels or language change: the page around it re-renders on every live
+  // event (sync progress of the area's controllers), and a new tree each time was re-laid out under the user's
+  // pointer (CI: its checkbox "not stable" and "detached" until the click gave up).
+  const treeData = useMemo(() => channelTree(devices.data ?? [], noSync), [devices.data, noSync]);
   if (devices.isLoading) return <Spin />;
   if (!devices.data?.length) return <Empty description={t('acUi.grant.noChannels')} />;
   return (
@@ -54,7 +60,7 @@ export function ChannelPicker({ value, onChange }: Props) {
         defaultExpandAll
         checkedKeys={(value ?? []).map(channelKey)}
         onCheck={(keys) => onChange?.(channelIds(Array.isArray(keys) ? keys : keys.checked))}
-        treeData={channelTree(devices.data, String(t('enum.issueStatus.0' as never)))}
+        treeData={treeData}
         data-testid="channel-picker"
       />
     </div>
