@@ -288,8 +288,9 @@ function queryParser(schema: z.ZodType | undefined) {
     const text = at < 0 ? '' : request.url.slice(at + 1);
     const hit = kept.get(text);
     if (hit !== undefined) return hit;
-    if (text.length > QUERY_TEXT_MAX) return parsePart(schema, request.query, lang, 'query');
-    const parsed = deepFreeze(parsePart(schema, request.query, lang, 'query'));
+    const parsed = parsePart(schema, request.query, lang, 'query');
+    if (text.length > QUERY_TEXT_MAX) return parsed;
+    deepFreeze(parsed);
     if (kept.size >= QUERY_TEXTS) kept.delete(kept.keys().next().value as string);
     kept.set(text, parsed);
     return parsed;
