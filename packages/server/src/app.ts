@@ -254,10 +254,12 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
   return { platform, hub, cluster };
 }
 
-function logFailedRequests(app: FastifyInstance): void {
+export function logFailedRequests(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every reply, and most need nothing from it.
   app.addHook('onResponse', (request, reply, done) => {
-    if (reply.statusCode >= 400) {
+    // A proxy asks /readyz every second; its 503 while draining or starting is an answer, not a failure (the
+    // readiness changes are logged once each by registerReadiness).
+    if (reply.statusCode >= 400 && request.routeOptions.url !== '/readyz') {
       request.log.info(
         {
           method: request.method,

@@ -41,6 +41,11 @@ export interface Config {
    * start); null ("off", the default): none. For demos and end-to-end tests; loopback only makes sense.
    */
   simulatorControl: { host: string; port: number } | null;
+  /**
+   * `SIMULATOR_OCPP_URL`: where the demo's simulated charge points connect (ws://…/ocpp), null: straight to
+   * this instance. Behind a proxy, point it at the proxy so a charger's takeover by another instance is seen.
+   */
+  simulatorOcppUrl: string | null;
   /** OCPP charge points (gateways/ocpp, docs/chargers.md). */
   ocpp: OcppConfig;
   /**
@@ -219,6 +224,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         port: Number(controlText.slice(controlText.lastIndexOf(':') + 1)),
       }
     : null;
+  const simulatorOcppUrl = get('SIMULATOR_OCPP_URL')?.trim() || null;
+  if (simulatorOcppUrl !== null && !/^wss?:\/\/[^\s/]+\/\S*ocpp$/i.test(simulatorOcppUrl))
+    throw new ConfigError(
+      'SIMULATOR_OCPP_URL',
+      `expected the OCPP address ws://host:port/ocpp (through the proxy), got "${simulatorOcppUrl}"`,
+    );
   // The reference lists every endpoint and field: a map for an attacker, so only for signed-in callers
   // unless the operator opens it.
   const apiDocs = (get('API_DOCS') ?? 'signed-in').toLowerCase();
@@ -253,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     wg,
     simulator,
     simulatorControl,
+    simulatorOcppUrl,
     apiDocs,
     port,
     // With the demo seed, accounts with a published password exist: only this machine may reach them

@@ -104,15 +104,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 let demoDevices: Awaited<ReturnType<NonNullable<typeof demo>['startDevices']>> | undefined;
 await app.listen({ port: config.port, host: config.host });
 if (demo) {
-  // The demo's charge points connect to the server they belong to, once it listens.
+  // The demo's charge points connect to the server they belong to once it listens, or through the proxy
+  // (SIMULATOR_OCPP_URL) so that another instance takes them over when this one stops.
   const port = (app.server.address() as { port: number }).port;
   demoDevices = await demo.startDevices(db, demoControllers, {
-    ocppUrl: `ws://127.0.0.1:${port}/ocpp`,
+    ocppUrl: config.simulatorOcppUrl ?? `ws://127.0.0.1:${port}/ocpp`,
     control: config.simulatorControl ?? undefined,
   });
   if (demoDevices.chargePoints)
     console.log(
-      `  Simulated OCPP charge points: ${demoDevices.chargePoints.simulator.points.size} (SIMULATOR=off turns them off)\n`,
+      `  Simulated OCPP charge points: ${demoDevices.chargePoints.simulator.points.size}, connected to ` +
+        `${config.simulatorOcppUrl ?? 'this instance (SIMULATOR_OCPP_URL: through a proxy)'} (SIMULATOR=off turns them off)\n`,
     );
   for (const url of demoDevices.controlUrls) console.log(`  ${url}\n`);
 }

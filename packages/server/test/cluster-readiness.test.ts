@@ -1,14 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import { ChargePoint } from '@gatehouse/ocpp-simulator';
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type Built } from '../src/app.ts';
+import { buildApp, logFailedRequests, type Built } from '../src/app.ts';
 import { migrateToLatest, migrations, seedIfEmpty } from '../src/assembly.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { setOcppPassword } from '../src/gateways/ocpp/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';
-import { Readiness } from '../src/platform/cluster/readiness.ts';
+import { Readiness, registerReadiness } from '../src/platform/cluster/readiness.ts';
 import { login } from './support/client.ts';
 import { ADMIN_PASSWORD, targets } from './support/harness.ts';
 
@@ -160,3 +162,43 @@ for (const target of targets) {
     });
   });
 }
+
+describe('readiness in the log', () => {
+  it('a proxy polling a draining instance leaves one line per change, not a failed request per check', async () => {
+    const lines: { msg: string; url?: string; status?: number }[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const app = Fastify({ logger: { level: 'info', stream } });
+    logFailedRequests(app);
+    let draining = false;
+    const readiness = {
+      check: async () => ({
+        instance: 'x',
+        ready: !draining,
+        draining,
+        database: true,
+        pendingMigrations: [],
+        bus: true,
+      }),
+    } as unknown as Readiness;
+    registerReadiness(app, readiness);
+    app.get('/missing-thing', async (_request, reply) => reply.status(404).send({}));
+    await app.ready();
+    for (let i = 0; i < 3; i++) expect((await app.inject('/readyz')).statusCode).toBe(200);
+    draining = true;
+    for (let i = 0; i < 20; i++) expect((await app.inject('/readyz')).statusCode).toBe(503);
+    // Another failed request is still logged as one.
+    expect((await app.inject('/missing-thing')).statusCode).toBe(404);
+    await app.close();
+    expect(lines.filter((l) => l.msg.startsWith('readiness'))).toMatchObject([
+      { msg: 'readiness: draining' },
+    ]);
+    expect(lines.filter((l) => l.msg === 'request failed')).toMatchObject([
+      { url: '/missing-thing', status: 404 },
+    ]);
+  });
+});

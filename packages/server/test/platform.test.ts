@@ -37,10 +37,19 @@ describe('configuration', () => {
     ['PG_POOL', '1'],
     ['PG_POOL', 'many'],
     ['PG_STATEMENT_TIMEOUT', 'soon'],
+    ['SIMULATOR_OCPP_URL', 'http://proxy/ocpp'],
+    ['SIMULATOR_OCPP_URL', 'ws://proxy'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrowError(
       new RegExp(`^Invalid environment variable ${name}:`),
+    );
+  });
+
+  it("points the demo's charge points at this instance unless SIMULATOR_OCPP_URL names the proxy", () => {
+    expect(loadConfig({}).simulatorOcppUrl).toBeNull();
+    expect(loadConfig({ SIMULATOR_OCPP_URL: 'ws://127.0.0.1:8080/ocpp' }).simulatorOcppUrl).toBe(
+      'ws://127.0.0.1:8080/ocpp',
     );
   });
 

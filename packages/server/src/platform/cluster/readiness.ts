@@ -78,9 +78,17 @@ export class Readiness {
 
 /** `/readyz`: 200 with the report when ready, 503 with it otherwise (draining, database, migrations, bus). */
 export function registerReadiness(app: FastifyInstance, readiness: Readiness): void {
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  // The last state answered: a change is logged once (not every check of a proxy polling each second).
+  let last: string | undefined;
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const report = await readiness.check();
     const status = report.ready ? 200 : 503;
+    const state = report.ready ? 'ready' : report.draining ? 'draining' : 'not ready';
+    if (state !== last) {
+      if (last !== undefined || state !== 'ready')
+        request.log.info({ readiness: report }, `readiness: ${state}`);
+      last = state;
+    }
     return reply.status(status).send({
       code: status,
       msg: report.ready ? '' : report.draining ? 'draining' : 'not ready',
