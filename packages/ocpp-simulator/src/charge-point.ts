@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { RPCClient } from 'ocpp-rpc';
 import { charge, type Battery } from './battery.ts';
 import { Configuration } from './configuration.ts';
@@ -27,8 +27,9 @@ import type {
  * One simulated OCPP 1.6J charge point with M connectors, over an ocpp-rpc client in strict mode: every call
  * it makes and every answer it gives is checked against the official 1.6 schemas before it leaves.
  *
- * Events: 'log' (text), 'status' (connectorId, status), 'boot' (conf), 'online', 'offline',
- * 'transaction' (connectorId, transactionId), 'error' never (failures are logged, the simulator carries on).
+ * Events: 'log' (text), 'status' (connectorId, status), 'boot' (conf), 'ready' (accepted, every connector
+ * reported), 'online', 'offline', 'transaction' (connectorId, transactionId), 'error' never (failures are logged,
+ * the simulator carries on).
  */
 export class ChargePoint extends EventEmitter {
   readonly id: string;
@@ -212,6 +213,7 @@ export class ChargePoint extends EventEmitter {
       this.startTimers();
       await this.reportAll();
       await this.flush();
+      this.emit('ready');
       return;
     }
     // Pending or Rejected: ask again after the interval given (the charge point picks one for 0) and send
@@ -570,6 +572,36 @@ export class ChargePoint extends EventEmitter {
         await this.call('FirmwareStatusNotification', { status: 'Idle' });
         return;
     }
+  }
+
+  /**
+   * The charge point loses power and comes back (a reboot without a transaction log, as cheap chargers do): the
+   * connection drops, running transactions are forgotten with no StopTransaction (queued transaction messages are
+   * lost too), and on a new connection it boots and reports every connector: Finishing where a bike is still
+   * plugged in after a transaction it lost, else its idle status. Resolves once the central system has answered
+   * the boot and every status report (event 'ready'); rejects when that does not happen within two call timeouts.
+   */
+  async powerCycle(): Promise<void> {
+    await this.goOffline();
+    this.transactions.clear();
+    for (const c of this.connectors) {
+      const lost = c.transaction !== undefined;
+      c.transaction = undefined;
+      c.powerW = 0;
+      if (c.status !== 'Faulted')
+        c.status = lost && c.plugged && c.operative ? 'Finishing' : this.idleStatus(c);
+    }
+    this.bootStatus = 'none';
+    const ready = once(this, 'ready', {
+      signal: AbortSignal.timeout(2 * (this.options.callTimeoutMs ?? 30_000)),
+    });
+    try {
+      await this.goOnline();
+    } catch (error) {
+      ready.catch(() => {}); // the handshake failed: no boot will come
+      throw error;
+    }
+    await ready;
   }
 
   /** Reset: running transactions end (SoftReset / HardReset), the connection drops, the charge point boots again. */

@@ -88,6 +88,12 @@ export class TransactionQueue {
     return conf;
   }
 
+  /** Forgets every queued message (a charge point that lost power and keeps no transaction log). */
+  clear(): void {
+    this.queue.length = 0;
+    this.startsInFlight.clear();
+  }
+
   /** Resends the queue in order; stops at the first failure and keeps the rest. */
   flush(): Promise<void> {
     // Assigned before the loop starts, so a loop that ends at once cannot leave a settled promise behind.

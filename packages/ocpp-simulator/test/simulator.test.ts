@@ -224,6 +224,37 @@ describe('charge point', () => {
     expect(after[4]!.params.reason).toBe('Local');
   });
 
+  it('loses its transaction in a power cycle: no StopTransaction, a new boot, Finishing with the bike still in', async () => {
+    const cp = point('CP-POWER', 2);
+    await cp.goOnline();
+    await waitFor(() => cp.bootStatus === 'Accepted' && of('CP-POWER', 'StatusNotification').length === 3);
+    await cp.plugIn(1, { soc: 0.4 });
+    const started = await cp.swipe(1, 'CCCC3333');
+    expect(started.status).toBe('Accepted');
+    await cp.goOffline();
+    await cp.advance(300); // a MeterValues queued while offline: lost with the power
+    expect(cp.queued).toBe(1);
+    const before = received.length;
+    await cp.powerCycle();
+    const since = () => received.slice(before).filter((r) => r.identity === 'CP-POWER');
+    const after = since();
+    expect(after.map((r) => [r.method, r.params.connectorId, r.params.status])).toEqual([
+      ['BootNotification', undefined, undefined],
+      ['StatusNotification', 0, 'Available'],
+      ['StatusNotification', 1, 'Finishing'],
+      ['StatusNotification', 2, 'Available'],
+    ]);
+    expect(cp.connector(1).transaction).toBeUndefined();
+    expect(cp.queued).toBe(0);
+    expect(of('CP-POWER', 'StopTransaction')).toEqual([]);
+    await cp.unplug(1);
+    await waitFor(() => since().length === 5);
+    expect(since().at(-1)!.params).toMatchObject({
+      connectorId: 1,
+      status: 'Available',
+    });
+  });
+
   it('answers the central system: remote start and stop, availability, configuration, trigger, unlock, reset', async () => {
     const cp = point('CP-CALLS');
     await cp.goOnline();
