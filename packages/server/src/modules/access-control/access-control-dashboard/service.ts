@@ -1,30 +1,16 @@
-import {
-  PROTOCOL_WG,
-  addLocalDays,
-  startOfLocalDay,
-  type AccessControlSummary,
-  type OpenDoorAlarm,
-} from '@gatehouse/shared';
+import { PROTOCOL_WG, addLocalDays, startOfLocalDay, type AccessControlSummary } from '@gatehouse/shared';
 import { areaTimeZone } from '../../../platform/area-zone.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { controllerStateAsKnown, gatewayRunning } from '../access-control-device/controllers.ts';
 import { PENDING_SYNC } from '../card-user-link-channel/lifecycle.ts';
-import { iso } from '../common.ts';
 import { openAlarms as alarmsToAcknowledge } from '../door-alarm/service.ts';
+import { ALARM_WINDOW_MS, RECORD, doorsInAlarm } from '../door-monitor/door-rule.ts';
 
 /**
  * The access-control overview of the dashboard (docs/access-control.md, "Dashboard"): controllers by
  * connection, today's swipes, authorisations waiting for the device sync and doors in alarm.
  */
 
-/** Record types a controller reports (docs/devices.md, "Record"); records not read from a controller have none. */
-const RECORD_SWIPE = 1;
-const RECORD_DOOR = 2;
-const RECORD_ALARM = 3;
-/** The controller's reason code of a door-sensor "closed" event (doorEventReason 24). */
-const DOOR_CLOSED = 24;
-/** How far back an alarm that no door-closed event followed still counts as open. */
-export const ALARM_WINDOW_MS = 24 * 3_600_000;
 /** Doors in alarm the overview lists (the count covers all). */
 const ALARMS_LISTED = 5;
 
@@ -65,7 +51,7 @@ async function todaysSwipes(ctx: AreaContext, zone: string): Promise<AccessContr
     .where('AreaId', '=', ctx.areaId)
     .where('At', '>=', today)
     .where('At', '<', addLocalDays(today, 1, zone))
-    .where((eb) => eb.or([eb('EventType', 'is', null), eb('EventType', '=', RECORD_SWIPE)]))
+    .where((eb) => eb.or([eb('EventType', 'is', null), eb('EventType', '=', RECORD.swipe)]))
     .groupBy('Result')
     .execute();
   return {
@@ -85,46 +71,10 @@ async function waitingAuthorizations(ctx: AreaContext): Promise<AccessControlSum
   return { Pending: n(waiting.n), Failing: n(waiting.failing) };
 }
 
-/** Doors in alarm: per door its newest alarm of the window that no door-closed event followed. */
+/** Doors in alarm by the rule the door monitor follows too (door-monitor/door-rule.ts): count, and the newest few. */
 async function openAlarms(ctx: AreaContext): Promise<AccessControlSummary['Alarms']> {
-  const alarms = await ctx.db.kysely
-    .selectFrom('DoorOpeningRecord as A')
-    .select(['A.Id', 'A.At', 'A.DeviceId', 'A.DeviceName', 'A.DoorNumber', 'A.ChannelName', 'A.EventReason'])
-    .where('A.AreaId', '=', ctx.areaId)
-    .where('A.At', '>=', ctx.clock.now() - ALARM_WINDOW_MS)
-    .where('A.EventType', '=', RECORD_ALARM)
-    // Cleared by the door reporting closed after it (the controller's own ring order).
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('DoorOpeningRecord as C')
-            .select('C.Id')
-            .whereRef('C.DeviceId', '=', 'A.DeviceId')
-            .whereRef('C.DoorNumber', '=', 'A.DoorNumber')
-            .whereRef('C.RecordIndex', '>', 'A.RecordIndex')
-            .where('C.EventType', '=', RECORD_DOOR)
-            .where('C.EventReason', '=', DOOR_CLOSED),
-        ),
-      ),
-    )
-    .orderBy('A.At', 'desc')
-    .orderBy('A.Id', 'desc')
-    .execute();
-  const doors = new Map<string, OpenDoorAlarm>();
-  for (const a of alarms) {
-    const key = `${a.DeviceId}:${a.DoorNumber}`;
-    if (doors.has(key)) continue;
-    doors.set(key, {
-      Id: a.Id,
-      At: iso(a.At)!,
-      DeviceId: a.DeviceId,
-      DeviceName: a.DeviceName,
-      DoorNumber: a.DoorNumber,
-      ChannelName: a.ChannelName,
-      EventReason: a.EventReason === null ? null : n(a.EventReason),
-    });
-  }
-  return { Open: doors.size, Items: [...doors.values()].slice(0, ALARMS_LISTED) };
+  const doors = await doorsInAlarm(ctx.db.kysely, ctx.areaId, ctx.clock.now() - ALARM_WINDOW_MS);
+  return { Open: doors.length, Items: doors.slice(0, ALARMS_LISTED) };
 }
 
 export async function accessControlSummary(ctx: AreaContext): Promise<AccessControlSummary> {
