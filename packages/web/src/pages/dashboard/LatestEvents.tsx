@@ -1,43 +1,18 @@
-import { Card, Empty, List, Skeleton, Tag, Typography } from 'antd';
+import { Card, Empty, List, Skeleton, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  DoorOpeningRecordApi,
-  doorEventReason,
-  findEnumItem,
-  type DoorOpeningRecordItem,
-} from '@gatehouse/shared';
+import { DoorOpeningRecordApi, type DoorOpeningRecordItem } from '@gatehouse/shared';
 import { call } from '../../core/api.ts';
 import { useHubEvents } from '../../core/hub.ts';
 import { formatSiteTime } from '../../core/site-time.ts';
 import { useAreaStore } from '../../stores/area.ts';
+import { RecordWhat, recordPlace } from '../access-control/door-opening-record/record-text.tsx';
 
 const EVENTS_KEY = 'dashboard.latestEvents';
 const LIVE_EVENTS = ['Swipe', 'DoorAlarm'] as const;
 const COUNT = 8;
 const DAY_MS = 86_400_000;
-
-/** A card swipe (as opposed to a controller's door event or alarm): only it has a holder, card and result. */
-const isSwipe = (row: DoorOpeningRecordItem) => row.EventType === null || row.EventType === 1;
-
-/** What happened, as the swipe-record screen says it: the holder (or card) and result, or the door event. */
-function What({ row }: { row: DoorOpeningRecordItem }) {
-  const { t } = useTranslation();
-  if (isSwipe(row))
-    return (
-      <>
-        <span>{row.HolderName ?? row.CardNumber}</span>{' '}
-        <Tag color={row.Result ? 'green' : 'red'}>{t(`enum.doorRecordResult.${row.Result}` as never)}</Tag>
-      </>
-    );
-  const reason = row.EventReason === null ? undefined : findEnumItem(doorEventReason, row.EventReason);
-  return (
-    <Tag color={row.EventType === 3 ? 'red' : 'blue'}>
-      {reason ? t(reason.key as never) : String(row.EventReason ?? '-')}
-    </Tag>
-  );
-}
 
 /**
  * The area's latest swipes, door events and alarms (the last 24 hours, newest first), kept current by the
@@ -86,11 +61,11 @@ export default function LatestEvents() {
               <Typography.Text type="secondary" className="dashboard-event-time">
                 {formatSiteTime(row.At, 'HH:mm:ss')}
               </Typography.Text>
-              <span className="dashboard-event-where" title={`${row.DeviceName} ${row.ChannelName ?? ''}`}>
-                {row.ChannelName ?? row.DeviceName}
+              <span className="dashboard-event-where" title={recordPlace(row, t)}>
+                {recordPlace(row, t)}
               </span>
               <span className="dashboard-event-what">
-                <What row={row} />
+                <RecordWhat row={row} />
               </span>
             </List.Item>
           )}

@@ -25,6 +25,7 @@ import {
   type DoorAlarmItem,
   type DoorLiveItem,
   type DoorMonitorReply,
+  type DoorOpeningRecordItem,
   type EnumDef,
   type HubEventOf,
 } from '@gatehouse/shared';
@@ -34,9 +35,22 @@ import { feedback } from '../../../core/feedback.tsx';
 import { useHubEvents } from '../../../core/hub.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
 import { useAreaStore } from '../../../stores/area.ts';
+import { RecordWhat, recordPlace } from '../door-opening-record/record-text.tsx';
 import './door-monitor.css';
 
-const LIVE = ['DoorState', 'AlarmRaised', 'AlarmChanged', 'Swipe'] as const;
+/**
+ * The live path of the dashboard's figures too: a record the gateway stores reaches the hub at once (Swipe, or
+ * DoorAlarm for an alarm), and the monitor shows it from there; the door watch's DoorState and AlarmRaised follow
+ * at its next look.
+ */
+const LIVE = ['DoorState', 'AlarmRaised', 'AlarmChanged', 'Swipe', 'DoorAlarm'] as const;
+const FEED = 30;
+
+/** A record the hub announced, at the head of the feed (once: a refetch may have brought it already). */
+export function withRecord(reply: DoorMonitorReply, record: DoorOpeningRecordItem): DoorMonitorReply {
+  const others = reply.Events.filter((e) => e.Id !== record.Id);
+  return { ...reply, Events: [record, ...others].slice(0, FEED) };
+}
 
 function enumText(t: (key: TKey) => string, def: EnumDef, value: number): string {
   const item = findEnumItem(def, value);
@@ -142,7 +156,11 @@ export default function DoorMonitorPage() {
   );
 
   useHubEvents(LIVE, (event: HubEventOf<(typeof LIVE)[number]>) => {
-    if (event.Type === 'Swipe') {
+    if (event.Type === 'Swipe' || event.Type === 'DoorAlarm') {
+      // Shown now; the doors as the server reads them (records the door watch has not looked at included) next.
+      // (A record's event carries the record's own time: the hub stamps only events without one.)
+      const { Type: _type, ...record } = event;
+      queryClient.setQueryData<DoorMonitorReply>(key, (reply) => (reply ? withRecord(reply, record) : reply));
       void queryClient.invalidateQueries({ queryKey: key });
       return;
     }
@@ -260,15 +278,15 @@ export default function DoorMonitorPage() {
               dataSource={data?.Events ?? []}
               data-testid="event-feed"
               renderItem={(e) => (
-                <List.Item>
+                <List.Item data-record={e.Id}>
                   <Space direction="vertical" size={0}>
                     <Typography.Text type="secondary">{formatSiteTime(e.At)}</Typography.Text>
-                    <span>
-                      <Tag color={e.Result ? 'green' : 'red'}>
-                        {t(e.Result ? 'acUi.monitor.granted' : 'acUi.monitor.refused')}
-                      </Tag>
-                      {e.HolderName ?? e.CardNumber} · {e.ChannelName ?? e.DeviceName}
+                    <span className="dm-event-what">
+                      <RecordWhat row={e} />
                     </span>
+                    <Typography.Text type="secondary" className="dm-event-where">
+                      {recordPlace(e, t)}
+                    </Typography.Text>
                   </Space>
                 </List.Item>
               )}
