@@ -53,7 +53,12 @@ const demo =
     ? await import('./demo/index.ts')
     : undefined;
 const demoControllers = demo && config.wg.enabled ? await demo.startControllers(db) : undefined;
-const built = await buildApp({ config, db, devices: true });
+// A setting found wrong only when used (a gateway's port taken: WG_LISTEN) stops the start in one line, as above.
+const built = await buildApp({ config, db, devices: true }).catch((error: unknown) => {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`Gatehouse cannot start. ${error.message}`);
+  process.exit(1);
+});
 const { app } = built;
 if (demoControllers)
   console.log(

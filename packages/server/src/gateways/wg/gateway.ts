@@ -32,6 +32,8 @@ import { collectRecords, recordInput } from './collector.ts';
 import { checkForgotten, checkRecordRing, controllerOnline, lookAtDoors } from './door-watch.ts';
 import { syncRules } from './rules-sync.ts';
 import { localAddressFacing } from './local-address.ts';
+import { ListenerBindError } from './listener-thread.ts';
+import { ConfigError } from '../../config.ts';
 import { RecordType } from './constants.ts';
 import {
   WgDriver,
@@ -101,6 +103,12 @@ export const WG_COMMANDS = 'wg.cmd';
  * flight to the same controller (docs/devices.md, "Commands"), then for the controller's own tries.
  */
 const OWNER_CALL_MS = 40_000;
+/**
+ * How long the driving instance has to show it is there before the command is sent (owner-calls.ts, a probe):
+ * one killed a moment ago still holds its leases and looks live for up to a lease term, and the operator is
+ * told at once that nobody drives the controller now instead of waiting out OWNER_CALL_MS (issue 27).
+ */
+const OWNER_REACH_MS = 1_000;
 
 /** A door command carried to the instance driving the controller. */
 type WgCommand =
@@ -113,6 +121,25 @@ type WgCommand =
 type WgCommandReply = { value: Json } | { failure: DoorControllerFailure; message: string };
 
 const noLog: GatewayLog = { info() {}, warn() {}, error() {} };
+
+/**
+ * A listener that cannot bind is a setting to change, said in one line naming the port and the setting (the
+ * start stops with it: main.ts), not a worker thread's stack trace.
+ */
+function listenProblem(listen: string, error: unknown): unknown {
+  if (!(error instanceof ListenerBindError)) return error;
+  const where = `UDP port ${error.port} on ${error.host}`;
+  const why =
+    error.code === 'EADDRINUSE'
+      ? `${where} is already in use (another Gatehouse instance or program listens there)`
+      : error.code === 'EADDRNOTAVAIL'
+        ? `${error.host} is not an address of this machine`
+        : `${where} cannot be listened on (${error.message})`;
+  return new ConfigError(
+    'WG_LISTEN',
+    `${why}; the controllers' pushed events arrive there (WG_LISTEN=${listen}): free it, or set WG_LISTEN to another host:port, or to off for polling only`,
+  );
+}
 
 /** How long pushed records are gathered before they are stored together: short against a person at a door. */
 const PUSH_GATHER_MS = 5;
@@ -178,7 +205,7 @@ export class WgGateway implements DoorControllers {
       if (options.listen) gateway.listenAddress = await driver.listen(options.listen);
     } catch (error) {
       await driver.close();
-      throw error;
+      throw listenProblem(options.listen!, error);
     }
     driver.on('event', (e) => gateway.onPushed(e));
     driver.on('device', (c) => gateway.onDeviceChange(c));
@@ -723,7 +750,9 @@ export class WgGateway implements DoorControllers {
   /**
    * A command for a controller another instance drives, carried there over the cluster bus (owner-calls.ts)
    * and answered with what it answered: its value, or its failure in the operator's terms. Nobody driving it
-   * (between a death and the takeover, at most a lease term) is said so, not sent anywhere.
+   * (between a death and the takeover, at most a lease term) is said so at once, not sent anywhere: no holder,
+   * a holder that is not a live instance, or one that does not answer the reach check. A holder that stops
+   * answering while it runs the command is the same case (the controller itself is not to blame).
    */
   private async atOwner(device: ControllerRef, message: WgCommand): Promise<Json> {
     const own = this.ownership!;
@@ -731,13 +760,14 @@ export class WgGateway implements DoorControllers {
       new DoorControllerError('notDriven', `no instance drives controller ${device.SerialNumber} now`);
     const holder = await own.devices.holderOf(String(device.Id));
     if (holder === null || holder === own.devices.self) throw notDriven();
-    const reply = await own.owners.call(WG_COMMANDS, holder, message as unknown as Json, OWNER_CALL_MS);
-    if (reply.kind === 'gone') throw notDriven();
-    if (reply.kind === 'noAnswer')
-      throw new DoorControllerError(
-        'timeout',
-        `instance ${holder} did not answer for controller ${device.SerialNumber}`,
-      );
+    const reply = await own.owners.call(
+      WG_COMMANDS,
+      holder,
+      message as unknown as Json,
+      OWNER_CALL_MS,
+      OWNER_REACH_MS,
+    );
+    if (reply.kind === 'gone' || reply.kind === 'noAnswer') throw notDriven();
     if (reply.kind === 'failed') throw new Error(`instance ${holder}: ${reply.detail}`);
     const answer = reply.reply as WgCommandReply;
     if ('failure' in answer) throw new DoorControllerError(answer.failure, answer.message);

@@ -27,7 +27,9 @@ socket.on('message', (msg, rinfo) => {
   if (batch.length >= 256) flush();
   else timer ??= setTimeout(flush, 1);
 });
-socket.once('error', (error) => parentPort.postMessage({ error: String(error && error.message) }));
+socket.once('error', (error) =>
+  parentPort.postMessage({ error: String(error && error.message), code: String((error && error.code) || '') }),
+);
 socket.on('listening', () => {
   socket.removeAllListeners('error');
   socket.on('error', () => {});
@@ -42,8 +44,21 @@ socket.bind(workerData.port, workerData.host);
 type FromThread =
   | { datagrams: [Uint8Array, string, number][] }
   | { listening: { address: string; port: number } }
-  | { error: string }
+  | { error: string; code: string }
   | { closed: true };
+
+/** The listener could not bind its address: `code` is the system's (EADDRINUSE: another program has the port). */
+export class ListenerBindError extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly code: string,
+    problem: string,
+  ) {
+    super(`listener ${host}:${port}: ${problem}`);
+    this.name = 'ListenerBindError';
+  }
+}
 
 export class ListenerThread {
   private constructor(
@@ -62,7 +77,7 @@ export class ListenerThread {
       worker.once('error', reject);
       worker.on('message', (m: FromThread) => {
         if ('listening' in m) resolve(m.listening);
-        else if ('error' in m) reject(new Error(`listener ${host}:${port}: ${m.error}`));
+        else if ('error' in m) reject(new ListenerBindError(host, port, m.code, m.error));
         else if ('datagrams' in m)
           for (const [bytes, from, fromPort] of m.datagrams) {
             const msg = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

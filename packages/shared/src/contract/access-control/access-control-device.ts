@@ -33,6 +33,12 @@ export const accessControlDeviceItem = z.object({
   /** Controller clock minus server clock, seconds, and when it was read. */
   ClockDriftSeconds: z.number().nullable(),
   DriftCheckedAt: z.string().nullable(),
+  /**
+   * Several instances (docs/deployment.md): no live instance drives the controller at this moment, from the
+   * lease table and the instance registry (its lease ran out or was given up, or its holder is not a live
+   * instance); another takes it over within a lease term. False on one process, which drives them all.
+   */
+  BetweenOwners: z.boolean(),
   /** Where the controller pushes its events ("host:port"). */
   ListenerAddress: z.string().nullable(),
   /** Authorisation sync: 'running' | 'done' | 'failed' | null, phase 'read' | 'write', progress. */

@@ -91,6 +91,8 @@ export function toDeviceItem(row: Record<string, any>): AccessControlDeviceItem 
     Online: row.Online === null || row.Online === undefined ? null : Number(row.Online) === 1,
     Firmware: row.Firmware ?? null,
     ClockDriftSeconds: numberOrNull(row.ClockDriftSeconds),
+    // Known only to the device list's enrichment (service.ts asKnown), from the lease table.
+    BetweenOwners: false,
     ListenerAddress: row.ListenerAddress ?? null,
     SyncState: row.SyncState ?? null,
     SyncPhase: row.SyncPhase ?? null,

@@ -8,6 +8,8 @@ import {
 } from '@gatehouse/shared';
 import type { z } from 'zod';
 import { audit } from '../../../platform/audit.ts';
+import { InstanceRegistry, Leases } from '../../../platform/cluster/index.ts';
+import { LIVE_WITHIN_MS } from '../../../platform/cluster/node.ts';
 import type { AreaContext, ServiceContext } from '../../../platform/context.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import type { Trx } from '../common.ts';
@@ -85,11 +87,33 @@ export async function asKnown(
   items: AccessControlDeviceItem[],
 ): Promise<AccessControlDeviceItem[]> {
   const driven = gatewayRunning(ctx.db);
+  const between = await betweenOwners(ctx);
   return items.map((item) => {
-    const known = controllerStateAsKnown(driven, item);
+    const known = { ...controllerStateAsKnown(driven, item), BetweenOwners: between.has(item.Id) };
     // A rules pass stored as running is not running while no gateway runs: its change still waits.
     return !driven && known.RuleSyncState === 'running' ? { ...known, RuleSyncState: 'pending' } : known;
   });
+}
+
+/** The lease kind the WG gateway shares the controllers out under, keyed by id (gateways/wg/shape.ts). */
+const WG_LEASE_KIND = 'wg';
+
+/**
+ * The controllers no live instance drives at this moment (several instances, docs/deployment.md): their lease
+ * ran out or was given up, or its holder is not a live instance (killed, cut off). What the server knows from
+ * its tables: an instance killed a moment ago still counts as the driver until its heartbeat is old. One
+ * process takes no leases, so none is ever between owners there.
+ */
+async function betweenOwners(ctx: ServiceContext): Promise<Set<number>> {
+  const leases = await new Leases(ctx.db, ctx.clock).list(WG_LEASE_KIND);
+  if (leases.length === 0) return new Set();
+  const live = new Set((await new InstanceRegistry(ctx.db, ctx.clock).live(LIVE_WITHIN_MS)).map((i) => i.id));
+  const now = ctx.clock.now();
+  return new Set(
+    leases
+      .filter((l) => l.holder === null || l.expiresAt <= now || !live.has(l.holder))
+      .map((l) => Number(l.key)),
+  );
 }
 
 /**
