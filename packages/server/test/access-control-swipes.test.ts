@@ -2,9 +2,16 @@ import { displayToCard } from '@gatehouse/shared';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { accessControlModule, recordSwipe, recordSwipes } from '../src/modules/access-control/index.ts';
+import { recordInput } from '../src/gateways/wg/index.ts';
+import {
+  accessControlModule,
+  recordSwipe,
+  recordSwipes,
+  storeControllerRecords,
+  wgControllers,
+} from '../src/modules/access-control/index.ts';
 import { call, login } from './support/client.ts';
-import { DEMO_PASSWORD, describeEachDb, type Harness } from './support/harness.ts';
+import { DEMO_PASSWORD, describeEachDb, systemContext, type Harness } from './support/harness.ts';
 
 const DAY = 86_400_000;
 
@@ -425,5 +432,115 @@ describeEachDb('access control: swipe records', (h) => {
     expect(
       [...results].filter((v) => !['Door opened', 'Door open failed', 'Alarm', ''].includes(v as string)),
     ).toEqual([]);
+  });
+
+  it("stores a controller's refusal with the controller's reason, and shows it once", async () => {
+    const k = h().db.kysely;
+    const now = h().clock.now();
+    // A holder with an issued authorisation on a WG controller's door, valid now: nothing in Gatehouse's own
+    // records explains a refusal, so only the controller's reason can be true.
+    const link = await k
+      .selectFrom('CardUserLinkChannel as L')
+      .innerJoin('CardUser as U', 'U.Id', 'L.CardUserId')
+      .innerJoin('Card as C', 'C.CardUserId', 'U.Id')
+      .innerJoin('AccessControlChannel as Ch', 'Ch.Id', 'L.ChannelId')
+      .innerJoin('AccessControlDevice as D', 'D.Id', 'Ch.DeviceId')
+      .select(['D.Id as DeviceId', 'Ch.DoorNumber', 'Ch.Direction', 'C.CardNumber'])
+      .where('U.AreaId', '=', 1)
+      .where('U.Disabled', '=', 0)
+      .where('U.ValidFrom', '<=', now)
+      .where('U.ValidTo', '>=', now)
+      .where('L.Revoked', '=', 0)
+      .where('L.IssueStatus', '=', 3)
+      .where((eb) => eb.or([eb('L.ValidFrom', 'is', null), eb('L.ValidFrom', '<=', now)]))
+      .where((eb) => eb.or([eb('L.ValidTo', 'is', null), eb('L.ValidTo', '>=', now)]))
+      .where('D.Protocol', '=', 0)
+      .where('Ch.DoorNumber', '>', 0)
+      .orderBy('L.Id')
+      .executeTakeFirstOrThrow();
+    const device = (await wgControllers(systemContext(h()), link.DeviceId))[0]!;
+    // The controller's reason byte (uhppote-core messages/get_event.go): 8 anti-passback, 15 invalid time
+    // zone (outside the card's time profile), 12 interlock, 7 wrong PIN, 6 no privilege.
+    const refused = (index: number, reason: number) =>
+      recordInput(
+        {
+          index,
+          type: 1,
+          granted: false,
+          door: link.DoorNumber,
+          direction: link.Direction,
+          card: { kind: 'card', number: displayToCard(link.CardNumber) },
+          time: null,
+          reason,
+        },
+        device,
+        now - 1000 + (index % 1000),
+      )!;
+    const base = 9_000_000;
+    const stored = await storeControllerRecords(systemContext(h()), device.Id, [
+      refused(base + 1, 8),
+      refused(base + 2, 15),
+      refused(base + 3, 12),
+      refused(base + 4, 7),
+      refused(base + 5, 6),
+    ]);
+    // doorRecordReason: 8 anti-passback, 7 outside the time profile, 9 interlock, 10 wrong PIN; a "no
+    // privilege" Gatehouse's records do not explain is the controller's refusal (16), not "outside validity".
+    expect(stored.map((r) => [r.EventReason, r.Reason])).toEqual([
+      [8, 8],
+      [15, 7],
+      [12, 9],
+      [7, 10],
+      [6, 16],
+    ]);
+
+    // The list carries the stored reason; the export names the cause once (the door-event column, the
+    // controller's code again, is a door event's and stays empty for a swipe).
+    const token = await login(h().app, 'acuser', DEMO_PASSWORD);
+    const query = {
+      StartTime: String(now - 60_000),
+      EndTime: String(now + 60_000),
+      DeviceId: String(device.Id),
+    };
+    const list = await call<Page>(h().app, 'GET', '/api/DoorOpeningRecord', { token, area: 1, query });
+    expect(list.status, list.msg).toBe(200);
+    const ids = new Set(stored.map((r) => r.Id));
+    expect(
+      list.data.Items.filter((i) => ids.has(i.Id))
+        .map((i) => i.Reason)
+        .sort((a, b) => a - b),
+    ).toEqual([7, 8, 9, 10, 16]);
+    const job = await call<{ Id: number }>(h().app, 'POST', '/api/ExportJob', {
+      token,
+      area: 1,
+      lang: 'en',
+      body: { Resource: 'DoorOpeningRecord', Query: query },
+    });
+    expect(job.status, job.msg).toBe(200);
+    await h().platform.exports.idle();
+    const file = await h().app.inject({
+      method: 'GET',
+      url: `/api/ExportJob/${job.data.Id}/Download`,
+      headers: { authorization: `Bearer ${token}`, 'x-area-id': '1' },
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const causes: string[] = [];
+    for (let r = 2; r <= sheet.rowCount; r++) {
+      const row = sheet.getRow(r);
+      if (row.getCell(3).value === null && row.getCell(8).value === null) continue;
+      causes.push(`${String(row.getCell(8).value ?? '')}|${String(row.getCell(9).value ?? '')}`);
+    }
+    expect(causes).toEqual(
+      expect.arrayContaining([
+        'Anti-passback|',
+        'Outside the time profile|',
+        'Interlock: another door is open|',
+        'Wrong PIN|',
+        'Refused by the controller|',
+      ]),
+    );
+    expect(causes.filter((c) => c.includes('Denied'))).toEqual([]);
   });
 });

@@ -9,7 +9,13 @@ export const doorDirection = defineEnum('doorDirection', [{ value: 0 }, { value:
 /**
  * Why a door opened or stayed shut, as recorded with each swipe: 0 other, 1 authorised card, 2 card not
  * registered, 3 card registered but not given to a holder, 4 no authorisation for this door, 5 outside the
- * holder's or the authorisation's validity, 6 holder disabled.
+ * holder's or the authorisation's validity, 6 holder disabled (2-6 explained from what Gatehouse holds).
+ * 7-15 are the controller's own refusals, stored as it reports them (WG reason byte, uhppote-core
+ * messages/get_event.go "Reason" table): 7 outside the card's time profile (WG 15 "Invalid Timezone"),
+ * 8 anti-passback (WG 8 "AntiBack"), 9 interlock (WG 12 "InterLock"), 10 wrong PIN (WG 7 "Wrong PASSWORD"),
+ * 11 door set normally closed (WG 11 "Door Set NC"), 12 more cards needed (WG 9), 13 first card not yet
+ * swiped (WG 10 "First Card Open"), 14 limited times used up (WG 13), 15 door under PC control (WG 5).
+ * 16: the controller refused a card Gatehouse holds as authorised and valid, for no cause it names.
  */
 export const doorRecordReason = defineEnum('doorRecordReason', [
   { value: 0 },
@@ -19,6 +25,16 @@ export const doorRecordReason = defineEnum('doorRecordReason', [
   { value: 4 },
   { value: 5 },
   { value: 6 },
+  { value: 7 },
+  { value: 8 },
+  { value: 9 },
+  { value: 10 },
+  { value: 11 },
+  { value: 12 },
+  { value: 13 },
+  { value: 14 },
+  { value: 15 },
+  { value: 16 },
 ]);
 
 /** A fault report moves forward only: 0 open, 1 in progress, 2 resolved. */

@@ -35,9 +35,27 @@ function minuteOfDay(r: Random): number {
 }
 
 /**
+ * Refusals the controller itself makes of an authorised card, with the reason it gives (doorRecordReason,
+ * packages/shared enums/doors.ts): 8 anti-passback (a second entry without leaving), 7 outside the card's time
+ * profile. Each takes a slice of the draw that otherwise makes an authorised swipe.
+ */
+const CONTROLLER_REFUSALS: { below: number; reason: number }[] = [
+  { below: 0.042, reason: 8 },
+  { below: 0.048, reason: 7 },
+];
+
+/**
+ * The controller's reason byte (WG `Reason`, doorEventReason) for each cause a seeded swipe has: granted 1; a card
+ * the controller does not hold for the door or not today (not registered or given, no authorisation, outside its
+ * validity, holder disabled) 6 "no privilege"; its own refusals 15 "invalid time zone" and 8 "anti-passback".
+ */
+const CONTROLLER_REASON: Record<number, number> = { 1: 1, 2: 6, 3: 6, 4: 6, 5: 6, 6: 6, 7: 15, 8: 8 };
+
+/**
  * Swipe records of the last 90 days, written in time order with the per-day counts the list relies on.
  * Mostly authorised swipes; some unregistered cards, doors without authorisation, expired validity and
- * disabled holders fail with their reason.
+ * disabled holders fail with their reason, and some authorised cards are refused by the controller
+ * (anti-passback, outside their time profile) with the controller's reason.
  */
 export async function seedSwipes(
   db: Db,
@@ -89,6 +107,9 @@ export async function seedSwipes(
     Direction: channel.Direction,
     Result: reason === 1 ? 1 : 0,
     Reason: reason,
+    // Shaped as the WG gateway stores a swipe it read from a controller: record type 1 and the controller's own
+    // reason byte. No ring index: these were never in a simulated controller's ring (an index there would
+    // stand for a record the controller still holds), as records stored before a ring restart have none.
   });
   for (let i = 0; i < options.count; i++) {
     const u = r.next();
@@ -107,6 +128,7 @@ export async function seedSwipes(
     let reason = unauthorised && !h.channels.some((c) => c.channel.Id === channel.Id) ? 4 : 1;
     if (reason === 1 && h.disabledAt !== null && at >= h.disabledAt) reason = 6;
     else if (reason === 1 && (at > h.validTo || at < h.validFrom)) reason = 5;
+    else if (reason === 1) reason = CONTROLLER_REFUSALS.find((c) => u < c.below)?.reason ?? 1;
     records.push(record({ device, channel }, at, r.pick(h.cards), h, reason));
   }
   records.sort((a, b) => (a.At as number) - (b.At as number));

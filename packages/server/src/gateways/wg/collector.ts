@@ -16,7 +16,7 @@ import {
 } from '../../modules/access-control/index.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { WgRecord } from './codec.ts';
-import { RecordType } from './constants.ts';
+import { Reason, RecordType } from './constants.ts';
 import type { WgDevice, WgDriver } from './driver.ts';
 import { fromLocalDateTime } from './time.ts';
 
@@ -30,6 +30,25 @@ export interface CollectResult {
   read: number;
 }
 
+/**
+ * A refusal the controller names, as the screens' doorRecordReason (packages/shared enums/doors.ts): the WG
+ * reason byte is the one in uhppote-core messages/get_event.go ("Reason": 5 PC control, 7 wrong PASSWORD,
+ * 8 AntiBack, 9 more cards, 10 first card open, 11 door set NC, 12 InterLock, 13 limited times, 15 invalid
+ * timezone). "No privilege" (6), plain "denied" (18) and codes not listed carry no rule: the access-control
+ * service explains those from what Gatehouse holds about the card.
+ */
+const REFUSAL_REASONS: ReadonlyMap<number, number> = new Map([
+  [Reason.DeniedInvalidTimezone, 7],
+  [Reason.DeniedAntiPassback, 8],
+  [Reason.DeniedInterlock, 9],
+  [Reason.DeniedWrongPassword, 10],
+  [Reason.DeniedDoorNormallyClosed, 11],
+  [Reason.DeniedMoreCards, 12],
+  [Reason.DeniedFirstCardOpen, 13],
+  [Reason.DeniedLimitedTimes, 14],
+  [Reason.DeniedPcControl, 15],
+]);
+
 /** A ring record as the access-control service takes it; null for "no record" and overwritten slots. */
 export function recordInput(
   record: WgRecord,
@@ -38,7 +57,10 @@ export function recordInput(
 ): ControllerRecordInput | null {
   if (record.index === 0 || record.type === RecordType.None || record.type === RecordType.Overwritten)
     return null;
+  const refusal =
+    record.type === RecordType.Swipe && !record.granted ? REFUSAL_REASONS.get(record.reason) : undefined;
   return {
+    ...(refusal !== undefined ? { Reason: refusal } : {}),
     DeviceId: device.Id,
     RecordIndex: record.index,
     EventType: record.type,

@@ -380,6 +380,9 @@ const columns: ExportColumn<SwipeItem>[] = [
     key: 'EventReason',
     labelKey: 'accessControl.field.DoorEvent',
     width: 22,
+    // A swipe's cause is its reason (the controller's, when it named one); its code again here would be a
+    // second cause on the same row.
+    value: (row) => (isSwipe(row) ? null : row.EventReason),
     // Codes the enumeration does not name are shown as numbers, as on the screen.
     label: (v, lang) => enumLabel(lang, doorEventReason, v),
   },

@@ -105,6 +105,14 @@ interface HolderRow {
   Id: number;
   Name: string;
   Disabled: number;
+  ValidFrom: number;
+  ValidTo: number;
+}
+
+/** An issued, unrevoked authorisation's own validity (null: the holder's). */
+interface LinkRow {
+  ValidFrom: number | null;
+  ValidTo: number | null;
 }
 
 /**
@@ -121,8 +129,8 @@ interface RecordBatch {
   holders: Map<string, HolderRow | null>;
   /** By `areaId:cardNumber`: whether the card is registered in the area. */
   cards: Map<string, boolean>;
-  /** By `holderId:channelId`: whether an issued, unrevoked authorisation exists. */
-  links: Map<string, boolean>;
+  /** By `holderId:channelId`: the issued, unrevoked authorisation, null for none. */
+  links: Map<string, LinkRow | null>;
   /** By `areaId:day:deviceId:result`. */
   days: Map<string, { AreaId: number; Day: number; DeviceId: number; Result: number; Count: number }>;
 }
@@ -214,7 +222,13 @@ async function holderOf(
       (await trx
         .selectFrom('Card')
         .innerJoin('CardUser', 'CardUser.Id', 'Card.CardUserId')
-        .select(['CardUser.Id', 'CardUser.Name', 'CardUser.Disabled'])
+        .select([
+          'CardUser.Id',
+          'CardUser.Name',
+          'CardUser.Disabled',
+          'CardUser.ValidFrom',
+          'CardUser.ValidTo',
+        ])
         .where('Card.CardNumber', '=', cardNumber)
         .where('Card.AreaId', '=', areaId)
         .executeTakeFirst()) ?? null,
@@ -417,8 +431,11 @@ async function insertRingSwipes(
 
 /**
  * Why a controller record came out as it did, in doorRecordReason terms: a granted swipe is an authorised
- * card (1); door events and alarms are "other" (0, their own code is in EventReason); a denied swipe is
- * explained from what Gatehouse holds about the card, its holder and the channel.
+ * card (1); door events and alarms are "other" (0, their own code is in EventReason); a denied swipe the
+ * controller gave no rule for (the gateway passes the ones it names, anti-passback, time profile…, as
+ * `Reason`) is explained from what Gatehouse holds about the card, its holder and the channel, and when
+ * those explain nothing (an authorised card within its validity) it is the controller's refusal (16), never
+ * a cause Gatehouse cannot see.
  */
 async function explainReason(
   trx: Trx,
@@ -426,7 +443,7 @@ async function explainReason(
   input: ControllerRecordInput,
   areaId: number,
   cardNumber: string,
-  holder: { Id: number; Disabled: number } | undefined,
+  holder: HolderRow | undefined,
   channelId: number | undefined,
 ): Promise<number> {
   if (input.EventType !== 1) return 0;
@@ -447,20 +464,23 @@ async function explainReason(
   }
   if (holder.Disabled) return 6;
   if (channelId === undefined) return 4;
-  const linked = await once(
+  const link = await once(
     batch.links,
     `${holder.Id}:${channelId}`,
     async () =>
-      !!(await trx
+      (await trx
         .selectFrom('CardUserLinkChannel')
-        .select('Id')
+        .select(['ValidFrom', 'ValidTo'])
         .where('CardUserId', '=', holder.Id)
         .where('ChannelId', '=', channelId)
         .where('Revoked', '=', 0)
         .where('IssueStatus', '>', 0)
-        .executeTakeFirst()),
+        .executeTakeFirst()) ?? null,
   );
-  return linked ? 5 : 4;
+  if (!link) return 4;
+  const from = Number(link.ValidFrom ?? holder.ValidFrom);
+  const to = Number(link.ValidTo ?? holder.ValidTo);
+  return input.At < from || input.At > to ? 5 : 16;
 }
 
 /**
