@@ -22,6 +22,47 @@ export const CONTROLLER_DATE_MAX = '2099-12-31';
 export const PASSCODES_PER_DOOR = 4;
 export const PASSCODE_MAX = 999_999;
 
+/**
+ * A door passcode, keyed in at the reader: 1 to 6 digits, not 0 (the controller takes 1..999999 and reads 0
+ * as "no passcode", docs/devices.md 0x8C). The API's rule (contract access-control-channel.ts) and the form's.
+ */
+export function isPasscode(code: unknown): boolean {
+  return typeof code === 'number' && Number.isInteger(code) && code >= 1 && code <= PASSCODE_MAX;
+}
+
+/** What is wrong with a door's list of passcodes, as a catalogue key; null when it may be sent. */
+export function passcodesProblem(
+  codes: readonly unknown[],
+): 'validation.passcode' | 'validation.passcodeCount' | 'validation.passcodeRepeated' | null {
+  if (!codes.every(isPasscode)) return 'validation.passcode';
+  if (codes.length > PASSCODES_PER_DOOR) return 'validation.passcodeCount';
+  return new Set(codes).size === codes.length ? null : 'validation.passcodeRepeated';
+}
+
+/** What an operator types to clear a door's passcodes (an empty field keeps them). */
+export const PASSCODES_CLEAR = '-';
+
+/**
+ * The passcodes field as an operator types it: empty keeps the door's passcodes (undefined), "-" clears them
+ * ([]), else codes separated by commas or spaces, each 1 to 6 digits. Answers the codes, or the catalogue key of
+ * what is wrong (the same rule as the API's: passcodesProblem).
+ */
+export function parsePasscodes(
+  text: string,
+):
+  | { ok: true; codes: number[] | undefined }
+  | { ok: false; key: NonNullable<ReturnType<typeof passcodesProblem>> } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true, codes: undefined };
+  if (trimmed === PASSCODES_CLEAR) return { ok: true, codes: [] };
+  const parts = trimmed.split(/[,，、\s]+/).filter(Boolean);
+  // Digits only: "abc" or "12a" is not a passcode (Number() would make NaN, or a hexadecimal "0x1f" a number).
+  if (!parts.every((p) => /^\d{1,6}$/.test(p))) return { ok: false, key: 'validation.passcode' };
+  const codes = parts.map(Number);
+  const key = passcodesProblem(codes);
+  return key ? { ok: false, key } : { ok: true, codes };
+}
+
 /** Seconds a door may stand open before it counts as held open, when the door says nothing else. */
 export const HELD_OPEN_DEFAULT_SECONDS = 60;
 

@@ -11,11 +11,13 @@ import {
   isLocalMinute,
   isoWeekday,
   linkMakesLoop,
+  parsePasscodes,
   planSlots,
   profileClosure,
   slotsNeeded,
   weekdayMask,
   weekdaysOf,
+  AccessControlChannelApi,
   type HolidayDef,
   type ProfileDef,
 } from '../src/index.ts';
@@ -190,5 +192,38 @@ describe('chains and budget', () => {
     );
     expect(over.ok).toBe(false);
     if (!over.ok) expect(over.count.total).toBe(254);
+  });
+});
+
+describe('door passcodes, as typed and as sent', () => {
+  it('keeps, clears or takes up to four codes of 1 to 6 digits; anything else is named for what it is', () => {
+    expect(parsePasscodes('')).toEqual({ ok: true, codes: undefined });
+    expect(parsePasscodes(' - ')).toEqual({ ok: true, codes: [] });
+    expect(parsePasscodes('123456, 7，42 9')).toEqual({ ok: true, codes: [123456, 7, 42, 9] });
+    // "abc" is not empty: it is not a passcode.
+    for (const text of ['abc', '12a', '1234567', '0', '000', '1.5', '0x1f', '-5'])
+      expect(parsePasscodes(text), text).toEqual({ ok: false, key: 'validation.passcode' });
+    expect(parsePasscodes('1,2,3,4,5')).toEqual({ ok: false, key: 'validation.passcodeCount' });
+    expect(parsePasscodes('1234, 1234')).toEqual({ ok: false, key: 'validation.passcodeRepeated' });
+  });
+
+  it("the API's schema says the same, in catalogue keys, at the list or the code's place", () => {
+    const body = (Passcodes: unknown) =>
+      AccessControlChannelApi.update.body.safeParse({
+        Id: 1,
+        Name: 'door',
+        DoorNumber: 1,
+        Direction: 1,
+        Passcodes,
+      });
+    const issues = (Passcodes: unknown) =>
+      (body(Passcodes).error?.issues ?? []).map((i) => [i.path.join('.'), i.message]);
+    expect(issues(['abc'])).toEqual([['Passcodes.0', 'validation.passcode']]);
+    expect(issues([null])).toEqual([['Passcodes.0', 'validation.passcode']]);
+    expect(issues([12, 1_000_000])).toEqual([['Passcodes.1', 'validation.passcode']]);
+    expect(issues([0])).toEqual([['Passcodes.0', 'validation.passcode']]);
+    expect(issues([1, 2, 3, 4, 5])).toEqual([['Passcodes', 'validation.passcodeCount']]);
+    expect(issues([7, 7])).toEqual([['Passcodes', 'validation.passcodeRepeated']]);
+    expect(issues([1, 999_999])).toEqual([]);
   });
 });

@@ -25,4 +25,25 @@ describe('serverFieldErrors', () => {
     expect(serverFieldErrors(new RequestError('无权限', 403), ['OldPassword']).rest).toBe('无权限');
     expect(serverFieldErrors(new RequestError('Request error', 0), ['OldPassword']).rest).toBeNull();
   });
+
+  it('puts a refused passcode on the field it is typed in, once, never as a toast naming "Passcodes.0"', () => {
+    const message = 'A passcode is 1 to 6 digits, not all zeros';
+    const error = new RequestError(`Some fields are not valid: Passcodes.0 ${message}`, 400, {
+      Errors: [
+        { Field: 'Passcodes.0', Message: message },
+        { Field: 'Passcodes.2', Message: message },
+      ],
+    });
+    expect(serverFieldErrors(error, ['Name', 'PasscodesText'], { Passcodes: 'PasscodesText' })).toEqual({
+      fields: [{ name: 'PasscodesText', errors: [message] }],
+      rest: null,
+    });
+    // A path into a field of the form's own name goes on that field.
+    const list = new RequestError('x', 400, {
+      Errors: [{ Field: 'Segments.1.End', Message: '结束不能早于开始' }],
+    });
+    expect(serverFieldErrors(list, ['Segments']).fields).toEqual([
+      { name: 'Segments', errors: ['结束不能早于开始'] },
+    ]);
+  });
 });

@@ -22,7 +22,10 @@ export type ValidationKey =
   | 'validation.url'
   | 'validation.alnum'
   | 'validation.upper'
-  | 'validation.lower';
+  | 'validation.lower'
+  | 'validation.passcode'
+  | 'validation.passcodeCount'
+  | 'validation.passcodeRepeated';
 
 export type Validator = (value: unknown) => ValidationKey | null;
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { PASSCODES_PER_DOOR, PASSCODE_MAX } from '../../access-rules.ts';
+
+/** Every way a passcode can be wrong says the same thing to the operator (a value, not a type or a bound). */
+const PASSCODE = { error: 'validation.passcode' } as const;
 import { cardReaderType, doorNumber } from '../../enums/access-control.ts';
 import { doorDirection } from '../../enums/doors.ts';
 import { operation, resourceApi } from '../operation.ts';
@@ -65,10 +68,14 @@ const admin = { tag: ACCESS_CONTROL_TAG, access: ACCESS_CONTROL_ADMIN, area: tru
  */
 export const doorRuleFields = {
   Keypad: z.boolean().optional(),
+  // Field paths are Passcodes (the list) and Passcodes.N (one code); the messages are the shared rule's
+  // (passcodesProblem), which the channel form checks before sending.
   Passcodes: z
-    .array(z.number().int().min(1).max(PASSCODE_MAX))
-    .max(PASSCODES_PER_DOOR)
-    .refine((codes) => new Set(codes).size === codes.length, 'validation.invalid')
+    .array(z.number(PASSCODE).int(PASSCODE).min(1, PASSCODE).max(PASSCODE_MAX, PASSCODE), {
+      error: 'validation.passcode',
+    })
+    .max(PASSCODES_PER_DOOR, { error: 'validation.passcodeCount' })
+    .refine((codes) => new Set(codes).size === codes.length, { error: 'validation.passcodeRepeated' })
     .optional(),
   HeldOpenSeconds: z.number().int().min(5).max(3600).optional(),
 };

@@ -107,6 +107,7 @@ export const accessControl: CatalogueShape<typeof zh> = {
     HolidayName: 'Holiday name',
     StartDate: 'Start date',
     EndDate: 'End date',
+    DateRange: 'Dates (from ~ to)',
     Weekdays: 'Weekdays',
     Segments: 'Time segments',
     LinkedProfile: 'Linked profile',

@@ -31,4 +31,7 @@ export const validation: Record<keyof typeof zh, string> = {
   roleCode: 'Start with a letter; 2 to 50 letters, digits or / _ -; not admin',
   resourceCode: 'Start with a letter; 2 to 60 letters, digits or / : _ -',
   userName: 'Only letters, digits and . _ @ -',
+  passcode: 'A passcode is 1 to 6 digits, not all zeros',
+  passcodeCount: 'At most 4 passcodes per door',
+  passcodeRepeated: 'The same passcode is entered twice',
 };

@@ -107,6 +107,7 @@ export const accessControl: CatalogueShape<typeof zh> = {
     HolidayName: 'Nombre del festivo',
     StartDate: 'Fecha de inicio',
     EndDate: 'Fecha de fin',
+    DateRange: 'Fechas (desde ~ hasta)',
     Weekdays: 'Días de la semana',
     Segments: 'Franjas horarias',
     LinkedProfile: 'Perfil enlazado',

@@ -31,4 +31,7 @@ export const validation: Record<keyof typeof zh, string> = {
   roleCode: 'Empiece por una letra; de 2 a 50 letras, dígitos o / _ -; no admin',
   resourceCode: 'Empiece por una letra; de 2 a 60 letras, dígitos o / : _ -',
   userName: 'Solo letras, dígitos y . _ @ -',
+  passcode: 'Un código de acceso tiene de 1 a 6 dígitos, no todos ceros',
+  passcodeCount: 'Como máximo 4 códigos de acceso por puerta',
+  passcodeRepeated: 'El mismo código de acceso aparece dos veces',
 };

@@ -107,6 +107,7 @@ export const accessControl: CatalogueShape<typeof zh> = {
     HolidayName: '休日名',
     StartDate: '開始日',
     EndDate: '終了日',
+    DateRange: '期間（開始～終了）',
     Weekdays: '曜日',
     Segments: '時間帯',
     LinkedProfile: 'リンク先プロファイル',

@@ -31,4 +31,7 @@ export const validation: Record<keyof typeof zh, string> = {
   roleCode: '英字で始まる 2～50 文字の英数字または / _ -（admin は不可）',
   resourceCode: '英字で始まる 2～60 文字の英数字または / : _ -',
   userName: '英数字と . _ @ - のみ使用できます',
+  passcode: 'パスコードは 1～6 桁の数字です（すべて 0 は不可）',
+  passcodeCount: 'パスコードは 1 つのドアにつき 4 つまでです',
+  passcodeRepeated: '同じパスコードが 2 回入力されています',
 };

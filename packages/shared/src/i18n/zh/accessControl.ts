@@ -105,6 +105,7 @@ export const accessControl = {
     HolidayName: '节假日名称',
     StartDate: '开始日期',
     EndDate: '结束日期',
+    DateRange: '起止日期',
     Weekdays: '星期',
     Segments: '时段',
     LinkedProfile: '关联时间段',

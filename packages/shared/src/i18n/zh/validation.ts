@@ -30,4 +30,7 @@ export const validation = {
   roleCode: '以字母开头，2 到 50 位字母、数字或 / _ -，且不能为 admin',
   resourceCode: '以字母开头，2 到 60 位字母、数字或 / : _ -',
   userName: '只能包含字母、数字和 . _ @ -',
+  passcode: '开门密码为 1 到 6 位数字，且不能全为 0',
+  passcodeCount: '每个门最多 4 个开门密码',
+  passcodeRepeated: '开门密码重复',
 } as const;

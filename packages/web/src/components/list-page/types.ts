@@ -157,6 +157,11 @@ export interface FormDef<T extends Row> {
    * tariff's terms): each problem is shown on its field and nothing is sent.
    */
   check?(body: Record<string, unknown>, item: T | null): FormProblem[];
+  /**
+   * API fields the form types as another field (Passcodes as the text PasscodesText): the server's messages on
+   * them, or on a path into them ("Passcodes.0"), are shown on that form field.
+   */
+  serverFields?: Record<string, string>;
 }
 
 /** A problem `FormDef.check` found: the field it belongs to and a catalogue key of the message. */

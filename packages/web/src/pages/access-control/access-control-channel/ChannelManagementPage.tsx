@@ -8,8 +8,10 @@ import {
   doorDirection,
   doorNumber,
   doorNumberAllowed,
+  parsePasscodes,
   ACCESS_CONTROL_ADMIN,
   type AccessControlChannelItem,
+  type Validator,
 } from '@gatehouse/shared';
 import { ListPage, type FormDef, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { call } from '../../../core/api.ts';
@@ -48,6 +50,12 @@ const loadedDevices = (): readonly DeviceChoice[] =>
   [];
 
 const newChannel = () => ({ Direction: DIRECTION_IN, ReaderType: 0 });
+
+/** The passcodes as typed, checked on the field by the API's own rule before anything is sent. */
+const passcodesText: Validator = (value) => {
+  const parsed = parsePasscodes(String(value ?? ''));
+  return parsed.ok ? null : parsed.key;
+};
 
 const form: FormDef<ChannelRow> = {
   width: 720,
@@ -89,6 +97,7 @@ const form: FormDef<ChannelRow> = {
       kind: 'password',
       only: 'edit',
       extra: 'acUi.rules.passcodesHint',
+      rules: [passcodesText],
       fromItem: () => '',
     },
     {
@@ -101,10 +110,12 @@ const form: FormDef<ChannelRow> = {
     },
     { name: 'Remark', label: 'accessControl.field.Remark', kind: 'textarea', maxLength: 200 },
   ],
-  // Passcodes are write-only: empty keeps them, "-" clears them, else up to four codes separated by commas.
+  // Passcodes are write-only: empty keeps them, "-" clears them, else up to four codes separated by commas
+  // (parsePasscodes; the field's rule has refused anything else before this runs).
   toBody: (values, item) => {
     const { PasscodesText, Keypad, HeldOpenSeconds, ...rest } = values;
-    const text = String(PasscodesText ?? '').trim();
+    const parsed = parsePasscodes(String(PasscodesText ?? ''));
+    const codes = parsed.ok ? parsed.codes : undefined;
     // Door rules only for a channel with a door, and only what changed (each change reaches the controller).
     const door = item !== null && Number(values.DoorNumber) > 0;
     return {
@@ -114,17 +125,11 @@ const form: FormDef<ChannelRow> = {
       ...(door && HeldOpenSeconds != null && HeldOpenSeconds !== item.HeldOpenSeconds
         ? { HeldOpenSeconds }
         : {}),
-      ...(door && text === '-' ? { Passcodes: [] } : {}),
-      ...(door && text && text !== '-'
-        ? {
-            Passcodes: text
-              .split(/[,，\s]+/)
-              .filter(Boolean)
-              .map(Number),
-          }
-        : {}),
+      ...(door && codes !== undefined ? { Passcodes: codes } : {}),
     };
   },
+  // The server names a passcode by its place in the list (Passcodes.0): shown on the field the codes are typed in.
+  serverFields: { Passcodes: 'PasscodesText' },
   defaults: newChannel,
   // The door must exist on the model: the same shared rule as the server's, before anything is sent.
   check: (body, item) => {

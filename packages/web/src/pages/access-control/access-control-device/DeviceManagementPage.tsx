@@ -19,6 +19,7 @@ import { useLiveList } from '../live.ts';
 import { TwoLineCell } from '../cells.tsx';
 import { OnlineCell, SyncCell } from '../device-state.tsx';
 import { CHANNEL_OPTIONS_KEY, DEVICE_MODELS_KEY, DEVICE_OPTIONS_KEY } from '../options.ts';
+import { DRIVEN_DEVICE_OPTIONS_KEY } from '../access-rules/options.ts';
 import { deviceModelColumns, deviceModelFilters } from './device-columns.tsx';
 import { DEVICE_EVENTS, applyDeviceEvent } from './live-devices.ts';
 import '../access-control.css';
@@ -88,7 +89,7 @@ const config: ListPageConfig<DeviceRow> = {
   read: ACCESS_CONTROL_ADMIN,
   write: ACCESS_CONTROL_ADMIN,
   actions: { edit: true, status: true, export: true },
-  invalidates: [DEVICE_OPTIONS_KEY, DEVICE_MODELS_KEY, CHANNEL_OPTIONS_KEY],
+  invalidates: [DEVICE_OPTIONS_KEY, DEVICE_MODELS_KEY, CHANNEL_OPTIONS_KEY, DRIVEN_DEVICE_OPTIONS_KEY],
   filters: [
     {
       name: 'Keyword',

@@ -7,8 +7,7 @@ import {
   type DoorScheduleItem,
 } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { deviceField, deviceFilter } from '../options.ts';
-import { weekdayOptions, weekdayText } from './options.ts';
+import { drivenDeviceField, drivenDeviceFilter, weekdayOptions, weekdayText } from './options.ts';
 import '../access-control.css';
 
 /**
@@ -22,7 +21,7 @@ const config: ListPageConfig<DoorScheduleItem> = {
   write: ACCESS_CONTROL_ADMIN,
   actions: { create: true, edit: true, remove: true, export: true },
   defaultSort: { field: 'Time', order: 'asc' },
-  filters: [deviceFilter],
+  filters: [drivenDeviceFilter],
   columns: [
     { key: 'DeviceName', title: 'accessControl.field.DeviceName', width: 170 },
     { key: 'DoorNumber', title: 'accessControl.field.DoorNumber', kind: 'number', width: 70 },
@@ -41,8 +40,9 @@ const config: ListPageConfig<DoorScheduleItem> = {
       render: (row, t) => weekdayText(row.Weekdays, t),
     },
     {
+      // Both ends of the range, under a header that says so.
       key: 'StartDate',
-      title: 'accessControl.field.StartDate',
+      title: 'accessControl.field.DateRange',
       width: 200,
       render: (row) => `${row.StartDate} ~ ${row.EndDate}`,
     },
@@ -52,7 +52,7 @@ const config: ListPageConfig<DoorScheduleItem> = {
     width: 720,
     defaults: () => ({ Weekdays: [1, 2, 3, 4, 5], Time: '07:00', Action: 1, DoorNumber: 1 }),
     fields: [
-      { ...deviceField, only: 'create' },
+      { ...drivenDeviceField, only: 'create' },
       {
         name: 'DoorNumber',
         label: 'accessControl.field.DoorNumber',

@@ -36,8 +36,9 @@ const config: ListPageConfig<ProfileRow> = {
   columns: [
     { key: 'Name', title: 'accessControl.field.ProfileName', sort: 'Name', width: 160 },
     {
+      // Both ends of the range, under a header that says so.
       key: 'StartDate',
-      title: 'accessControl.field.StartDate',
+      title: 'accessControl.field.DateRange',
       width: 200,
       render: (row) => `${row.StartDate} ~ ${row.EndDate}`,
     },

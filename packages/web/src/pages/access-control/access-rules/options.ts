@@ -1,6 +1,23 @@
-import { TimeProfileApi } from '@gatehouse/shared';
+import { AccessControlOptionsApi, PROTOCOL_WG, TimeProfileApi } from '@gatehouse/shared';
 import { call } from '../../../core/api.ts';
-import type { OptionSource, TKey } from '../../../components/list-page/index.ts';
+import type { FieldDef, FilterDef, OptionSource, TKey } from '../../../components/list-page/index.ts';
+import { deviceField, deviceFilter } from '../options.ts';
+
+/**
+ * The area's controllers Gatehouse drives (WG): only they keep door schedules (as their task list, written by
+ * the gateway); a third-party gate is not offered (the server refuses it too). Reloaded after device writes.
+ */
+export const DRIVEN_DEVICE_OPTIONS_KEY = 'ac.drivenDevices';
+const drivenDeviceOptions: OptionSource = {
+  kind: 'remote',
+  key: DRIVEN_DEVICE_OPTIONS_KEY,
+  load: async () =>
+    (await call(AccessControlOptionsApi.devices))
+      .filter((d) => d.Protocol === PROTOCOL_WG)
+      .map((d) => ({ value: d.Id, label: `${d.Name} (${d.SerialNumber})` })),
+};
+export const drivenDeviceField: FieldDef = { ...deviceField, options: drivenDeviceOptions };
+export const drivenDeviceFilter: FilterDef = { ...deviceFilter, options: drivenDeviceOptions };
 
 /** The area's time profiles to choose from (grants, links). */
 export const TIME_PROFILE_OPTIONS_KEY = 'ac.timeProfiles';
