@@ -186,4 +186,21 @@ describe('the authorisation screen sync panel', () => {
     expect(screen.queryByTestId('sync-now-2')).toBeNull();
     expect(screen.queryByTestId('sync-now-1')).toBeNull();
   });
+
+  it('puts "issue succeeded" first among the status columns, then what is on its way, then the settled rest', async () => {
+    useSessionStore.setState({ roles: ['AccessControl/User'] } as never);
+    renderPanel();
+    await screen.findByTestId('sync-2');
+    const headers = [...document.querySelectorAll('[data-testid="status-summary"] thead th')]
+      .map((th) => th.textContent ?? '')
+      .filter((text) => text.startsWith('enum.issueStatus.'));
+    expect(headers).toEqual([
+      'enum.issueStatus.3',
+      'enum.issueStatus.1',
+      'enum.issueStatus.2',
+      'enum.issueStatus.-1',
+      'enum.issueStatus.-2',
+      'enum.issueStatus.0',
+    ]);
+  });
 });

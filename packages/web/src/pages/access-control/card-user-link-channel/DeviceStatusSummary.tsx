@@ -46,6 +46,13 @@ export const statusCountsKey = (areaId: number | null) => [
 const LIVE_EVENTS = ['SyncProgress', 'DeviceStatus'] as const;
 type LiveEvent = HubEventOf<(typeof LIVE_EVENTS)[number]>;
 
+/**
+ * The issue statuses as the panel's columns: issued first (what the controller holds, the count an operator
+ * checks), then what is still on its way (pending issue, update, deletion), then the settled rest (deleted, no
+ * issue needed).
+ */
+const STATUS_COLUMNS = [3, 1, 2, -1, -2, 0].map((value) => issueStatus.items.find((i) => i.value === value)!);
+
 interface Props {
   /** Shows that device's authorisations (in that status) in the list below. */
   onPick(deviceId: number, status: number | null): void;
@@ -134,7 +141,7 @@ function statusColumns(
         );
       },
     },
-    ...issueStatus.items.map((item) => ({
+    ...STATUS_COLUMNS.map((item) => ({
       key: String(item.value),
       // A coloured dot and the label (the list's tag colours); long labels wrap rather than widen the table.
       title: <Badge color={BADGE_COLOURS[item.value]} text={t(item.key as never)} />,
