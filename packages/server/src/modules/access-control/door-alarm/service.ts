@@ -206,9 +206,22 @@ export async function acknowledgeAlarms(
         .executeTakeFirst();
       if (Number(done.numUpdatedRows) !== 1) throw new AppError(409, 'accessControl.error.alarmNotOpen');
       const item = await alarmById(trx, alarmId);
+      // The door and the kind on both sides (they name the alarm, unchanged); the state and the note changed.
+      const alarm = {
+        DeviceName: item.DeviceName,
+        DoorNumber: item.DoorNumber,
+        DoorName: item.DoorName,
+        Kind: item.Kind,
+      };
       await audit(
         ctx,
-        { action: 'acknowledge', entity: 'DoorAlarm', entityId: alarmId, after: { Note: note } },
+        {
+          action: 'acknowledge',
+          entity: 'DoorAlarm',
+          entityId: alarmId,
+          before: { ...alarm, State: ALARM_OPEN },
+          after: { ...alarm, State: item.State, Note: note },
+        },
         trx,
       );
       out.push({ areaId: item.AreaId, item, raised: false });

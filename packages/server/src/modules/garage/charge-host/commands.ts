@@ -30,6 +30,7 @@ export async function socketWithHost(db: Kysely<Database>, areaId: number, socke
       'ChargeEquipment.State',
       'ChargeEquipment.PortNumber',
       'ChargeEquipment.Disabled',
+      'ChargeHost.Name as HostName',
       'ChargeHost.Id as HostId',
       'ChargeHost.SerialNumber',
       'ChargeHost.ChargingSystemType',
@@ -69,21 +70,30 @@ export async function sendCommand(
   return gateway.command(host, command).catch((): CommandAnswer => ({ outcome: 'timeout' }));
 }
 
-/** The audit entry of a command, and the translated 409 unless the device accepted it. */
+/**
+ * The audit entry of a command, and the translated 409 unless the device accepted it. `names` name the object
+ * (a socket's host and number) on both sides of the entry, so the log shows them as the object, not as changes.
+ */
 async function settleCommand(
   ctx: AreaContext,
   entity: 'ChargeHost' | 'ChargeEquipment',
   entityId: number,
   action: string,
-  detail: Record<string, unknown>,
+  detail: { CardNumber: string } | { Type: 'Hard' | 'Soft' },
   answer: CommandAnswer,
+  names: { HostName: string; PortNumber: number } | null = null,
 ): Promise<CommandReply> {
   await audit(ctx, {
     action,
     entity,
     entityId,
-    before: null,
-    after: { ...detail, Outcome: answer.outcome, ...('status' in answer ? { Status: answer.status } : {}) },
+    before: names,
+    after: {
+      ...names,
+      ...detail,
+      Outcome: answer.outcome,
+      ...('status' in answer ? { Status: answer.status } : {}),
+    },
   });
   switch (answer.outcome) {
     case 'accepted':
@@ -114,14 +124,10 @@ export async function remoteStart(
     portNumber: socket.PortNumber,
     idTag: cardNumber,
   });
-  return settleCommand(
-    ctx,
-    'ChargeEquipment',
-    socket.Id,
-    'remoteStart',
-    { CardNumber: cardNumber, PortNumber: socket.PortNumber },
-    answer,
-  );
+  return settleCommand(ctx, 'ChargeEquipment', socket.Id, 'remoteStart', { CardNumber: cardNumber }, answer, {
+    HostName: socket.HostName,
+    PortNumber: socket.PortNumber,
+  });
 }
 
 /**

@@ -56,7 +56,10 @@ export async function updateOwnInfo(
   },
 ): Promise<void> {
   if (id !== ctx.user.userId) throw new AppError(403, 'error.ownAccountOnly');
-  const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  // Typed as the changes, so the audit entry's fields are known (the operation log labels each).
+  const set = Object.fromEntries(
+    Object.entries(changes).filter(([, v]) => v !== undefined),
+  ) as typeof changes;
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('AppUser')

@@ -1,7 +1,13 @@
-import { AuditLogApi, isoInstant, type AuditLogItem } from '@gatehouse/shared';
+import { AuditLogApi, auditWords, isoInstant, type AuditLogItem, type Lang } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
-import { withEntityNames } from './service.ts';
+import { auditTr, withEntityNames } from './service.ts';
+
+/** An export column in the words the screen shows (who, the action, the object). */
+const words =
+  (word: 'actor' | 'action' | 'object') =>
+  (item: AuditLogItem, lang: Lang): string =>
+    auditWords(item, auditTr(lang))[word];
 
 export const auditLogRoutes = implementResource(AuditLogApi, {
   table: 'AuditLog',
@@ -13,6 +19,7 @@ export const auditLogRoutes = implementResource(AuditLogApi, {
         'AuditLog.Id',
         'AuditLog.At',
         'AuditLog.UserId',
+        'AuditLog.ActorKind',
         'AuditLog.UserName',
         'AuditLog.AreaId',
         'AreaInfo.Name as AreaName',
@@ -39,10 +46,10 @@ export const auditLogRoutes = implementResource(AuditLogApi, {
     titleKey: 'admin.title.auditLog',
     columns: [
       { key: 'At', labelKey: 'admin.field.At', kind: 'instant' },
-      { key: 'UserName', labelKey: 'admin.field.UserName' },
+      { key: 'UserName', labelKey: 'admin.field.Operator', value: (item) => item, label: words('actor') },
       { key: 'AreaName', labelKey: 'admin.field.Area' },
-      { key: 'Action', labelKey: 'admin.field.Action' },
-      { key: 'Entity', labelKey: 'admin.field.Entity' },
+      { key: 'Action', labelKey: 'admin.field.Action', value: (item) => item, label: words('action') },
+      { key: 'Entity', labelKey: 'admin.field.Entity', value: (item) => item, label: words('object') },
       { key: 'EntityId', labelKey: 'admin.field.EntityId' },
       { key: 'Before', labelKey: 'admin.field.Before', width: 50 },
       { key: 'After', labelKey: 'admin.field.After', width: 50 },

@@ -1,4 +1,4 @@
-import { recordedObjectName, translate, type AuditLogItem } from '@gatehouse/shared';
+import { recordedObjectName, translate, type AuditLogItem, type AuditTr, type Lang } from '@gatehouse/shared';
 import { sql } from 'kysely';
 import type { ServiceContext } from '../../../platform/context.ts';
 
@@ -26,14 +26,21 @@ const NAMES: Record<string, { table: string; name: string }> = {
   Vehicle: { table: 'Vehicle', name: '"Plate"' },
 };
 
-const recordedName = (item: AuditLogItem) => recordedObjectName(item) !== null;
+/** The operation log's words in a language (for names made of several fields, and for the export). */
+export const auditTr =
+  (lang: Lang): AuditTr =>
+  (key, params) =>
+    translate(lang, key, params);
+
+const recordedName = (item: AuditLogItem, tr: AuditTr) => recordedObjectName(item, tr) !== null;
 
 /** Each page's entries with the current name of objects their snapshots do not name (EntityName). */
 export async function withEntityNames(ctx: ServiceContext, items: AuditLogItem[]): Promise<AuditLogItem[]> {
+  const tr = auditTr(ctx.lang);
   const wanted = new Map<string, Set<number>>();
   for (const item of items) {
     const id = Number(item.EntityId);
-    if (!NAMES[item.Entity] || !Number.isInteger(id) || id <= 0 || recordedName(item)) continue;
+    if (!NAMES[item.Entity] || !Number.isInteger(id) || id <= 0 || recordedName(item, tr)) continue;
     wanted.set(item.Entity, (wanted.get(item.Entity) ?? new Set()).add(id));
   }
   const names = new Map<string, string>();
@@ -49,7 +56,7 @@ export async function withEntityNames(ctx: ServiceContext, items: AuditLogItem[]
     for (const row of rows.rows) if (row.N) names.set(`${entity}:${row.Id}`, String(row.N));
   }
   const sockets = items
-    .filter((i) => i.Entity === 'ChargeEquipment' && !recordedName(i))
+    .filter((i) => i.Entity === 'ChargeEquipment' && !recordedName(i, tr))
     .map((i) => Number(i.EntityId))
     .filter((id) => Number.isInteger(id) && id > 0);
   if (sockets.length > 0) {
@@ -59,8 +66,11 @@ export async function withEntityNames(ctx: ServiceContext, items: AuditLogItem[]
       .select(['ChargeEquipment.Id', 'ChargeHost.Name', 'ChargeEquipment.PortNumber'])
       .where('ChargeEquipment.Id', 'in', sockets)
       .execute();
-    const port = translate(ctx.lang, 'garage.field.PortNumber');
-    for (const row of rows) names.set(`ChargeEquipment:${row.Id}`, `${row.Name} ${port} ${row.PortNumber}`);
+    for (const row of rows)
+      names.set(
+        `ChargeEquipment:${row.Id}`,
+        tr('audit.name.socket', { host: row.Name, port: row.PortNumber }),
+      );
   }
   return items.map((item) => ({ ...item, EntityName: names.get(`${item.Entity}:${item.EntityId}`) ?? null }));
 }

@@ -1,50 +1,18 @@
 import { AuditLogApi, type AuditLogItem } from '@gatehouse/shared';
-import {
-  SUPER_ADMIN,
-  auditActionKey,
-  auditEntityKey,
-  auditFieldKeys,
-  auditSnapshot,
-  recordedObjectName,
-} from '@gatehouse/shared';
+import { SUPER_ADMIN, auditActionKey, auditWords, type AuditTr } from '@gatehouse/shared';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 
 type AuditRow = AuditLogItem;
-
-/** The names of the fields whose values differ between before and after: what the change was. */
-export function changedFields(before: string | null, after: string | null): string[] {
-  const a = auditSnapshot(before);
-  const b = auditSnapshot(after);
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => k !== 'UpdatedAt' && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-}
-
-/** The object's name as its entry recorded it (after the change, else before), or null. */
-export const objectName = recordedObjectName;
-
 type Tr = (key: string, options?: Record<string, unknown>) => string;
 
 /**
- * The words of one log row in the operator's language: action, object type and changed fields through the
- * shared catalogue (`audit.*`, then the modules' field labels); a word without a label shows its raw key,
- * which the shared catalogue test prevents for everything the server writes.
+ * One row in the operator's words, through the shared operation-log vocabulary (the export uses the same):
+ * who acted (a system job or a device by its label), the action, the object by the entity's own name rules
+ * and the changed fields by the entity's own field labels.
  */
-export function auditWords(row: AuditRow, tr: Tr) {
-  return {
-    action: tr(auditActionKey(row.Action), { defaultValue: row.Action }),
-    entity: tr(auditEntityKey(row.Entity), { defaultValue: row.Entity }),
-    // Two fields may share a label (CardUserId and HolderName are both "card holder"): each label once.
-    fields: [
-      ...new Set(
-        changedFields(row.Before, row.After).map((f) =>
-          tr(auditFieldKeys(f) as unknown as string, { defaultValue: f }),
-        ),
-      ),
-    ],
-  };
-}
+const words = (row: AuditRow, tr: Tr) => auditWords(row, tr as AuditTr);
 
 const ACTIONS = [
   'create',
@@ -90,25 +58,25 @@ const config: ListPageConfig<AuditRow> = {
   ],
   columns: [
     { key: 'At', title: 'admin.field.At', kind: 'instant', sort: 'At', width: 170 },
-    { key: 'UserName', title: 'admin.field.Operator', width: 110 },
+    {
+      key: 'UserName',
+      title: 'admin.field.Operator',
+      width: 150,
+      render: (row, tr) => words(row, tr as Tr).actor,
+    },
     { key: 'AreaName', title: 'admin.field.Area', width: 120 },
     {
       key: 'Action',
       title: 'admin.field.Action',
       width: 140,
-      render: (row, tr) => auditWords(row, tr as Tr).action,
+      render: (row, tr) => words(row, tr as Tr).action,
     },
     {
       // The object: its type and the name it had (else its name now); its id only when it has no name.
       key: 'Entity',
       title: 'admin.field.Entity',
       width: 190,
-      render: (row, tr) => {
-        const name = objectName(row) ?? row.EntityName;
-        return [auditWords(row, tr as Tr).entity, name ?? (row.EntityId ? `#${row.EntityId}` : null)]
-          .filter(Boolean)
-          .join(' ');
-      },
+      render: (row, tr) => words(row, tr as Tr).object,
     },
     {
       key: 'After',
@@ -116,9 +84,7 @@ const config: ListPageConfig<AuditRow> = {
       // Bounded, so the IP address after it stays in view at 1440 px; long lists wrap.
       width: 200,
       render: (row, tr) => (
-        <Typography.Text type="secondary">
-          {auditWords(row, tr as Tr).fields.join(', ') || '-'}
-        </Typography.Text>
+        <Typography.Text type="secondary">{words(row, tr as Tr).fields.join(', ') || '-'}</Typography.Text>
       ),
     },
     // Wide enough for an IPv6-mapped address (::ffff:192.168.100.200) without cutting it.
