@@ -178,4 +178,25 @@ describe('door events and alarms on the door monitor and the dashboard', { timeo
       entries(feed)[0]!.querySelector('[data-record-kind="alarm"][data-event-reason="38"]'),
     ).not.toBeNull();
   });
+
+  it("a refused swipe reads with its stored reason (the controller's), said once", async () => {
+    const refused = record({
+      Id: 5,
+      EventType: 1,
+      EventReason: 8,
+      CardNumber: '0012345678',
+      CardValue: 12345678,
+      HolderName: '王芳',
+      Result: false,
+      Reason: 8,
+    });
+    get.mockReset().mockResolvedValue({ Items: [refused], Total: 1 });
+    renderWith(<LatestEvents />);
+    const list = await screen.findByTestId('dashboard-events');
+    await waitFor(() => expect(entries(list)).toHaveLength(1));
+    const text = entries(list)[0]!.textContent ?? '';
+    expect(text).toContain('王芳');
+    expect(text.split('enum.doorRecordReason.8').length - 1).toBe(1);
+    expect(text).not.toContain('enum.doorEventReason');
+  });
 });

@@ -1,6 +1,11 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { doorEventReason, findEnumItem, type DoorOpeningRecordItem } from '@gatehouse/shared';
+import {
+  doorEventReason,
+  doorRecordReason,
+  findEnumItem,
+  type DoorOpeningRecordItem,
+} from '@gatehouse/shared';
 import { ResultTag } from '../cells.tsx';
 
 /**
@@ -15,6 +20,7 @@ type Row = Pick<
   | 'EventType'
   | 'EventReason'
   | 'Result'
+  | 'Reason'
   | 'HolderName'
   | 'CardNumber'
   | 'DeviceName'
@@ -48,15 +54,27 @@ export function recordPlace(row: Pick<Row, 'DeviceName' | 'ChannelName' | 'DoorN
   return door ? `${row.DeviceName} · ${door}` : row.DeviceName;
 }
 
-/** What happened: the holder (or card) and the result of a swipe, or the door event or alarm as a tag. */
+/**
+ * What happened: the holder (or card) and the result of a swipe, with a refusal's stored reason (the
+ * controller's when it named one: anti-passback, time profile…; its code is not repeated as an event), or the
+ * door event or alarm as a tag.
+ */
 export function RecordWhat({ row }: { row: Row }) {
   const { t } = useTranslation();
-  if (isSwipe(row))
+  if (isSwipe(row)) {
+    const refusal = row.Result ? undefined : findEnumItem(doorRecordReason, row.Reason);
     return (
       <span data-record-kind="swipe">
         <ResultTag opened={row.Result} /> {row.HolderName ?? row.CardNumber}
+        {refusal && (
+          <span className="record-reason" data-reason={row.Reason}>
+            {' · '}
+            {t(refusal.key as never)}
+          </span>
+        )}
       </span>
     );
+  }
   const alarm = isAlarm(row);
   return (
     <span data-record-kind={alarm ? 'alarm' : 'door'} data-event-reason={row.EventReason ?? undefined}>
