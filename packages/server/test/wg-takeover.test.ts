@@ -133,6 +133,27 @@ describeEachDb('WG commands during a takeover', (h) => {
       .where('Key', '=', String(expired.Id))
       .execute();
     await leases.release('wg', String(released.Id), OTHER, releasedEpoch!);
+    // What gh-dead last stored of its controller: online (its last word, no longer anybody's watch).
+    await k.deleteFrom('AccessControlDeviceState').where('DeviceId', '=', dead.Id).execute();
+    await k
+      .insertInto('AccessControlDeviceState')
+      .values({
+        DeviceId: dead.Id,
+        Online: 1,
+        LastSeenAt: now - 60_000,
+        Firmware: null,
+        ClockDriftSeconds: null,
+        DriftCheckedAt: null,
+        ListenerAddress: null,
+        LastError: null,
+        SyncState: 'done',
+        SyncPhase: null,
+        SyncStartedAt: null,
+        SyncFinishedAt: null,
+        SyncError: null,
+        UpdatedAt: now,
+      })
+      .execute();
   }, 60_000);
 
   afterAll(async () => {
@@ -177,7 +198,7 @@ describeEachDb('WG commands during a takeover', (h) => {
   }, 30_000);
 
   it('lists which controllers are between owners: lease ran out, given up, or held by an instance no longer live', async () => {
-    const reply = await call<{ Items: { Id: number; BetweenOwners: boolean }[] }>(
+    const reply = await call<{ Items: { Id: number; BetweenOwners: boolean; Online: boolean | null }[] }>(
       h().app,
       'GET',
       '/api/AccessControlDevice',
@@ -192,5 +213,8 @@ describeEachDb('WG commands during a takeover', (h) => {
       released: state.get(byRole.released.Id),
       here: state.get(byRole.here.Id),
     }).toEqual({ killed: false, dead: true, expired: true, released: true, here: false });
+    // Nobody watches a controller between owners: its connection is not known (not the former driver's word).
+    const online = new Map(reply.data.Items.map((d) => [d.Id, d.Online]));
+    expect(online.get(byRole.dead.Id)).toBeNull();
   });
 });

@@ -89,9 +89,11 @@ export async function asKnown(
   const driven = gatewayRunning(ctx.db);
   const between = await betweenOwners(ctx);
   return items.map((item) => {
-    const known = { ...controllerStateAsKnown(driven, item), BetweenOwners: between.has(item.Id) };
+    // Between owners nobody watches the controller either: its stored state is the former driver's last word.
+    const watched = driven && !between.has(item.Id);
+    const known = { ...controllerStateAsKnown(watched, item), BetweenOwners: between.has(item.Id) };
     // A rules pass stored as running is not running while no gateway runs: its change still waits.
-    return !driven && known.RuleSyncState === 'running' ? { ...known, RuleSyncState: 'pending' } : known;
+    return !watched && known.RuleSyncState === 'running' ? { ...known, RuleSyncState: 'pending' } : known;
   });
 }
 
