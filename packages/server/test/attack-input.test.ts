@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, describeEachDb, type Harness } from './support/harness.ts';
@@ -37,7 +37,7 @@ describeEachDb('attack probe: input, references and leaks', (h) => {
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n));
 
-  it('signs in', async () => {
+  beforeAll(async () => {
     admin = await login(h().app, 'admin', ADMIN_PASSWORD);
   });
 
