@@ -154,16 +154,25 @@ export function auditSnapshot(text: string | null): Record<string, unknown> {
 }
 
 /**
+ * Fields that identify an object and never change (its id; an alarm's controller and door): the object column
+ * shows them, so they are no "changed field" even when an entry records them on one side only (a creation).
+ */
+const IDENTITY: Readonly<Record<string, readonly string[]>> = {
+  DoorAlarm: ['DeviceId', 'DeviceName', 'DoorNumber', 'DoorName', 'AreaId'],
+};
+
+/**
  * The names of the fields whose values differ between before and after: what the change was. A field absent
  * on one side and empty (null) on the other did not change: a raised alarm's acknowledgement is not part of
  * raising it.
  */
-export function auditChangedFields(before: string | null, after: string | null): string[] {
+export function auditChangedFields(before: string | null, after: string | null, entity = ''): string[] {
   const a = auditSnapshot(before);
   const b = auditSnapshot(after);
+  const fixed = new Set(['Id', 'UpdatedAt', ...(IDENTITY[entity] ?? [])]);
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter(
-    (k) => k !== 'UpdatedAt' && JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null),
+    (k) => !fixed.has(k) && JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null),
   );
 }
 
@@ -265,7 +274,7 @@ export function auditWords(entry: AuditWordsEntry, tr: AuditTr) {
   const name = recordedObjectName(entry, tr) ?? entry.EntityName;
   const shown = SHOWN_VALUES[entry.Entity] ?? [];
   const after = auditSnapshot(entry.After);
-  const fields = auditChangedFields(entry.Before, entry.After).map((f) => {
+  const fields = auditChangedFields(entry.Before, entry.After, entry.Entity).map((f) => {
     const key = auditFieldKey(entry.Entity, f);
     const label = key ? tr(key) : f;
     const value = text(after[f]);

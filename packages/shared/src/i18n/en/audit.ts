@@ -155,7 +155,7 @@ export const audit: CatalogueShape<typeof zh> = {
     ParkAreaIds: 'Parking zones',
     ChargeRuleIds: 'Charge rules',
     RenewedFromId: 'Renewed from',
-    Ok: 'Succeeded',
+    Ok: 'Result',
     Error: 'Error',
     Evidence: 'Evidence',
     Holders: 'Card holders',

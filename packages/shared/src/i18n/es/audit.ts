@@ -155,7 +155,7 @@ export const audit: CatalogueShape<typeof zh> = {
     ParkAreaIds: 'Zonas de aparcamiento',
     ChargeRuleIds: 'Reglas de cobro',
     RenewedFromId: 'Renovado desde',
-    Ok: 'Correcto',
+    Ok: 'Resultado',
     Error: 'Error',
     Evidence: 'Evidencia',
     Holders: 'Titulares',

@@ -155,7 +155,7 @@ export const audit: CatalogueShape<typeof zh> = {
     ParkAreaIds: '駐輪エリア',
     ChargeRuleIds: '料金ルール',
     RenewedFromId: '更新元',
-    Ok: '成功',
+    Ok: '結果',
     Error: 'エラー',
     Evidence: '根拠',
     Holders: 'カード所持者数',

@@ -158,7 +158,7 @@ export const audit = {
     ParkAreaIds: '适用区域',
     ChargeRuleIds: '收费规则',
     RenewedFromId: '续费自',
-    Ok: '是否成功',
+    Ok: '结果',
     Error: '错误原因',
     Evidence: '依据',
     Holders: '持卡人数',

@@ -183,6 +183,8 @@ async function saveDoorRule(ctx: AreaContext, trx: Trx, deviceId: number, input:
       action: 'setDoorRules',
       entity: 'AccessControlChannel',
       entityId: input.Id,
+      // The door on both sides: it names what was set, it did not change.
+      before: { DeviceId: deviceId, DoorNumber: input.DoorNumber },
       after: {
         DeviceId: deviceId,
         DoorNumber: input.DoorNumber,
@@ -230,6 +232,7 @@ export async function openDoor(ctx: AreaContext, channelId: number): Promise<{ D
     action: 'openDoor',
     entity: 'AccessControlChannel',
     entityId: channel.Id,
+    before: { DeviceId: device.Id, DoorNumber: channel.DoorNumber },
     after: { DeviceId: device.Id, DoorNumber: channel.DoorNumber },
   });
   return { DoorNumber: channel.DoorNumber };
@@ -249,6 +252,7 @@ export async function setDoorMode(
     action: 'setDoorMode',
     entity: 'AccessControlChannel',
     entityId: channel.Id,
+    before: { DeviceId: device.Id, DoorNumber: channel.DoorNumber },
     after: { DeviceId: device.Id, ...result },
   });
   return result;
