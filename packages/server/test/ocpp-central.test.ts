@@ -784,6 +784,146 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
       });
     });
 
+    it('a charger that reboots and reports the port Finishing or Available without the transaction ends the session at once, at its time (issue 27)', async () => {
+      const tariff = {
+        ChargeType: 3,
+        TemporaryChargeType: 2,
+        UnitPriceCents: 120,
+        TimeUnit: null,
+        FreeMinutes: 5,
+        CapCents: null,
+      } as Tariff;
+      const socketOf = (port: number) =>
+        h()
+          .db.kysely.selectFrom('ChargeEquipment')
+          .select(['Id', 'State'])
+          .where('ChargeHostId', '=', hostId)
+          .where('PortNumber', '=', port)
+          .executeTakeFirstOrThrow();
+      const openOn = async (socketId: number) =>
+        (
+          await h()
+            .db.kysely.selectFrom('ChargeRecord')
+            .select('Id')
+            .where('ChargeEquipmentId', '=', socketId)
+            .where('EndAt', 'is', null)
+            .execute()
+        ).length;
+      const first = await connectSessionHost();
+      const t0 = h().clock.now() - 60 * 60_000;
+      const start = async (connectorId: number, idTag: string, at: number) => {
+        const started = (await first.call('StartTransaction', {
+          connectorId,
+          idTag,
+          meterStart: 1000,
+          timestamp: iso(at),
+        })) as { transactionId: number };
+        await first.call('StatusNotification', {
+          connectorId,
+          errorCode: 'NoError',
+          status: 'Charging',
+          timestamp: iso(at + 1000),
+        });
+        await first.call('MeterValues', {
+          connectorId,
+          transactionId: started.transactionId,
+          meterValue: [
+            {
+              timestamp: iso(at + 30 * 60_000),
+              sampledValue: [{ value: '1300', measurand: 'Energy.Active.Import.Register', unit: 'Wh' }],
+            },
+          ],
+        });
+        return started.transactionId;
+      };
+      const finishing = await start(3, CARD, t0);
+      const available = await start(4, PASS_CARD, t0 + 60_000);
+      expect((await socketOf(3)).State).toBe(1);
+
+      // The charger restarts: a new connection, BootNotification, then its connectors without the transactions.
+      await first.close({ force: true });
+      const second = chargePoint(url, hostSerial, PASSWORD);
+      second.on('strictValidationFailure', (e: unknown) => validationFailures.push(e));
+      open.push(second);
+      await second.connect();
+      h().clock.advance(5_000);
+      const bootAt = h().clock.now();
+      await second.call('BootNotification', { chargePointVendor: 'Test', chargePointModel: 'EBike-4' });
+      const reportedAt = bootAt - 2 * 60_000;
+      await second.call('StatusNotification', {
+        connectorId: 3,
+        errorCode: 'NoError',
+        status: 'Finishing',
+        timestamp: iso(reportedAt),
+      });
+      // No timestamp: the boot is the charger's time.
+      await second.call('StatusNotification', { connectorId: 4, errorCode: 'NoError', status: 'Available' });
+
+      // At once, not after a wait or the offline grace period: ended by the charger, at the time it gave.
+      for (const [recordId, endAt] of [
+        [finishing, reportedAt],
+        [available, bootAt],
+      ] as const) {
+        const ended = await record(recordId);
+        expect(ended).toMatchObject({ EndAt: endAt, StopReason: 7, EnergyWh: 300, EndProvisional: 1 });
+        expect(await order(recordId)).toMatchObject({
+          AmountCents: priceSession(recordId === available ? { ...tariff, ChargeType: 2 } : tariff, {
+            StartAt: ended.StartAt,
+            EndAt: endAt,
+            EnergyWh: 300,
+          }).AmountCents,
+          SettledAt: endAt,
+        });
+      }
+      // Neither socket counts a session charging: the plugged-in one is occupied, not charging.
+      expect(await openOn((await socketOf(3)).Id)).toBe(0);
+      expect(await openOn((await socketOf(4)).Id)).toBe(0);
+      expect((await socketOf(3)).State).toBe(2);
+      expect((await socketOf(4)).State).toBe(0);
+
+      // The charger's own stop, sent late from its queue, still corrects the session once.
+      await second.call('StopTransaction', {
+        transactionId: finishing,
+        meterStop: 1350,
+        timestamp: iso(reportedAt - 60_000),
+        reason: 'Reboot',
+      });
+      expect(await record(finishing)).toMatchObject({
+        EndAt: reportedAt - 60_000,
+        EnergyWh: 350,
+        StopReason: 5,
+        EndProvisional: 0,
+      });
+
+      // A charger that reboots still carrying its transaction (Charging) keeps the session running.
+      const kept = await (async () => {
+        const started = (await second.call('StartTransaction', {
+          connectorId: 3,
+          idTag: CARD,
+          meterStart: 0,
+          timestamp: iso(h().clock.now() - 10 * 60_000),
+        })) as { transactionId: number };
+        return started.transactionId;
+      })();
+      await second.close({ force: true });
+      const third = chargePoint(url, hostSerial, PASSWORD);
+      open.push(third);
+      await third.connect();
+      await third.call('BootNotification', { chargePointVendor: 'Test', chargePointModel: 'EBike-4' });
+      await third.call('StatusNotification', {
+        connectorId: 3,
+        errorCode: 'NoError',
+        status: 'Charging',
+        timestamp: iso(h().clock.now()),
+      });
+      expect((await record(kept)).EndAt).toBeNull();
+      await third.call('StopTransaction', {
+        transactionId: kept,
+        meterStop: 10,
+        timestamp: iso(h().clock.now()),
+      });
+    });
+
     it('runs a whole session from the simulator', async () => {
       const cp = new ChargePoint({
         url,

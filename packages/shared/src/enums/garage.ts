@@ -72,7 +72,8 @@ export const paymentState = defineEnum('paymentState', [
 
 /**
  * Why a charging session ended: 0 fully charged, 1 stopped by the user (unplugged or stopped in the app),
- * 2 paid time or amount used up, 3 forced power-off by an operator, 4 device fault, 5 power failure.
+ * 2 paid time or amount used up, 3 forced power-off by an operator, 4 device fault, 5 power failure,
+ * 6 ended, not confirmed by the charger, 7 ended by the charger (it restarted without the session).
  */
 export const chargeStopReason = defineEnum('chargeStopReason', [
   { value: 0 },
@@ -82,6 +83,7 @@ export const chargeStopReason = defineEnum('chargeStopReason', [
   { value: 4 },
   { value: 5 },
   { value: 6 },
+  { value: 7 },
 ]);
 
 /** The chargeStopReason values by name, for code that sets or tests one (never a bare number). */
@@ -94,6 +96,11 @@ export const STOP_REASON = {
   powerFailure: 5,
   /** The connected charger reported the socket free and never sent the session's stop (docs/chargers.md). */
   unconfirmed: 6,
+  /**
+   * The charger restarted and reported the socket without the session (Available, Preparing, Finishing): it
+   * ended the session itself, at the time it gave (docs/chargers.md, "Reconciliation").
+   */
+  byCharger: 7,
 } as const;
 
 /**

@@ -319,6 +319,7 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
       lastSeenAt: now,
       lastHeartbeatAt: undefined,
       bootedAt: undefined,
+      carried: new Set(),
     };
     this.connections.set(hostId, connection);
     client.on('strictValidationFailure', (event: unknown) => {

@@ -32,6 +32,11 @@ export interface Connection {
   lastHeartbeatAt: number | undefined;
   /** Last BootNotification accepted on this connection. */
   bootedAt: number | undefined;
+  /**
+   * Sessions (transactionIds) the charge point has named since that boot: started, metered or stopped. It
+   * carries them; any other session on a socket it then reports free it dropped (handlers.ts).
+   */
+  carried: Set<number>;
 }
 
 /**

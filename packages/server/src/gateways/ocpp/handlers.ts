@@ -1,8 +1,9 @@
 import type { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { hostStatusFromOcpp } from '@gatehouse/shared';
+import { STOP_REASON, hostStatusFromOcpp, type OcppChargePointStatus } from '@gatehouse/shared';
 import type { Db } from '../../db/database.ts';
 import {
+  closeDroppedSession,
   chargePointBooted,
   chargePointSeen,
   chargePointStatus,
@@ -116,6 +117,8 @@ async function bootNotification(
     return { status: 'Rejected', currentTime, interval };
   }
   link.connection.bootedAt = link.now();
+  // A restarted charger starts over: the sessions it carries are the ones it names from now on.
+  link.connection.carried.clear();
   link.seen();
   link.events.emit('boot', {
     ...link.ref(),
@@ -125,6 +128,17 @@ async function bootNotification(
   });
   return { status: 'Accepted', currentTime, interval };
 }
+
+/**
+ * Statuses a connector reports only without a transaction on it (OCPP 1.6, 4.9): after a restart they say the
+ * charger no longer carries a session there. Faulted and Unavailable may hold one and say nothing about it.
+ */
+const NO_TRANSACTION: ReadonlySet<OcppChargePointStatus> = new Set([
+  'Available',
+  'Preparing',
+  'Finishing',
+  'Reserved',
+]);
 
 async function statusNotification(
   link: ChargePointLink,
@@ -162,5 +176,34 @@ async function statusNotification(
     errorCode: report.errorCode,
     vendorErrorCode: report.vendorErrorCode ?? null,
   });
+  if (connection.bootedAt !== undefined && NO_TRANSACTION.has(report.status)) {
+    // Restarted, and the socket is free of any transaction: a session Gatehouse holds there ended with the
+    // restart, at the time the charger gives (its report's, else its boot's). Closed now, not after the
+    // reconciliation's wait or the offline grace period (issue 27).
+    const reportedAt =
+      report.timestamp !== undefined ? deviceTime(report.timestamp, link.now()) : connection.bootedAt;
+    const dropped = await closeDroppedSession(link.ctx(), {
+      socketId: applied.change.socketId,
+      reportedAt,
+      carried: connection.carried,
+    });
+    if (dropped) {
+      link.log.info(
+        { chargePoint: connection.serial, recordId: dropped.recordId },
+        'ocpp: the charger restarted without a session: ended by the charger',
+      );
+      link.events.emit('sessionEnded', {
+        ...link.ref(),
+        socketId: dropped.socketId,
+        portNumber: dropped.portNumber,
+        recordId: dropped.recordId,
+        orderId: dropped.orderId,
+        amountCents: dropped.amountCents,
+        energyWh: dropped.energyWh,
+        stopReason: STOP_REASON.byCharger,
+        powerOffRecordIds: [],
+      });
+    }
+  }
   return {};
 }

@@ -69,6 +69,7 @@ async function startTransaction(link: ChargePointLink, start: Req<'StartTransact
     return refuse('Invalid');
   }
   if (opened.status !== 'Accepted') return refuse(opened.status);
+  connection.carried.add(opened.recordId);
   if (!opened.repeated) {
     const at = { socketId: socket.Id, portNumber: start.connectorId, recordId: opened.recordId };
     link.events.emit('sessionStarted', { ...link.ref(), ...at });
@@ -93,6 +94,7 @@ async function meterValues(link: ChargePointLink, meter: Req<'MeterValues'>): Pr
   const socket = await socketOfConnector(link.ctx(), hostId, meter.connectorId);
   if (!socket) return {};
   const recordId = meter.transactionId;
+  link.connection.carried.add(recordId);
   const session = await meterDeviceSession(link.ctx(), {
     recordId,
     socketId: socket.Id,
@@ -148,6 +150,7 @@ async function stopTransaction(link: ChargePointLink, stop: Req<'StopTransaction
   // StopTransaction names no connector: the session's socket must be one of this host's.
   const record = await sessionOnHost(link.ctx(), stop.transactionId, link.connection.hostId);
   if (!record) return answer;
+  link.connection.carried.add(record.Id);
   const finalReading = latestReadings(stop.transactionData ?? []).registerWh;
   const closed = await closeDeviceSession(link.ctx(), {
     recordId: record.Id,

@@ -71,6 +71,7 @@ export { safetyLimitCrossed, type SafetyLimits, type SafetyStop } from './charge
 export {
   closeDeviceSession,
   closeUnconfirmedSessions,
+  closeDroppedSession,
   endSessionsOfLostHost,
   requestSessionStop,
   releaseSessionStop,

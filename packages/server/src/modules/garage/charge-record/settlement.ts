@@ -240,6 +240,65 @@ export async function closeUnconfirmedSessions(
   return closed;
 }
 
+export interface DroppedSessionReport {
+  socketId: number;
+  /** The time the charger gave for the socket's state (its StatusNotification's timestamp, or its boot). */
+  reportedAt: number;
+  /** Sessions the charger has named since it booted (started, metered, stopped): it still carries them. */
+  carried: ReadonlySet<number>;
+}
+
+/**
+ * A charger that restarted and then reports a socket without a transaction (Available, Preparing,
+ * Finishing) has said, by its boot and that report, that the session Gatehouse holds there is over
+ * (docs/chargers.md, "Reconciliation"): no wait, no "charging" meanwhile. The socket's running session,
+ * started before the report and not one the charger named since its boot, ends now as "ended by the charger"
+ * (stop reason 7) at the charger's time, with the energy last reported; its order is priced by its tariff
+ * and the audit says why (the device actor). Marked provisional: the charger's own StopTransaction, if it
+ * still comes from its queue, corrects end, energy and price once.
+ */
+export async function closeDroppedSession(
+  ctx: AreaContext,
+  report: DroppedSessionReport,
+): Promise<LostSession | undefined> {
+  const session = await socketSessions(ctx.db.kysely, { socketIds: [report.socketId], areaId: ctx.areaId })
+    .select([
+      'ChargeRecord.Id',
+      'ChargeRecord.StartAt',
+      'ChargeRecord.EnergyWh',
+      'ChargeEquipment.Id as SocketId',
+      'ChargeEquipment.PortNumber',
+    ])
+    .executeTakeFirst();
+  if (!session || report.carried.has(session.Id) || session.StartAt > report.reportedAt) return undefined;
+  const endAt = report.reportedAt;
+  const settled = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const done = await endSession(ctx, trx, session.Id, endAt, session.EnergyWh, STOP_REASON.byCharger);
+    if (!done) return undefined;
+    await trx.updateTable('ChargeRecord').set({ EndProvisional: 1 }).where('Id', '=', session.Id).execute();
+    await trx
+      .updateTable('ChargeEquipment')
+      .set({ LastPowerW: null, FullSince: null })
+      .where('Id', '=', session.SocketId)
+      .execute();
+    const after = { StopReason: STOP_REASON.byCharger, EndAt: endAt, EnergyWh: session.EnergyWh };
+    await audit(
+      ctx,
+      { action: 'endByCharger', entity: 'ChargeRecord', entityId: session.Id, before: null, after },
+      trx,
+    );
+    return done;
+  });
+  if (!settled) return undefined;
+  return {
+    recordId: session.Id,
+    socketId: session.SocketId,
+    portNumber: session.PortNumber,
+    ...settled,
+    energyWh: session.EnergyWh,
+  };
+}
+
 const orderOfSession = (trx: Trx, recordId: number) =>
   trx.selectFrom('ChargeOrder').selectAll().where('ChargeRecordId', '=', recordId).executeTakeFirst();
 
