@@ -246,9 +246,7 @@ export class WgGateway implements DoorControllers {
     for (const key of lost) this.letGo(Number(key));
     for (const key of taken) {
       const id = Number(key);
-      this.configured.delete(id);
-      this.listenerSet.delete(id);
-      this.expectedCards.delete(id);
+      this.forget(id);
       this.fullSync.add(id);
     }
     if (taken.length + lost.length > 0)
@@ -266,12 +264,30 @@ export class WgGateway implements DoorControllers {
     const device = this.controllers.get(deviceId);
     this.controllers.delete(deviceId);
     if (device) this.bySerial.delete(Number(device.SerialNumber));
-    this.configured.delete(deviceId);
-    this.listenerSet.delete(deviceId);
-    this.expectedCards.delete(deviceId);
-    this.fullSync.delete(deviceId);
-    this.compareRules.delete(deviceId);
-    this.progress.delete(deviceId);
+    this.forget(deviceId);
+  }
+
+  /**
+   * Forgets all this instance learnt of a controller (issue 28): what a former tenure learnt (a failed sync's
+   * back-off and count, when it last read the drift or checked for a reset) is not true of the next one,
+   * since another instance drove the controller meanwhile. Every per-controller map and set is here, so
+   * losing and taking a controller clear the same, whole state (a re-taken controller whose last sync had
+   * failed waited out that back-off before its full compare).
+   */
+  private forget(deviceId: number): void {
+    const perController: { delete(id: number): unknown }[] = [
+      this.configured,
+      this.listenerSet,
+      this.resetCheckedAt,
+      this.expectedCards,
+      this.fullSync,
+      this.fullSyncAfter,
+      this.failedSyncs,
+      this.driftAt,
+      this.compareRules,
+      this.progress,
+    ];
+    for (const state of perController) state.delete(deviceId);
     clearTimeout(this.offlineTimers.get(deviceId));
     this.offlineTimers.delete(deviceId);
   }
