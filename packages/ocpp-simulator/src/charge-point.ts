@@ -305,6 +305,35 @@ export class ChargePoint extends EventEmitter {
     if (c.status === 'Available') await this.setStatus(c, 'Preparing');
   }
 
+  /**
+   * Takes up a transaction this charge point was running before its process stopped: a real charger keeps its
+   * transactions while the central system restarts, and the demo's charge points run in the server's process
+   * (Gatehouse's demo starts them with the sessions its database holds). Call before going online: the bike is
+   * plugged in, the transaction carries the central system's id and the register stands where it did, so the
+   * boot reports the connector Charging and metering goes on.
+   */
+  resume(
+    connectorId: number,
+    tx: { transactionId: number; idTag: string; meterStartWh: number; energyWh: number; startedAt: number },
+    battery: Partial<Battery> = {},
+  ): void {
+    const c = this.connector(connectorId);
+    c.plugged = true;
+    c.battery = { capacityWh: battery.capacityWh ?? 500, soc: battery.soc ?? 0.5 };
+    c.registerWh = Math.max(c.registerWh, tx.meterStartWh + tx.energyWh);
+    const ref = this.nextTxRef++;
+    c.transaction = {
+      ref,
+      id: tx.transactionId,
+      idTag: tx.idTag,
+      meterStartWh: tx.meterStartWh,
+      startedAt: tx.startedAt,
+    };
+    this.transactions.known(ref, tx.transactionId);
+    c.status = 'Charging';
+    c.powerW = c.bulkW;
+  }
+
   /** The charger's bulk rate for this connector (W), 100–400 for an e-bike. */
   setPower(connectorId: number, watts: number): void {
     this.connector(connectorId).bulkW = watts;

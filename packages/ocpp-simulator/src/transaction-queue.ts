@@ -62,6 +62,11 @@ export class TransactionQueue {
     }
   }
 
+  /** A transaction taken up with the id the central system gave it before (ChargePoint.resume). */
+  known(txRef: number, transactionId: number): void {
+    this.txIds.set(txRef, transactionId);
+  }
+
   private waitsForId(entry: Queued): boolean {
     return entry.action !== 'StartTransaction' && !this.txIds.has(entry.txRef);
   }

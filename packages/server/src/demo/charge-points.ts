@@ -2,7 +2,9 @@
 // charge point for every demo host of the charging-API type (their password, DEMO_OCPP_KEY, was set when the
 // demo was seeded) and makes some activity in real time: bikes plug in (100–400 W), riders swipe known cards
 // (one socket per card at a time), bikes leave hours later. Every running session is one a simulated charge
-// point started and carries: the demo seeds none. Nothing here runs with SIMULATOR=off or in tests.
+// point started and carries: the demo seeds none. The charge points run in the server's process and restart with
+// it, where real chargers would keep running: they start with the sessions the database says they were running
+// (ChargePoint.resume), so a restart of the demo keeps them (issue 27). Nothing here runs with SIMULATOR=off.
 
 import { Simulator, type ChargePoint } from '@gatehouse/ocpp-simulator';
 import type { Db } from '../db/database.ts';
@@ -17,7 +19,13 @@ export interface DemoChargePoints {
 export async function startDemoChargePoints(
   db: Db,
   url: string,
-  options: { everySeconds?: number; speed?: number; random?: () => number } = {},
+  options: {
+    everySeconds?: number;
+    speed?: number;
+    random?: () => number;
+    /** Riders arrive and leave (false: the charge points only carry what they resume; tests). */
+    arrivals?: boolean;
+  } = {},
 ): Promise<DemoChargePoints | undefined> {
   const k = db.kysely;
   const hosts = await k
@@ -52,7 +60,6 @@ export async function startDemoChargePoints(
     speed,
     meterIntervalSeconds: 60,
   });
-  await simulator.start();
   const random = options.random ?? Math.random;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   // The bikes the demo's riders brought (connector → the card they swiped): only these leave again. A bike
@@ -61,6 +68,48 @@ export async function startDemoChargePoints(
   const riders = new Map<string, { card: string | null; leavesAt: number }>();
   const cardsInUse = new Set<string>();
   const rider = (cp: string, connector: number) => `${cp}#${connector}`;
+  // The sessions the charge points were running when the server stopped: taken up before they connect, so
+  // their boot reports those sockets charging. Their riders leave like the others, 1–6 h after they came.
+  const running = await k
+    .selectFrom('ChargeRecord')
+    .innerJoin('ChargeEquipment', 'ChargeEquipment.Id', 'ChargeRecord.ChargeEquipmentId')
+    .innerJoin('ChargeHost', 'ChargeHost.Id', 'ChargeEquipment.ChargeHostId')
+    .select([
+      'ChargeRecord.Id',
+      'ChargeRecord.CardNumber',
+      'ChargeRecord.StartAt',
+      'ChargeRecord.MeterStartWh',
+      'ChargeRecord.EnergyWh',
+      'ChargeEquipment.PortNumber',
+      'ChargeHost.SerialNumber',
+    ])
+    .where('ChargeRecord.EndAt', 'is', null)
+    .where('ChargeHost.ChargingSystemType', '=', OCPP_CHARGING_SYSTEM_TYPE)
+    .where('ChargeEquipment.Disabled', '=', 0)
+    .execute();
+  for (const session of running) {
+    const cp = simulator.points.get(session.SerialNumber);
+    if (!cp || session.PortNumber > cp.connectors.length) continue;
+    cp.setPower(session.PortNumber, 100 + Math.round(random() * 300));
+    cp.resume(
+      session.PortNumber,
+      {
+        transactionId: session.Id,
+        idTag: session.CardNumber ?? '',
+        meterStartWh: session.MeterStartWh ?? 0,
+        energyWh: session.EnergyWh,
+        startedAt: session.StartAt,
+      },
+      { soc: 0.2 + random() * 0.5 },
+    );
+    if (session.CardNumber) cardsInUse.add(session.CardNumber);
+    const leavesAt = session.StartAt + ((1 + random() * 5) * 3_600_000) / speed;
+    riders.set(rider(session.SerialNumber, session.PortNumber), {
+      card: session.CardNumber,
+      leavesAt: Math.max(leavesAt, Date.now() + 60_000),
+    });
+  }
+  await simulator.start();
   const leave = (cp: ChargePoint, connector: number) => {
     const key = rider(cp.id, connector);
     const card = riders.get(key)?.card;
@@ -90,10 +139,15 @@ export async function startDemoChargePoints(
     );
     return true;
   };
-  // At start, about a third of the sockets get a bike (real sessions the charge points carry, not seeded rows).
+  // At start, about a third of the sockets have a bike (real sessions the charge points carry, not seeded rows):
+  // those they resumed and new arrivals up to that.
+  const arrivals = options.arrivals ?? true;
   setTimeout(() => {
-    for (const cp of simulator.points.values())
-      for (let i = 0; i < Math.round(cp.connectors.length / 3); i++) arrive(cp);
+    if (!arrivals) return;
+    for (const cp of simulator.points.values()) {
+      const plugged = cp.connectors.filter((c) => c.plugged).length;
+      for (let i = plugged; i < Math.round(cp.connectors.length / 3); i++) arrive(cp);
+    }
   }, 2000).unref();
   // Then arrivals and departures keep about that occupancy: a rider leaves when their time is up.
   const timer = setInterval(
@@ -106,7 +160,7 @@ export async function startDemoChargePoints(
         }
       const cp = pick([...simulator.points.values()]);
       const plugged = cp.connectors.filter((c) => c.plugged).length;
-      if (plugged < cp.connectors.length / 3 && random() < 0.3) arrive(cp);
+      if (arrivals && plugged < cp.connectors.length / 3 && random() < 0.3) arrive(cp);
     },
     (options.everySeconds ?? 5) * 1000,
   );
