@@ -57,7 +57,7 @@ describeEachDb('garage liveness: only what is known is live', (h) => {
     // A socket of a host no protocol drives stores "charging" with a session running (a seeded or imported row).
     const undrivenSocket = await k
       .selectFrom('ChargeEquipment')
-      .select(['Id', 'State'])
+      .select(['Id', 'State', 'ChargeHostId'])
       .where(
         'ChargeHostId',
         'in',
@@ -68,14 +68,19 @@ describeEachDb('garage liveness: only what is known is live', (h) => {
       .orderBy('Id')
       .executeTakeFirstOrThrow();
 
-    const sockets = await get<{
-      Items: { Id: number; State: number; ChargeHostId: number }[];
-      Total: number;
-    }>('/api/ChargeEquipment', { PageIndex: 1, PageSize: 100 });
-    const shown = sockets.Items.find((s) => s.Id === undrivenSocket.Id);
-    if (shown) expect(shown.State).toBe(OFFLINE_PORT_STATE);
-    for (const s of sockets.Items)
-      if (s.ChargeHostId !== live.Id) expect([OFFLINE_PORT_STATE, 12]).toContain(s.State);
+    type SocketPage = { Items: { Id: number; State: number; ChargeHostId: number }[]; Total: number };
+    // Its host's sockets, so the row is on the page whatever the list's order.
+    const ofItsHost = await get<SocketPage>('/api/ChargeEquipment', {
+      PageIndex: 1,
+      PageSize: 100,
+      ChargeHostId: undrivenSocket.ChargeHostId,
+    });
+    expect(ofItsHost.Items.find((s) => s.Id === undrivenSocket.Id)?.State).toBe(OFFLINE_PORT_STATE);
+    // On the list's first page, every socket not on the connected host is unknown or disabled (and there are such).
+    const sockets = await get<SocketPage>('/api/ChargeEquipment', { PageIndex: 1, PageSize: 100 });
+    const notLive = sockets.Items.filter((s) => s.ChargeHostId !== live.Id);
+    expect(notLive.length).toBeGreaterThan(0);
+    expect(notLive.filter((s) => s.State !== OFFLINE_PORT_STATE && s.State !== 12)).toEqual([]);
     const detail = await get<{ State: number; StateGroup: string }>(
       `/api/ChargeEquipment/${undrivenSocket.Id}`,
     );
@@ -141,6 +146,41 @@ describeEachDb('garage liveness: only what is known is live', (h) => {
     expect(sum((z) => z.SocketsOccupied)).toBe(s.Occupied);
     expect(sum((z) => z.SocketsIdle)).toBe(s.Idle);
     await k.updateTable('ChargeHost').set({ OcppOnline: 0 }).where('Id', '=', live.Id).execute();
+  });
+
+  it('lists the sockets whose state is known first: the socket list opens on what a charger reports (issue 27)', async () => {
+    const k = h().db.kysely;
+    const token = await login(h().app, 'admin', ADMIN_PASSWORD);
+    // The last charging-API host of the area is connected: by host name or id, its sockets would come last.
+    const live = await k
+      .selectFrom('ChargeHost')
+      .select('Id')
+      .where('AreaId', '=', 1)
+      .where('ChargingSystemType', '=', 2)
+      .orderBy('Name', 'desc')
+      .executeTakeFirstOrThrow();
+    await k.updateTable('ChargeHost').set({ OcppOnline: 1 }).where('Id', '=', live.Id).execute();
+    try {
+      // The list as it opens: no sort asked for.
+      const items: { ChargeHostId: number; State: number; Disabled: boolean }[] = [];
+      for (const PageIndex of [1, 2]) {
+        const reply = await call<{ Items: typeof items }>(h().app, 'GET', '/api/ChargeEquipment', {
+          token,
+          area: 1,
+          query: { PageIndex, PageSize: 100 },
+        });
+        expect(reply.status).toBe(200);
+        items.push(...reply.data.Items);
+      }
+      const known = items.map((s) => s.State !== OFFLINE_PORT_STATE);
+      expect(known.filter(Boolean).length).toBeGreaterThan(10);
+      expect(known.includes(false)).toBe(true);
+      // Every known state before the first unknown one; the connected host's sockets on the first page.
+      expect(known.slice(known.indexOf(false)).includes(true)).toBe(false);
+      expect(items.slice(0, 10).every((s) => s.ChargeHostId === live.Id || s.Disabled)).toBe(true);
+    } finally {
+      await k.updateTable('ChargeHost').set({ OcppOnline: 0 }).where('Id', '=', live.Id).execute();
+    }
   });
 });
 

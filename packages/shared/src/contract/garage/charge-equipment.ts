@@ -121,7 +121,8 @@ export const ChargeEquipmentApi = {
       Disabled: filterSchema.flag(),
       Keyword: filterSchema.text(),
     },
-    sorts: ['Host', 'PortNumber', 'State', 'StateChangedAt'],
+    /** KnownFirst (the default): sockets whose state a connected charger reports, or disabled, before the unknown. */
+    sorts: ['KnownFirst', 'Host', 'PortNumber', 'State', 'StateChangedAt'],
     create: z.strictObject({
       ChargeHostId: id,
       PortNumber: z.number().int().min(1),

@@ -124,7 +124,7 @@ export const garageUi: CatalogueShape<typeof zh> = {
   },
   dashboard: {
     socketsOccupied: 'Sockets occupied',
-    socketsIdleFault: 'Sockets idle / faulty / offline',
+    socketsIdleFault: 'Sockets idle / faulty / disabled / offline',
     hostsOnline: 'Hosts online',
     openSessions: 'Charging now',
     unknownSessions: '{{count}} more on offline hosts, state unknown',

@@ -125,7 +125,7 @@ export const garageUi: CatalogueShape<typeof zh> = {
   },
   dashboard: {
     socketsOccupied: 'Tomas ocupadas',
-    socketsIdleFault: 'Tomas libres / averiadas / sin conexión',
+    socketsIdleFault: 'Tomas libres / averiadas / deshabilitadas / sin conexión',
     hostsOnline: 'Equipos conectados',
     openSessions: 'Cargando ahora',
     unknownSessions: '{{count}} más en equipos sin conexión, estado desconocido',

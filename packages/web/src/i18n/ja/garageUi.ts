@@ -123,7 +123,7 @@ export const garageUi: CatalogueShape<typeof zh> = {
   },
   dashboard: {
     socketsOccupied: '使用中ソケット',
-    socketsIdleFault: '空き / 故障 / 未接続ソケット',
+    socketsIdleFault: '空き / 故障 / 無効 / 未接続ソケット',
     hostsOnline: 'オンラインのホスト',
     openSessions: '充電中',
     unknownSessions: 'ほか {{count}} 件は未接続ホスト上で状態不明',

@@ -120,7 +120,7 @@ export const garageUi = {
   },
   dashboard: {
     socketsOccupied: '占用插座',
-    socketsIdleFault: '空闲 / 故障 / 离线插座',
+    socketsIdleFault: '空闲 / 故障 / 禁用 / 离线插座',
     hostsOnline: '在线主机',
     openSessions: '正在充电',
     unknownSessions: '另有 {{count}} 个在离线主机上，状态未知',

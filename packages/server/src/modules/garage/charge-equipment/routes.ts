@@ -37,6 +37,9 @@ export const chargeEquipmentRoutes = [
       Keyword: match.keyword(['ChargeHost.Name', 'ChargeHost.SerialNumber']),
     },
     sorts: {
+      // First, so the default: known states first (a connected charger's or disabled), then in the order the
+      // sockets were created (host by host, port by port); "unknown / not connected" after them.
+      KnownFirst: 'Unknown',
       Host: 'ChargeHost.Name',
       PortNumber: 'ChargeEquipment.PortNumber',
       State: 'ChargeEquipment.State',

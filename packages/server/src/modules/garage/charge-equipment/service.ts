@@ -160,7 +160,7 @@ export async function openSessions(
 const mapRow = rowMapper<ChargeEquipmentItem>({ instants: ['CreatedAt', 'UpdatedAt', 'StateChangedAt'] });
 
 export function chargeEquipmentItem(row: Record<string, unknown>): ChargeEquipmentItem {
-  const { ChargingSystemType, OcppOnline, ...rest } = row;
+  const { ChargingSystemType, OcppOnline, Unknown: _unknown, ...rest } = row;
   const base = mapRow(rest);
   // A socket whose charge point is offline shows "unknown / offline", not its stale state (liveness.ts).
   const state = shownState({
@@ -209,6 +209,9 @@ export const socketQuery = (db: Kysely<Database>) =>
       'ChargeEquipment.UpdatedAt',
       'ChargeHost.ChargingSystemType',
       'ChargeHost.OcppOnline',
+      // 0 while a connected charger reports the socket's state (or the operator disabled it), 1 while it is
+      // unknown: the list's first sort, so it opens on the sockets whose state means something (issue 27).
+      (eb) => eb.case().when(offlineSocketWhere(eb)).then(1).else(0).end().as('Unknown'),
     ]);
 
 /** One host's sockets in port order, coloured by state, with their running sessions: the grid view. */

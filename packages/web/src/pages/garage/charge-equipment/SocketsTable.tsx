@@ -11,19 +11,50 @@ import {
   BICYCLE_ANY,
   PORT_STATE_GROUPS,
 } from '@gatehouse/shared';
-import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
+import {
+  EnumCell,
+  ListPage,
+  type ColumnDef,
+  type ListPageConfig,
+} from '../../../components/list-page/index.ts';
+import { formatSiteTime } from '../../../core/site-time.ts';
 import { openDialog } from '../dialogs.ts';
 import { hostOptions, placeFilters } from '../options.ts';
 import { canPowerOff, type SocketRow } from './types.ts';
 import './sockets.css';
 
-/** The sockets as a table: filters by zone, host and state, the running session, and the standard actions. */
+/** Every column but the phone's summary: shown from sm (576 px) up. */
+const WIDER: ColumnDef<SocketRow>['responsive'] = ['sm', 'md', 'lg', 'xl', 'xxl'];
+
+type Tr = Parameters<NonNullable<ColumnDef<SocketRow>['render']>>[1];
+
+/** A running session in two lines: the card, then minutes, energy and the live estimate. */
+function SessionLines({ session, tr }: { session: NonNullable<SocketRow['Session']>; tr: Tr }) {
+  return (
+    <span className="socket-lines" data-testid="socket-session">
+      <span>{session.CardNumber ?? '-'}</span>
+      <Typography.Text type="secondary">
+        {tr('garageUi.socket.minutesEnergy', {
+          minutes: session.DurationMinutes,
+          kwh: formatKWh(session.EnergyWh),
+        })}
+        {session.EstimatedCents !== null && ` · ¥${formatCents(session.EstimatedCents)}`}
+      </Typography.Text>
+    </span>
+  );
+}
+
+/**
+ * The sockets as a table: filters by zone, host and state, the running session, and the standard actions. It
+ * opens on the sockets whose state is known (a connected charger's, or disabled) before the "unknown / not
+ * connected" ones (the server's KnownFirst sort; docs/garage.md, "Screens").
+ */
 const config: ListPageConfig<SocketRow> = {
   api: ChargeEquipmentApi,
   read: BICYCLE_ANY,
   write: BICYCLE_ADMIN,
   actions: { create: true, edit: true, remove: true, batchRemove: true, status: true, export: true },
-  defaultSort: { field: 'Host', order: 'asc' },
+  defaultSort: { field: 'KnownFirst', order: 'asc' },
   refreshes: ['ParkArea', 'ChargeHost'],
   filters: [
     { name: 'Keyword', label: 'garageUi.keyword', kind: 'text', placeholder: 'garageUi.host.keyword' },
@@ -45,11 +76,36 @@ const config: ListPageConfig<SocketRow> = {
     },
   ],
   columns: [
+    // On a phone (xs) one column tells the socket whole: host and port, its state, the session or since when
+    // the state holds; the table's own columns come back from sm up (issue 27: at 390 px the state and the
+    // session were hidden behind a horizontal scroll nothing pointed at).
+    {
+      // The socket itself (a column's key names a field of the row).
+      key: 'Id',
+      title: 'garageUi.socket.column',
+      responsive: ['xs'],
+      // Wide enough for a state tag, narrow enough that the row and its stacked actions fit 390 px unscrolled.
+      width: 150,
+      render: (row, tr) => (
+        <span className="socket-lines socket-summary" data-testid="socket-summary">
+          <span>{tr('garageUi.socket.hostPort', { host: row.HostName, port: row.PortNumber })}</span>
+          <span>
+            <EnumCell def={chargePortState} value={row.State} />
+          </span>
+          {row.Session ? (
+            <SessionLines session={row.Session} tr={tr} />
+          ) : (
+            <Typography.Text type="secondary">{formatSiteTime(row.StateChangedAt)}</Typography.Text>
+          )}
+        </span>
+      ),
+    },
     {
       key: 'HostName',
       title: 'garage.field.HostName',
       sort: 'Host',
       width: 160,
+      responsive: WIDER,
       // Name over serial, as device management shows a controller: on one line the pair took the width the
       // running session needs beside the actions column.
       render: (row) => (
@@ -59,8 +115,9 @@ const config: ListPageConfig<SocketRow> = {
         </span>
       ),
     },
-    { key: 'ZoneName', title: 'garage.field.ZoneName', width: 150 },
-    { key: 'PortNumber', title: 'garage.field.PortNumber', sort: 'PortNumber', width: 80 },
+    { key: 'PortNumber', title: 'garage.field.PortNumber', sort: 'PortNumber', width: 80, responsive: WIDER },
+    // What the operator came for, next to the socket: its state, since when and the running session; the status
+    // switch, the zone and the remark follow (at 1440 px "since" was cut under the actions column).
     {
       key: 'State',
       title: 'garage.field.State',
@@ -68,36 +125,33 @@ const config: ListPageConfig<SocketRow> = {
       enumDef: chargePortState,
       sort: 'State',
       width: 150,
-    },
-    { key: 'Disabled', title: 'garage.field.Status', kind: 'status', width: 100 },
-    {
-      key: 'Session',
-      title: 'garage.field.Session',
-      width: 210,
-      render: (row, tr) =>
-        row.Session ? (
-          <span className="socket-lines" data-testid="socket-session">
-            <span>{row.Session.CardNumber ?? '-'}</span>
-            <Typography.Text type="secondary">
-              {tr('garageUi.socket.minutesEnergy', {
-                minutes: row.Session.DurationMinutes,
-                kwh: formatKWh(row.Session.EnergyWh),
-              })}
-              {row.Session.EstimatedCents !== null && ` · ¥${formatCents(row.Session.EstimatedCents)}`}
-            </Typography.Text>
-          </span>
-        ) : (
-          <Typography.Text type="secondary">-</Typography.Text>
-        ),
+      responsive: WIDER,
     },
     {
       key: 'StateChangedAt',
       title: 'garage.field.StateChangedAt',
       kind: 'instant',
       sort: 'StateChangedAt',
-      width: 170,
+      width: 160,
+      responsive: WIDER,
     },
-    { key: 'Remark', title: 'garage.field.Remark', ellipsis: true },
+    {
+      key: 'Session',
+      title: 'garage.field.Session',
+      width: 210,
+      responsive: WIDER,
+      render: (row, tr) =>
+        row.Session ? (
+          <SessionLines session={row.Session} tr={tr} />
+        ) : (
+          <Typography.Text type="secondary">-</Typography.Text>
+        ),
+    },
+    { key: 'Disabled', title: 'garage.field.Status', kind: 'status', width: 100, responsive: WIDER },
+    // From 1600 px: the host's name already says where it is (and the zone is a filter); below that the two took
+    // the width the state, its time and the session need beside the actions column.
+    { key: 'ZoneName', title: 'garage.field.ZoneName', width: 150, responsive: ['xxl'] },
+    { key: 'Remark', title: 'garage.field.Remark', ellipsis: true, responsive: ['xxl'] },
   ],
   form: {
     fields: [

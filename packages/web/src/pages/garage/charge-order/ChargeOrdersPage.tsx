@@ -1,6 +1,12 @@
-import { Space, Tag } from 'antd';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { chargeStopReason, chargeType, type ChargeOrderItem } from '@gatehouse/shared';
+import {
+  STOP_REASON,
+  chargeStopReason,
+  chargeType,
+  findEnumItem,
+  type ChargeOrderItem,
+} from '@gatehouse/shared';
 import { EnumCell } from '../../../components/list-page/index.ts';
 import { EndCell, EnergyCell, socketColumn } from '../cells.tsx';
 import { flagOptions, placeFilters } from '../options.ts';
@@ -10,7 +16,7 @@ import { OrdersPage, orderList } from '../orders/order-list.tsx';
 const CHARGING_TYPES = new Set([2, 3]);
 
 /** Charging orders: the priced order of each session, its payment state and the operator's payment actions. */
-const config = orderList<ChargeOrderItem>('ChargeOrder', {
+export const chargeOrderList = orderList<ChargeOrderItem>('ChargeOrder', {
   range: 'garage.field.StartAt',
   defaultSort: 'StartAt',
   filters: {
@@ -72,16 +78,16 @@ const config = orderList<ChargeOrderItem>('ChargeOrder', {
         key: 'StopReason',
         title: 'garage.field.StopReason',
         width: 160,
-        render: (row, tr) => (
-          <Space size={4}>
+        // A forced stop is told once, as a red tag of its stop reason (the reason and a "forced" tag beside it
+        // said "forced power-off" twice).
+        render: (row, tr) =>
+          row.Forced ? (
+            <Tag color="red" data-testid="order-forced">
+              {tr(findEnumItem(chargeStopReason, STOP_REASON.forcedPowerOff)!.key as never)}
+            </Tag>
+          ) : (
             <EnumCell def={chargeStopReason} value={row.StopReason} />
-            {row.Forced && (
-              <Tag color="red" data-testid="order-forced">
-                {tr('garage.field.Forced')}
-              </Tag>
-            )}
-          </Space>
-        ),
+          ),
       },
       { key: 'RuleName', title: 'garage.field.RuleName', width: 150 },
       { key: 'ZoneName', title: 'garage.field.ZoneName', width: 160 },
@@ -91,5 +97,5 @@ const config = orderList<ChargeOrderItem>('ChargeOrder', {
 
 export default function ChargeOrdersPage() {
   const { t } = useTranslation();
-  return <OrdersPage kind="ChargeOrder" config={config} title={t('route.chargeOrders')} />;
+  return <OrdersPage kind="ChargeOrder" config={chargeOrderList} title={t('route.chargeOrders')} />;
 }

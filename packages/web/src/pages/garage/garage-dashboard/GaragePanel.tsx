@@ -135,9 +135,10 @@ export default function GaragePanel() {
               suffix={`/ ${s.Sockets.Total}`}
               testId="figure-sockets"
             />
+            {/* The rest of the sockets, each in one group: with the occupied they add up to the total. */}
             <Figure
               title={t('garageUi.dashboard.socketsIdleFault')}
-              value={`${s.Sockets.Idle} / ${s.Sockets.Fault} / ${s.Sockets.Offline ?? 0}`}
+              value={`${s.Sockets.Idle} / ${s.Sockets.Fault} / ${s.Sockets.Disabled} / ${s.Sockets.Offline ?? 0}`}
               testId="figure-idle-fault"
             />
             <Figure
