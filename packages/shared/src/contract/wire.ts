@@ -161,9 +161,18 @@ export function enumNumber(def: EnumDef<string, number>) {
   return enumCheck(def);
 }
 
-/** A numeric enumeration value in a query string. */
+/** An integer's text with its sign: some enumerations have negative values (issue status -1, -2). */
+const signedDigits = (value: unknown) =>
+  typeof value === 'string' && /^(0|-?[1-9]\d{0,15})$/.test(value) ? Number(value) : value;
+
+/**
+ * A numeric enumeration value in a query string. Signed: the authorisation filter's "pending deletion" (-1) and
+ * "deletion succeeded" (-2) were refused as a wrong type by the digits-only parser of ids and page numbers.
+ */
 export function enumText(def: EnumDef<string, number>) {
-  return wholeNumber(enumCheck(def) as unknown as z.ZodNumber);
+  const strict = z.preprocess(signedDigits, enumCheck(def));
+  Object.defineProperty(strict._zod, 'optin', { value: enumCheck(def)._zod.optin, configurable: true });
+  return strict as unknown as z.ZodType<number, number | string>;
 }
 
 /**
