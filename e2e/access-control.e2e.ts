@@ -422,6 +422,33 @@ describe('access-control screens', () => {
     await eventually(() => listTotal(page)).toBe(2);
   });
 
+  it('the grant dialog marks the channels the chosen holder already has', async () => {
+    const { page } = await suite.signedIn('acuser');
+    await goto(page, '/accesscontrol/cardUserLinkChannel');
+    await listRows(page).first().waitFor();
+    await pick(page, 'filter-IssueStatus', '下发成功');
+    await page.locator('[data-testid="list-search"]').click();
+    await eventually(async () => (await listRows(page).locator('[data-issue-status="3"]').count()) > 0).toBe(
+      true,
+    );
+    const holder = (await listRows(page).first().locator('td:nth-child(2)').innerText()).trim();
+
+    await page.locator('[data-testid="grant-one"]').click();
+    const dialog = page.locator('.ant-modal:visible');
+    await expect(dialog.locator('[data-testid="channel-granted"]').count()).resolves.toBe(0);
+    await choose(page, 'grant-holder', holder);
+    const said = dialog.locator('[data-testid="holder-grants"]');
+    await said.waitFor();
+    const count = Number(/已有 (\d+) 个通道/.exec(await said.innerText())?.[1]);
+    expect(count).toBeGreaterThan(0);
+    // Every channel the holder has is marked in the tree, and no other.
+    await eventually(() => dialog.locator('[data-testid="channel-granted"]').count()).toBe(count);
+    await expect(dialog.locator('[data-testid="channel-granted"]').first().innerText()).resolves.toBe(
+      '已授权',
+    );
+    await page.keyboard.press('Escape');
+  });
+
   it('extends a holder (renewal record) and revokes and re-dates authorisations', async () => {
     const { page } = await suite.signedIn('acuser');
     await goto(page, '/accesscontrol/userManagement');

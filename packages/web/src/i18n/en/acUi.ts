@@ -20,6 +20,9 @@ export const acUi: CatalogueShape<typeof zh> = {
   },
   device: {
     online: { unknown: 'Unknown', online: 'Online', offline: 'Offline' },
+    betweenOwners: 'Changing instance',
+    betweenOwnersHint:
+      'No server instance drives this device at the moment (the one that did has stopped); another takes it over within about half a minute. Commands cannot reach it until then.',
     column: {
       online: 'Connection',
       firmware: 'Firmware',
@@ -132,6 +135,10 @@ export const acUi: CatalogueShape<typeof zh> = {
     holderPlaceholder: 'Search by name, phone or card',
     target: 'Grant to',
     noChannels: 'This area has no channels yet',
+    granted: 'Granted',
+    holderHas:
+      'This holder already has {{count}} channels (marked “Granted”); ticking one again updates its validity and time profile to these',
+    holderHasNone: 'This holder has no authorisation yet',
     validityHint: "Leave empty to follow the holder's validity",
     submit: 'Grant',
   },
@@ -161,10 +168,10 @@ export const acUi: CatalogueShape<typeof zh> = {
     alarms: 'Open door alarms',
     toAcknowledge: 'To acknowledge: {{count}}',
     noAlarm: 'No door in alarm',
-    alarmDoor: '{{device}} · {{door}}',
+    moreAlarms: 'and {{count}} more',
     devices: 'Device management',
     records: 'Swipe Records',
-    note: '"Today" starts at 00:00 in the area\'s time zone ({{zone}}). A door alarm stays open until that door reports closed, for at most 24 hours.',
+    note: '"Today" starts at 00:00 in the area\'s time zone ({{zone}}). A door alarm stays open until the door is known closed (its closed event or the controller\'s status), for at most 24 hours.',
   },
   record: {
     alarm: 'Alarm',
@@ -207,12 +214,11 @@ export const acUi: CatalogueShape<typeof zh> = {
     events: 'Latest events',
     openAlarms: 'Alarms to acknowledge',
     noAlarms: 'No alarm waiting',
+    over: 'Cleared {{time}}',
     acknowledge: 'Acknowledge',
     acknowledgeTitle: 'Acknowledge the alarm',
     acknowledged: 'Alarm acknowledged',
     notePlaceholder: 'What was done',
     enableNotifications: 'Browser notifications',
-    granted: 'Granted',
-    refused: 'Refused',
   },
 };

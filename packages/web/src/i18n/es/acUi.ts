@@ -20,6 +20,9 @@ export const acUi: CatalogueShape<typeof zh> = {
   },
   device: {
     online: { unknown: 'Desconocido', online: 'En línea', offline: 'Sin conexión' },
+    betweenOwners: 'Cambiando de instancia',
+    betweenOwnersHint:
+      'Ninguna instancia del servidor controla este dispositivo en este momento (la que lo hacía se detuvo); otra lo asumirá en aproximadamente medio minuto. Hasta entonces no se le pueden enviar órdenes.',
     column: {
       online: 'Conexión',
       firmware: 'Firmware',
@@ -135,6 +138,10 @@ export const acUi: CatalogueShape<typeof zh> = {
     holderPlaceholder: 'Buscar por nombre, teléfono o tarjeta',
     target: 'Autorizar a',
     noChannels: 'Esta área aún no tiene canales',
+    granted: 'Autorizado',
+    holderHas:
+      'Este titular ya tiene {{count}} canales (marcados «Autorizado»); marcar uno otra vez actualiza su validez y horario a estos',
+    holderHasNone: 'Este titular aún no tiene ninguna autorización',
     validityHint: 'Déjelo vacío para seguir la validez del titular',
     submit: 'Autorizar',
   },
@@ -164,10 +171,10 @@ export const acUi: CatalogueShape<typeof zh> = {
     alarms: 'Alarmas de puerta abiertas',
     toAcknowledge: 'Por reconocer: {{count}}',
     noAlarm: 'Ninguna puerta en alarma',
-    alarmDoor: '{{device}} · {{door}}',
+    moreAlarms: 'y {{count}} más',
     devices: 'Gestión de dispositivos',
     records: 'Registros de paso',
-    note: '«Hoy» empieza a las 00:00 en la zona horaria del área ({{zone}}). Una alarma de puerta sigue abierta hasta que esa puerta informa de que se cerró, como máximo 24 horas.',
+    note: '«Hoy» empieza a las 00:00 en la zona horaria del área ({{zone}}). Una alarma de puerta sigue abierta hasta que se sabe que la puerta está cerrada (su evento de cierre o el estado del controlador), como máximo 24 horas.',
   },
   record: {
     alarm: 'Alarma',
@@ -210,12 +217,11 @@ export const acUi: CatalogueShape<typeof zh> = {
     events: 'Últimos eventos',
     openAlarms: 'Alarmas por reconocer',
     noAlarms: 'Ninguna alarma pendiente',
+    over: 'Resuelta a las {{time}}',
     acknowledge: 'Reconocer',
     acknowledgeTitle: 'Reconocer la alarma',
     acknowledged: 'Alarma reconocida',
     notePlaceholder: 'Qué se hizo',
     enableNotifications: 'Notificaciones del navegador',
-    granted: 'Permitido',
-    refused: 'Denegado',
   },
 };

@@ -20,6 +20,9 @@ export const acUi: CatalogueShape<typeof zh> = {
   },
   device: {
     online: { unknown: '不明', online: 'オンライン', offline: 'オフライン' },
+    betweenOwners: 'インスタンス引き継ぎ中',
+    betweenOwnersHint:
+      '現在このデバイスを制御しているサーバーインスタンスはありません（担当していたインスタンスが停止しました）。約30秒以内に別のインスタンスが引き継ぎます。それまではコマンドを送信できません。',
     column: {
       online: '接続状態',
       firmware: 'ファームウェア',
@@ -128,6 +131,10 @@ export const acUi: CatalogueShape<typeof zh> = {
     holderPlaceholder: '氏名、電話またはカードで検索',
     target: '付与の対象',
     noChannels: 'このエリアにはまだチャネルがありません',
+    granted: '許可済み',
+    holderHas:
+      'このカード所持者はすでに {{count}} 件のチャネルの許可があります（「許可済み」と表示）。もう一度選ぶと、有効期間と時間帯がここでの設定に更新されます',
+    holderHasNone: 'このカード所持者にはまだ許可がありません',
     validityHint: '空欄なら所持者の有効期間に従います',
     submit: '付与',
   },
@@ -157,10 +164,10 @@ export const acUi: CatalogueShape<typeof zh> = {
     alarms: '未解除の扉アラーム',
     toAcknowledge: '未確認 {{count}}',
     noAlarm: '未解除の扉アラームはありません',
-    alarmDoor: '{{device}} · {{door}}',
+    moreAlarms: 'ほか {{count}} 件',
     devices: '機器管理',
     records: '入退室記録',
-    note: '「本日」はエリアのタイムゾーン（{{zone}}）の 0:00 から数えます。扉アラームはその扉が閉まったと報告するまで、最長 24 時間未解除として表示します。',
+    note: '「本日」はエリアのタイムゾーン（{{zone}}）の 0:00 から数えます。扉アラームはその扉が閉じたと分かるまで（閉扉イベントまたはコントローラーの状態）、最長 24 時間未解除として表示します。',
   },
   record: {
     alarm: 'アラーム',
@@ -202,12 +209,11 @@ export const acUi: CatalogueShape<typeof zh> = {
     events: '最新イベント',
     openAlarms: '未確認アラーム',
     noAlarms: '未確認のアラームはありません',
+    over: '{{time}} に解消',
     acknowledge: '確認',
     acknowledgeTitle: 'アラームを確認',
     acknowledged: 'アラームを確認しました',
     notePlaceholder: '対応内容',
     enableNotifications: 'ブラウザー通知',
-    granted: '許可',
-    refused: '拒否',
   },
 };

@@ -1,6 +1,8 @@
 import {
   AccessControlOptionsApi,
+  CardUserLinkChannelApi,
   FailureDeclarationRecordApi,
+  PAGE_SIZE_MAX,
   type AccessControlDeviceOption,
   type CardUserOption,
   type ChannelOption,
@@ -84,6 +86,30 @@ export function useDevices() {
 export function useDeviceChannels(enabled = true) {
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
   return useQuery({ queryKey: ['options', CHANNEL_OPTIONS_KEY, areaId], queryFn: loadChannels, enabled });
+}
+
+/** Every channel a holder is authorised on now (revoked ones aside): ChannelId → its authorisation. */
+async function loadHolderGrants(cardUserId: number) {
+  const granted = new Map<number, { IssueStatus: number; ValidTo: string }>();
+  // A holder rarely has more than a page; the pages are read until the total is reached (at most 20).
+  for (let page = 1; page <= 20; page++) {
+    const { Items, Total } = await call(CardUserLinkChannelApi.list, {
+      query: { CardUserId: cardUserId, Revoked: false, PageIndex: page, PageSize: PAGE_SIZE_MAX },
+    });
+    for (const a of Items) granted.set(a.ChannelId, { IssueStatus: a.IssueStatus, ValidTo: a.ValidTo });
+    if (page * PAGE_SIZE_MAX >= Total) break;
+  }
+  return granted;
+}
+
+/** The channels a holder already has (the grant dialog marks them), loaded once a holder is chosen. */
+export function useHolderGrants(cardUserId: number | undefined) {
+  const areaId = useAreaStore((s) => s.current?.Id ?? null);
+  return useQuery({
+    queryKey: ['ac-holder-grants', areaId, cardUserId],
+    queryFn: () => loadHolderGrants(cardUserId!),
+    enabled: cardUserId !== undefined,
+  });
 }
 
 /** Holders of the area matching a name, phone or card number (at most 50), for pickers. */

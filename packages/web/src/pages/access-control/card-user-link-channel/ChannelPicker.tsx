@@ -8,12 +8,19 @@ import { useDeviceChannels, type DeviceChannels } from '../options.ts';
 interface Props {
   value?: number[];
   onChange?: (ids: number[]) => void;
+  /** Channels the chosen holder is already authorised on: marked, so a grant is not given blind. */
+  granted?: ReadonlySet<number>;
 }
 
 const deviceKey = (id: number) => `d${id}`;
 const channelKey = (id: number) => `c${id}`;
 
-export function channelTree(devices: readonly DeviceChannels[], noSyncLabel: string): DataNode[] {
+export function channelTree(
+  devices: readonly DeviceChannels[],
+  noSyncLabel: string,
+  granted: ReadonlySet<number> = new Set(),
+  grantedLabel = '',
+): DataNode[] {
   return devices.map((d) => ({
     key: deviceKey(d.DeviceId),
     title: (
@@ -26,7 +33,20 @@ export function channelTree(devices: readonly DeviceChannels[], noSyncLabel: str
         )}
       </span>
     ),
-    children: d.Channels.map((c) => ({ key: channelKey(c.Id), title: c.Name, isLeaf: true })),
+    children: d.Channels.map((c) => ({
+      key: channelKey(c.Id),
+      title: granted.has(c.Id) ? (
+        <span>
+          {c.Name}
+          <Tag color="green" style={{ marginInlineStart: 6 }} data-testid="channel-granted">
+            {grantedLabel}
+          </Tag>
+        </span>
+      ) : (
+        c.Name
+      ),
+      isLeaf: true,
+    })),
   }));
 }
 
@@ -42,14 +62,18 @@ export function channelIds(keys: readonly React.Key[]): number[] {
  * The area's channels grouped by device, ticked one by one or a whole device at once. Devices of a protocol
  * that needs no sync are marked: their grants take effect at once (no issue needed).
  */
-export function ChannelPicker({ value, onChange }: Props) {
+export function ChannelPicker({ value, onChange, granted }: Props) {
   const { t } = useTranslation();
   const devices = useDeviceChannels();
   const noSync = String(t('enum.issueStatus.0' as never));
   // The tree is rebuilt only when its channels or language change: the page around it re-renders on every live
   // event (sync progress of the area's controllers), and a new tree each time was re-laid out under the user's
   // pointer (CI: its checkbox "not stable" and "detached" until the click gave up).
-  const treeData = useMemo(() => channelTree(devices.data ?? [], noSync), [devices.data, noSync]);
+  const grantedLabel = t('acUi.grant.granted');
+  const treeData = useMemo(
+    () => channelTree(devices.data ?? [], noSync, granted, grantedLabel),
+    [devices.data, noSync, granted, grantedLabel],
+  );
   if (devices.isLoading) return <Spin />;
   if (!devices.data?.length) return <Empty description={t('acUi.grant.noChannels')} />;
   return (

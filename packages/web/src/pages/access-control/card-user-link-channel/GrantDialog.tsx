@@ -1,5 +1,6 @@
 import { Checkbox, DatePicker, Form, Radio } from 'antd';
 import type { Dayjs } from 'dayjs';
+import { useMemo } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { CardUserLinkChannelApi, antdRule, required } from '@gatehouse/shared';
@@ -8,6 +9,7 @@ import { feedback } from '../../../core/feedback.tsx';
 import { OptionSelect } from '../../../components/list-page/index.ts';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { departmentOptions, peopleGroupOptions } from '../../options.ts';
+import { useHolderGrants } from '../options.ts';
 import { timeProfileOptions } from '../access-rules/options.ts';
 import { ChannelPicker } from './ChannelPicker.tsx';
 import { HolderSelect } from './HolderSelect.tsx';
@@ -125,6 +127,10 @@ export function GrantDialog({ mode, onClose, onGranted }: Props) {
   const target = (Form.useWatch('Target', form) as Target | undefined) ?? 'department';
   const rule = antdRule((k) => t(k), required);
   const batch = mode === 'batch';
+  // One holder: the channels they already have are marked in the tree and counted under it.
+  const holder = Form.useWatch('CardUserId', form) as number | undefined;
+  const holderGrants = useHolderGrants(batch ? undefined : holder);
+  const granted = useMemo(() => new Set(holderGrants.data?.keys() ?? []), [holderGrants.data]);
 
   return (
     <FormModal
@@ -154,8 +160,21 @@ export function GrantDialog({ mode, onClose, onGranted }: Props) {
             <HolderSelect />
           </Form.Item>
         )}
-        <Form.Item name="ChannelIds" label={t('accessControl.field.Channels')} rules={[rule]}>
-          <ChannelPicker />
+        <Form.Item
+          name="ChannelIds"
+          label={t('accessControl.field.Channels')}
+          rules={[rule]}
+          extra={
+            holderGrants.data ? (
+              <span data-testid="holder-grants">
+                {holderGrants.data.size
+                  ? t('acUi.grant.holderHas', { count: holderGrants.data.size })
+                  : t('acUi.grant.holderHasNone')}
+              </span>
+            ) : undefined
+          }
+        >
+          <ChannelPicker granted={granted} />
         </Form.Item>
         <Form.Item
           name="Validity"
