@@ -1,4 +1,5 @@
 import { EXPORT_MAX_PARTS, EXPORT_MAX_ROWS } from '@gatehouse/shared';
+import type { z } from 'zod';
 import type { ServiceContext } from '../context.ts';
 import type { Exportable } from './registry.ts';
 
@@ -43,6 +44,9 @@ export const PART_KEY = '~part';
 /**
  * An export's filters read the way its list reads them, from a query string, whatever JSON types the client
  * used (true or 'true', 2 or '2'); the part, if any, is not a filter. `asQuery` for the field errors.
+ * The list's filter schema is applied strictly (issue 27): the list ignores a parameter it does not know, but
+ * an export's Query is stored and run later, so a key that is not one of the list's filters (a typo, an
+ * operator such as `$gt`) is refused and named rather than dropped.
  */
 export function parseExportQuery(exportable: Exportable, raw: Record<string, unknown>) {
   const asQuery = Object.fromEntries(
@@ -50,7 +54,7 @@ export function parseExportQuery(exportable: Exportable, raw: Record<string, unk
       .filter(([key]) => key !== PART_KEY)
       .map(([key, value]) => [key, String(value)]),
   );
-  return { asQuery, parsed: exportable.query.safeParse(asQuery) };
+  return { asQuery, parsed: (exportable.query as z.ZodObject).strict().safeParse(asQuery) };
 }
 
 export class PartsUnsupportedError extends Error {}
