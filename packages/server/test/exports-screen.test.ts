@@ -69,9 +69,12 @@ async function workbookOf(h: Harness, token: string, name: string, query: Row, l
   await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
   const sheet = workbook.worksheets[0]!;
   const rows: string[][] = [];
+  // Cell by cell up to the header's width: an empty number cell (no amount) is a hole in row.values.
   sheet.eachRow((row) => {
     rows.push(
-      (row.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v))),
+      Array.from({ length: sheet.columnCount }, (_, i) => row.getCell(i + 1).value).map((v) =>
+        v === null || v === undefined ? '' : String(v),
+      ),
     );
   });
   return { headers: rows[0] ?? [], cells: rows.slice(1) };
@@ -83,6 +86,9 @@ function screenText(column: ExportColumn, item: Row, lang: Lang, zone: string): 
   if (value === null || value === undefined || value === '') return '';
   if (column.label) return column.label(value, lang);
   if (column.kind === 'instant') return formatInZone(value as string, zone);
+  // Money and energy are number cells of yuan and kWh (export-number-cells.test.ts checks their format).
+  if (column.kind === 'money') return String((value as number) / 100);
+  if (column.kind === 'energy') return String((value as number) / 1000);
   return String(value);
 }
 

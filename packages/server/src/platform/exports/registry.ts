@@ -1,5 +1,5 @@
 import type { Lang } from '@gatehouse/shared';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ServiceContext } from '../context.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows are whatever the list returns */
@@ -10,8 +10,12 @@ export interface ExportColumn<Item extends Row = Row> {
   key: keyof Item & string;
   /** Catalogue key of the header. */
   labelKey: string;
-  /** instant: an ISO string shown as local date-time; flag: a boolean shown through `label`. */
-  kind?: 'text' | 'number' | 'instant';
+  /**
+   * instant: an ISO string shown as local date-time; number: a number cell (a duration); money: integer cents
+   * written as a number of yuan formatted 0.00; energy: integer Wh written as a number of kWh formatted 0.000
+   * (numbers, so that a sheet can sum them). A flag is a boolean shown through `label`.
+   */
+  kind?: 'text' | 'number' | 'instant' | 'money' | 'energy';
   /** Translates a coded value (an enumeration) into the operator's language. */
   label?(value: any, lang: Lang): string;
   /**
@@ -32,7 +36,10 @@ export interface Exportable {
   read: readonly string[];
   titleKey: string;
   columns: ExportColumn[];
-  /** The list's query without paging. */
+  /**
+   * The list's query without paging: an object of its filters (checked at registration), which
+   * parseExportQuery applies strictly so that any other key is refused.
+   */
   query: z.ZodType;
   /** Query fields that must be present (a record list's time range). */
   requiresRange?: string[] | undefined;
@@ -47,6 +54,8 @@ const listUrls = new Map<string, string>();
 
 /** Registers an export with the URL of the list it exports (what the export comparison test reads). */
 export function registerExportable(exportable: Exportable, listUrl?: string): void {
+  if (!(exportable.query instanceof z.ZodObject))
+    throw new Error(`export ${exportable.name}: its query must be an object of the list's filters`);
   exportables.set(exportable.name, exportable);
   if (listUrl) listUrls.set(exportable.name, listUrl);
 }

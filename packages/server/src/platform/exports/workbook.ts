@@ -16,6 +16,9 @@ export function formatInstant(iso: string, timeZone: string = SERVER_ZONE): stri
   return `${date} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
 }
 
+/** Money and energy are stored as integers (cents, Wh) and written as yuan and kWh, showing every digit stored. */
+const UNIT = { money: { per: 100, format: '0.00' }, energy: { per: 1000, format: '0.000' } } as const;
+
 export interface WorkbookInput {
   title: string;
   columns: ExportColumn[];
@@ -52,9 +55,14 @@ export async function writeWorkbook({
       if (c.label) values[c.key] = value === null || value === undefined ? '' : c.label(value, lang);
       else if (c.kind === 'instant')
         values[c.key] = typeof value === 'string' ? formatInstant(value, timeZone) : '';
+      else if (c.kind === 'money' || c.kind === 'energy')
+        values[c.key] = typeof value === 'number' ? value / UNIT[c.kind].per : null;
       else values[c.key] = value ?? '';
     }
-    sheet.addRow(values);
+    const added = sheet.addRow(values);
+    columns.forEach((c, i) => {
+      if (c.kind === 'money' || c.kind === 'energy') added.getCell(i + 1).numFmt = UNIT[c.kind].format;
+    });
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

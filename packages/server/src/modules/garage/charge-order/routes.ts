@@ -1,8 +1,7 @@
-import { ChargeOrderApi, chargeStopReason, enumLabel, formatKWh } from '@gatehouse/shared';
+import { ChargeOrderApi, chargeStopReason, enumLabel } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { isOpen, placeConditions, sessionConditions, sessionExportColumns } from '../charge-record/places.ts';
-import { moneyCell } from '../common/index.ts';
 import { orderActionRoutes, paymentExportColumns } from '../common/orders.ts';
 import { chargeOrderById, chargeOrderView } from './service.ts';
 
@@ -46,8 +45,8 @@ export const chargeOrderRoutes = [
         ...sessionExportColumns(),
         { key: 'RuleName', labelKey: 'garage.field.RuleName', width: 20 },
         { key: 'DurationMinutes', labelKey: 'garage.field.DurationMinutes', kind: 'number' },
-        { key: 'EnergyWh', labelKey: 'garage.field.EnergyKWh', label: (v: number) => formatKWh(v) },
-        { key: 'AmountCents', labelKey: 'garage.field.Amount', label: moneyCell },
+        { key: 'EnergyWh', labelKey: 'garage.field.EnergyKWh', kind: 'energy' },
+        { key: 'AmountCents', labelKey: 'garage.field.Amount', kind: 'money' },
         {
           key: 'StopReason',
           labelKey: 'garage.field.StopReason',

@@ -1,7 +1,6 @@
-import { ChargeRecordApi, chargeStopReason, enumLabel, formatKWh } from '@gatehouse/shared';
+import { ChargeRecordApi, chargeStopReason, enumLabel } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
-import { moneyCell } from '../common/index.ts';
 import { isOpen, placeConditions, sessionExportColumns } from './places.ts';
 import { chargeRecordItem, chargeRecordQuery, withPlacesAndOrders } from './service.ts';
 
@@ -32,7 +31,7 @@ export const chargeRecordRoutes = implementResource(ChargeRecordApi, {
     columns: [
       ...sessionExportColumns(),
       { key: 'DurationMinutes', labelKey: 'garage.field.DurationMinutes', kind: 'number' },
-      { key: 'EnergyWh', labelKey: 'garage.field.EnergyKWh', label: (v: number) => formatKWh(v) },
+      { key: 'EnergyWh', labelKey: 'garage.field.EnergyKWh', kind: 'energy' },
       {
         key: 'StopReason',
         labelKey: 'garage.field.StopReason',
@@ -40,7 +39,7 @@ export const chargeRecordRoutes = implementResource(ChargeRecordApi, {
         label: (v, lang) => enumLabel(lang, chargeStopReason, v),
       },
       { key: 'OrderNo', labelKey: 'garage.field.OrderNo', width: 24 },
-      { key: 'AmountCents', labelKey: 'garage.field.Amount', label: moneyCell },
+      { key: 'AmountCents', labelKey: 'garage.field.Amount', kind: 'money' },
     ],
   },
 });

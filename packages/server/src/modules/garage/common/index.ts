@@ -1,4 +1,4 @@
-import { BICYCLE_ADMIN, formatCents } from '@gatehouse/shared';
+import { BICYCLE_ADMIN } from '@gatehouse/shared';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { AreaContext } from '../../../platform/context.ts';
@@ -27,9 +27,6 @@ export function columns<T extends Record<string, unknown>>(input: T, skip: strin
 
 export { isoOrNull as iso } from '../../../platform/instants.ts';
 export { areaTimeZone } from '../../../platform/area-zone.ts';
-
-/** Export cell for money: yuan with two decimals. */
-export const moneyCell = (v: number | null) => (v === null ? '' : formatCents(v));
 
 /** Throws a 400 naming the field unless the row exists in the area. */
 export async function assertInArea(

@@ -3,7 +3,6 @@ import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
 import { placeConditions } from '../charge-record/places.ts';
-import { moneyCell } from '../common/index.ts';
 import { forcePowerOff, forcedOutageView } from './service.ts';
 
 const { powerOff, ...resource } = ForcedOutageRecordApi;
@@ -39,7 +38,7 @@ export const forcedOutageRecordRoutes = [
         { key: 'PortNumber', labelKey: 'garage.field.PortNumber', kind: 'number' },
         { key: 'OrderNo', labelKey: 'garage.field.OrderNo', width: 24 },
         { key: 'CardNumber', labelKey: 'garage.field.CardNumber', width: 14 },
-        { key: 'AmountCents', labelKey: 'garage.field.Amount', label: moneyCell },
+        { key: 'AmountCents', labelKey: 'garage.field.Amount', kind: 'money' },
         { key: 'Reason', labelKey: 'garage.field.Reason', width: 36 },
         {
           key: 'Result',

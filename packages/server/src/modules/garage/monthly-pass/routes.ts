@@ -1,4 +1,4 @@
-import { MonthlyPassApi, chargeType, enumLabel, formatCents, timeUnit } from '@gatehouse/shared';
+import { MonthlyPassApi, chargeType, enumLabel, timeUnit } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
@@ -42,7 +42,7 @@ export const monthlyPassRoutes = [
           labelKey: 'garage.field.TimeUnit',
           label: (v, lang) => enumLabel(lang, timeUnit, v),
         },
-        { key: 'AmountCents', labelKey: 'garage.field.Amount', label: (v: number) => formatCents(v) },
+        { key: 'AmountCents', labelKey: 'garage.field.Amount', kind: 'money' },
         { key: 'UserName', labelKey: 'garage.field.Operator' },
       ],
     },

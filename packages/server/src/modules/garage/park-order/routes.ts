@@ -2,7 +2,6 @@ import { ParkOrderApi } from '@gatehouse/shared';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { isOpen } from '../charge-record/places.ts';
-import { moneyCell } from '../common/index.ts';
 import { orderActionRoutes, paymentExportColumns } from '../common/orders.ts';
 import { parkOrderById, parkOrderView } from './service.ts';
 
@@ -50,7 +49,7 @@ export const parkOrderRoutes = [
         { key: 'ExitAt', labelKey: 'garage.field.ExitAt', kind: 'instant' },
         { key: 'DurationMinutes', labelKey: 'garage.field.DurationMinutes', kind: 'number' },
         { key: 'RuleName', labelKey: 'garage.field.RuleName', width: 20 },
-        { key: 'AmountCents', labelKey: 'garage.field.Fee', label: moneyCell },
+        { key: 'AmountCents', labelKey: 'garage.field.Fee', kind: 'money' },
         ...paymentExportColumns(),
       ],
     },
