@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import {
   DoorOpeningRecordApi,
   doorDirection,
-  doorEventReason,
   doorRecordReason,
   doorRecordResult,
   findEnumItem,
@@ -18,19 +17,10 @@ import { recordRange } from '../record-range.ts';
 import { useLiveList } from '../live.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 import { applySwipe } from './live-swipes.ts';
+import { eventText, isAlarm, isRemoteOpen, isSwipe } from './record-text.tsx';
 import '../access-control.css';
 
 type SwipeRow = DoorOpeningRecordItem;
-
-/**
- * A card swipe, as opposed to a controller's door event (button, remote open, door sensor) or alarm: only a
- * swipe has a card, a direction of passage, a granted/denied result and a reason; the others are told by the
- * door-event column (docs/devices.md, "Record").
- */
-const isSwipe = (row: SwipeRow) => row.EventType === null || row.EventType === 1;
-const ALARM = 3;
-/** A remote open (44, 45 by a USB reader): its record says whether the door opened, the log who opened it. */
-const isRemoteOpen = (row: SwipeRow) => row.EventReason === 44 || row.EventReason === 45;
 
 function enumText(tr: (key: TKey) => string, def: EnumDef, value: number | null): string {
   const item = value === null ? undefined : findEnumItem(def, value);
@@ -98,7 +88,7 @@ const config: ListPageConfig<SwipeRow> = {
       render: (row, tr) =>
         isSwipe(row) || isRemoteOpen(row) ? (
           <ResultTag opened={row.Result} />
-        ) : row.EventType === ALARM ? (
+        ) : isAlarm(row) ? (
           <Tag color="red" data-alarm="true">
             {tr('acUi.record.alarm')}
           </Tag>
@@ -113,16 +103,17 @@ const config: ListPageConfig<SwipeRow> = {
     },
     {
       // The controller's own reason: what a door event or alarm was (button, held open, forced, remote open…);
-      // codes the enum does not name are shown as numbers rather than hidden.
+      // codes the enum does not name are shown as numbers rather than hidden. A swipe's cause is its reason
+      // column (the controller's, when it named one): its code again here would be a second cause.
       key: 'EventReason',
       title: 'acUi.record.event',
       width: 160,
       render: (row, tr) => {
-        if (row.EventReason === null) return '-';
-        const item = findEnumItem(doorEventReason, row.EventReason);
+        const event = isSwipe(row) ? null : eventText(row, tr as never);
+        if (event === null) return '-';
         return (
           <span data-event-reason={row.EventReason}>
-            {item ? tr(item.key as never) : String(row.EventReason)}
+            {event}
             {row.OpenedBy && (
               <span className="ac-opened-by" data-opened-by={row.OpenedBy}>
                 {' · '}
