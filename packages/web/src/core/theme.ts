@@ -50,12 +50,23 @@ const TAG_PALETTE = Object.fromEntries(
   }),
 );
 
-/** The status colours as text: on white and greys (Typography) or on their own pale background (Tag). */
+/**
+ * The status colours as text: on white and greys (Typography) or on their own pale background (Tag). Both
+ * names of each are set: antd paints a Tag's text in `colorWarning` but Typography's `type="warning"` in
+ * `colorWarningText`, which a component's `colorWarning` does not derive (issue 27: the authorisation list's
+ * pending figures stayed #faad14, 1.9:1 on white).
+ */
 function statusText(onBackgrounds: (status: 'Success' | 'Warning' | 'Error') => readonly string[]) {
+  const success = readableShade(defaults.colorSuccess, onBackgrounds('Success'));
+  const warning = readableShade(defaults.colorWarning, onBackgrounds('Warning'));
+  const error = readableShade(defaults.colorError, onBackgrounds('Error'));
   return {
-    colorSuccess: readableShade(defaults.colorSuccess, onBackgrounds('Success')),
-    colorWarning: readableShade(defaults.colorWarning, onBackgrounds('Warning')),
-    colorError: readableShade(defaults.colorError, onBackgrounds('Error')),
+    colorSuccess: success,
+    colorSuccessText: success,
+    colorWarning: warning,
+    colorWarningText: warning,
+    colorError: error,
+    colorErrorText: error,
   };
 }
 
