@@ -2,10 +2,12 @@ import { Button, Modal, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '@gatehouse/shared';
+import { formatInZone } from '@gatehouse/shared';
 import { DIALOG_MASK } from '../core/feedback.tsx';
+import { useSiteZone } from '../core/site-time.ts';
 import { useErrorLogStore, type ErrorLogEntry } from '../stores/error-log.ts';
 import { useAccessibleTable } from './table-a11y.ts';
+import { SiteZoneNote } from './SiteZoneNote.tsx';
 
 /** The collected runtime errors with message, component, info, URL and stack; Clear All empties the log. */
 export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -13,6 +15,8 @@ export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClo
   const logs = useErrorLogStore((s) => s.logs);
   const clear = useErrorLogStore((s) => s.clear);
   const tableRef = useAccessibleTable(t('errorLog.title'));
+  // Its times on the area's clock like every other time on the screens (issue 27), named where it differs.
+  const zone = useSiteZone();
   return (
     <Modal
       open={open}
@@ -33,6 +37,9 @@ export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClo
           >
             {t('errorLog.clearAll')}
           </Button>
+          <span style={{ marginLeft: 16, fontWeight: 'normal' }}>
+            <SiteZoneNote />
+          </span>
         </span>
       }
       footer={null}
@@ -46,14 +53,14 @@ export default function ErrorLogDialog({ open, onClose }: { open: boolean; onClo
         pagination={false}
         scroll={{ y: '60vh' }}
         locale={{ emptyText: t('errorLog.empty') }}
-        columns={errorColumns(t)}
+        columns={errorColumns(t, zone)}
       />
     </Modal>
   );
 }
 
 /** The log's columns: the error with its component and time, the info, the URL and the stack. */
-function errorColumns(t: TFunction): ColumnsType<ErrorLogEntry> {
+function errorColumns(t: TFunction, zone: string): ColumnsType<ErrorLogEntry> {
   return [
     {
       title: t('errorLog.message'),
@@ -71,7 +78,7 @@ function errorColumns(t: TFunction): ColumnsType<ErrorLogEntry> {
           </div>
           <div>
             <Typography.Text type="secondary">
-              {t('errorLog.time')}: {formatDate(log.time)}
+              {t('errorLog.time')}: {formatInZone(log.time, zone)}
             </Typography.Text>
           </div>
         </div>
