@@ -76,12 +76,13 @@ function Frame() {
   const setDrawer = useAppStore((s) => s.setDrawer);
   const fixedHeader = useSettingsStore((s) => s.fixedHeader);
   const tagsView = useSettingsStore((s) => s.tagsView);
+  const settingsShown = useSettingsStore((s) => s.showSettings);
   const mobile = device === 'mobile';
   const garage = useCan(BICYCLE_ANY);
   const sidebarWidth = mobile ? 0 : sidebarOpened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
 
   return (
-    <div className={`app-wrapper ${mobile ? 'mobile' : 'desktop'}`}>
+    <div className={`app-wrapper ${mobile ? 'mobile' : 'desktop'}${settingsShown ? ' settings-shown' : ''}`}>
       {mobile ? (
         <Drawer
           placement="left"
