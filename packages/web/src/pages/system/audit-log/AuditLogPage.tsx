@@ -61,7 +61,7 @@ const config: ListPageConfig<AuditRow> = {
     {
       key: 'UserName',
       title: 'admin.field.Operator',
-      width: 150,
+      width: 110,
       render: (row, tr) => words(row, tr as Tr).actor,
     },
     { key: 'AreaName', title: 'admin.field.Area', width: 120 },
@@ -75,14 +75,14 @@ const config: ListPageConfig<AuditRow> = {
       // The object: its type and the name it had (else its name now); its id only when it has no name.
       key: 'Entity',
       title: 'admin.field.Entity',
-      width: 190,
+      width: 180,
       render: (row, tr) => words(row, tr as Tr).object,
     },
     {
       key: 'After',
       title: 'adminUi.changedFields',
       // Bounded, so the IP address after it stays in view at 1440 px; long lists wrap.
-      width: 200,
+      width: 190,
       render: (row, tr) => (
         <Typography.Text type="secondary">{words(row, tr as Tr).fields.join(', ') || '-'}</Typography.Text>
       ),
