@@ -227,7 +227,7 @@ function dateKey(ms: number, offset: number): string {
 // The device-link columns (migration 0008) keep their defaults in the demo.
 type NewRecord = Omit<ChargeRecordTable, 'Id' | 'StopRequest' | 'StopRequestedAt' | 'EndProvisional'>;
 type NewOrder = Omit<ChargeOrderTable, 'Id' | 'ChargeRecordId'>;
-type NewOutage = Omit<ForcedOutageRecordTable, 'Id' | 'ChargeRecordId' | 'ChargeOrderId' | 'ResultReason'>;
+type NewOutage = Omit<ForcedOutageRecordTable, 'Id' | 'ChargeRecordId' | 'ChargeOrderId'>;
 type NewParkOrder = Omit<ParkOrderTable, 'Id'>;
 
 interface Session {
@@ -248,6 +248,10 @@ interface Socket {
   runningStart: number | null;
   ruleId: number;
   tariff: Tariff;
+  /** Its host is driven by the charging API: only there does a charger answer a power-off. */
+  live: boolean;
+  /** The last time its host could have reported a start or a stop (a quiet host's last sign of life). */
+  heardUntil: number;
 }
 
 interface Operator {
@@ -279,6 +283,8 @@ const STOP_REASONS = [
   [4, 7],
   [5, 5],
 ] as const;
+/** Without a device link no power-off reaches a charger, so none ends a session (docs/chargers.md). */
+const STOP_REASONS_UNLINKED = STOP_REASONS.filter(([reason]) => reason !== 3);
 const PAID_STATES = new Set([2, 3, 7, 8, 9, 10]);
 const REFUND_STATES = new Set([3, 7, 8, 9, 10]);
 
@@ -317,8 +323,11 @@ function chargingSessions(
   const from = now - DAYS * DAY;
   for (const [index, socket] of sockets.entries()) {
     const runningStart = socket.runningStart;
-    const windowEnd =
-      runningStart !== null ? runningStart - rng.int(5, 90) * MINUTE : now - rng.int(1, 120) * MINUTE;
+    const windowEnd = Math.min(
+      runningStart !== null ? runningStart - rng.int(5, 90) * MINUTE : now - rng.int(1, 120) * MINUTE,
+      // A host gone quiet reported no start or stop since.
+      socket.heardUntil - MINUTE,
+    );
     const k = Math.floor(count / sockets.length) + (index < count % sockets.length ? 1 : 0);
     // Durations first, then the idle time spread between them, so sessions at one socket never overlap.
     const durations = Array.from({ length: k }, () =>
@@ -389,7 +398,11 @@ function session(
   const battery = rng.int(480, 1440);
   const watts = rng.int(150, 420);
   const energyAt = (end: number) => Math.min(battery, Math.round((watts * (end - startAt)) / HOUR));
-  const stop = endAt === null ? null : energyAt(endAt) >= battery ? 0 : rng.weighted(STOP_REASONS);
+  const drawn = endAt === null ? null : energyAt(endAt) >= battery ? 0 : rng.weighted(STOP_REASONS);
+  // An operator's power-off on a host without a device link is recorded, not sent: the session runs on and
+  // ends for a reason of its own (docs/garage.md, "Demo data").
+  const unsent = drawn === 3 && !socket.live;
+  const stop = unsent ? rng.weighted(STOP_REASONS_UNLINKED) : drawn;
   const EnergyWh = energyAt(endAt ?? now);
   const record: NewRecord = {
     AreaId: areaId,
@@ -452,16 +465,23 @@ function session(
       SettledAt: endAt,
     },
     outage:
-      stop === 3
+      stop === 3 || unsent
         ? {
             AreaId: areaId,
             ChargeEquipmentId: socket.id,
             Reason: rng.pick(OUTAGE_REASONS),
-            // No device link yet: recorded, not sent (as a real power-off today is).
-            Result: 0,
             UserId: operator.id,
             UserName: operator.name,
-            At: endAt,
+            // What the product records (forced-outage-record/records.ts): on a charging-API host the charger cut
+            // the power and its stop report, seconds after the request, ended the session ("power cut"); on any
+            // other host the request was recorded, not sent, somewhere in the session.
+            ...(unsent
+              ? {
+                  Result: 0,
+                  ResultReason: 'noDeviceLink',
+                  At: startAt + Math.floor(rng.next() * (endAt - startAt)),
+                }
+              : { Result: 1, ResultReason: null, At: Math.max(startAt, endAt - rng.int(2, 20) * 1000) }),
           }
         : null,
   };
@@ -814,9 +834,13 @@ export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
             })
             .returning('Id')
             .executeTakeFirstOrThrow();
+          // The last time this host could have reported: a quiet charging-API host nothing since its last sign of life.
+          const heardUntil = type === 2 && lastSeen !== null ? lastSeen : now;
           const ports = Array.from({ length: 10 }, () => {
             const drawn = rng.weighted(SOCKET_STATES);
-            const start = RUNNING_STATES.has(drawn) ? now - rng.int(8, 330) * MINUTE : null;
+            const start = RUNNING_STATES.has(drawn)
+              ? Math.min(now - rng.int(8, 330) * MINUTE, heardUntil - 8 * MINUTE)
+              : null;
             // Without running sessions, a socket drawn as charging is idle (the same draws keep the rest).
             if (!withRunning && start !== null) return { State: 0, runningStart: null };
             return { State: drawn, runningStart: start };
@@ -844,6 +868,8 @@ export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
               runningStart: ports[row.PortNumber - 1]!.runningStart,
               ruleId: rule(zone.charge).id,
               tariff: rule(zone.charge).tariff,
+              live: type === 2,
+              heardUntil,
             }),
           );
         }
