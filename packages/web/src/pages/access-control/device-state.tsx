@@ -28,7 +28,12 @@ export function useSyncErrorText(): (error: string | null) => string {
     error === null ? '-' : SYNC_ERRORS.has(error) ? t(`acUi.device.syncError.${error}` as TKey) : error;
 }
 
-export function OnlineCell({ row }: { row: ControllerConnection }) {
+/**
+ * The connection as last stored, and (device management, several instances) that no instance drives the
+ * controller at this moment: the stored connection is the former driver's last word, and commands are refused
+ * until another instance takes it over.
+ */
+export function OnlineCell({ row }: { row: ControllerConnection & { BetweenOwners?: boolean } }) {
   const { t } = useTranslation();
   const state = row.Online === null ? 'unknown' : row.Online ? 'online' : 'offline';
   const colour = { unknown: 'default', online: 'green', offline: 'red' }[state];
@@ -37,6 +42,13 @@ export function OnlineCell({ row }: { row: ControllerConnection }) {
       <Tag color={colour} data-online={state}>
         {t(`acUi.device.online.${state}` as TKey)}
       </Tag>
+      {row.BetweenOwners && (
+        <Tooltip title={t('acUi.device.betweenOwnersHint')}>
+          <Tag color="orange" data-between-owners="true">
+            {t('acUi.device.betweenOwners')}
+          </Tag>
+        </Tooltip>
+      )}
       <Typography.Text type="secondary" className="ac-sub ac-block">
         {row.LastSeenAt ? formatSiteTime(row.LastSeenAt) : '-'}
       </Typography.Text>
