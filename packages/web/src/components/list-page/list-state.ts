@@ -4,11 +4,27 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PAGE_SIZE_DEFAULT } from '@gatehouse/shared';
 import { call } from '../../core/api.ts';
+import { RequestError } from '../../core/request.ts';
 import { useAreaStore } from '../../stores/area.ts';
 import type { StatusControl } from './cells.tsx';
 import { useResourceWrites } from './mutations.ts';
 import { filterQuery, initialFilterValues, listQuery, type FilterValues, type SortState } from './query.ts';
 import type { ListPageConfig, Page, Row } from './types.ts';
+
+/**
+ * Runs a row's action, then reloads the list. A refusal (the server's answer with its reason: a controller
+ * offline, or no instance driving it now) was already shown by the client in the operator's language: it ends
+ * here rather than as an unhandled rejection in the error log. Any other failure still goes there.
+ */
+export async function runRowAction(run: () => unknown, refresh: () => unknown): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof RequestError) return;
+    throw error;
+  }
+  await refresh();
+}
 
 /**
  * A list's rows and what selects them: the filters (defaults, preset, applied), sort, page and ticked rows,
