@@ -35,6 +35,8 @@ const { useAreaStore } = await import('../src/stores/area.ts');
 const { default: DoorMonitorPage } =
   await import('../src/pages/access-control/door-monitor/DoorMonitorPage.tsx');
 const { default: LatestEvents } = await import('../src/pages/dashboard/LatestEvents.tsx');
+const { default: AccessControlPanel } =
+  await import('../src/pages/access-control/access-control-dashboard/AccessControlPanel.tsx');
 
 const EMPTY_CARD = '0000000000';
 
@@ -155,6 +157,35 @@ describe('door events and alarms on the door monitor and the dashboard', { timeo
     const list = await screen.findByTestId('dashboard-events');
     await waitFor(() => expect(entries(list)).toHaveLength(3));
     expectDoorRecordsRead(list);
+  });
+
+  it('the dashboard says how many more doors are in alarm than it lists, with the way to the alarm list', async () => {
+    const door = (n: number) => ({
+      Id: 100 + n,
+      At: '2026-11-29T04:17:29.000Z',
+      DeviceId: n,
+      DeviceName: `控制器${n}`,
+      DoorNumber: 1,
+      ChannelName: '1号门 进',
+      EventReason: 38,
+    });
+    get.mockImplementation(async () => ({
+      TimeZone: 'Asia/Shanghai',
+      Controllers: { Total: 7, Online: 7, Offline: 0, Unknown: 0, Syncing: 0 },
+      Today: { Granted: 1, Denied: 0 },
+      Authorizations: { Pending: 0, Failing: 0 },
+      Alarms: { Open: 7, Items: [1, 2, 3, 4, 5].map(door) },
+      OpenAlarms: { Count: 0, Items: [] },
+    }));
+    renderWith(<AccessControlPanel />);
+    const list = await screen.findByTestId('ac-alarms');
+    const rows = entries(list);
+    const more = screen.getByTestId('ac-alarms-more');
+    // Every door in alarm is either a row or counted in "more", which is on screen, not in a scroll box.
+    expect(rows.length + Number(/"count":(\d+)/.exec(more.textContent ?? '')?.[1])).toBe(7);
+    expect(more.textContent).toContain('acUi.dashboard.moreAlarms');
+    expect(more.getAttribute('href')).toBe('/accesscontrol/doorAlarm');
+    expect(rows[0]!.textContent).toContain('控制器1 · 1号门 进');
   });
 
   it('the door monitor takes an alarm record from the hub at once, as the dashboard does', async () => {

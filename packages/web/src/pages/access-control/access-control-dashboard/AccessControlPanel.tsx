@@ -6,8 +6,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   AccessControlDashboardApi,
-  doorEventReason,
-  findEnumItem,
   ACCESS_CONTROL_ADMIN,
   type AccessControlSummary,
   type HubEventOf,
@@ -18,6 +16,7 @@ import { call } from '../../../core/api.ts';
 import { useHubEvents } from '../../../core/hub.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
 import { useAreaStore } from '../../../stores/area.ts';
+import { eventText, recordPlace } from '../door-opening-record/record-text.tsx';
 import './access-control-dashboard.css';
 
 const SUMMARY_KEY = 'ac.dashboard';
@@ -126,40 +125,48 @@ function Figures({ summary: s }: { summary: AccessControlSummary }) {
   );
 }
 
-/** The newest doors in alarm: when, which door, and why. */
-function Alarms({ items }: { items: OpenDoorAlarm[] }) {
+/** Doors in alarm the panel lists: what fits above the fold beside the figures; the rest are counted. */
+const ALARMS_SHOWN = 3;
+
+/**
+ * The newest doors in alarm: when, which door, and why. More doors than it lists (the count says how many are in
+ * alarm) are told as "and N more", with the way to the alarm list: a list cut short without a word read as all.
+ */
+function Alarms({ items, open }: { items: OpenDoorAlarm[]; open: number }) {
   const { t } = useTranslation();
-  return items.length === 0 ? (
-    <Empty
-      className="ac-alarms-empty"
-      image={Empty.PRESENTED_IMAGE_SIMPLE}
-      description={t('acUi.dashboard.noAlarm')}
-    />
-  ) : (
-    <List
-      className="ac-alarms"
-      size="small"
-      dataSource={items}
-      data-testid="ac-alarms"
-      renderItem={(alarm) => {
-        const reason = findEnumItem(doorEventReason, alarm.EventReason);
-        return (
+  const shown = items.slice(0, ALARMS_SHOWN);
+  if (shown.length === 0)
+    return (
+      <Empty
+        className="ac-alarms-empty"
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description={t('acUi.dashboard.noAlarm')}
+      />
+    );
+  return (
+    <>
+      <List
+        className="ac-alarms"
+        size="small"
+        dataSource={shown}
+        data-testid="ac-alarms"
+        renderItem={(alarm) => (
           <List.Item data-alarm-device={alarm.DeviceId} data-alarm-door={alarm.DoorNumber}>
             <Space size="small" wrap>
               <AlertOutlined className="ac-alarm-icon" />
               <Typography.Text type="secondary">{formatSiteTime(alarm.At)}</Typography.Text>
-              <span>
-                {t('acUi.dashboard.alarmDoor', {
-                  device: alarm.DeviceName,
-                  door: alarm.ChannelName ?? t(`enum.doorNumber.${alarm.DoorNumber}` as never),
-                })}
-              </span>
-              <Tag color="red">{reason ? t(reason.key as never) : String(alarm.EventReason ?? '-')}</Tag>
+              <span>{recordPlace(alarm, t)}</span>
+              <Tag color="red">{eventText(alarm, t) ?? '-'}</Tag>
             </Space>
           </List.Item>
-        );
-      }}
-    />
+        )}
+      />
+      {open > shown.length && (
+        <Link to="/accesscontrol/doorAlarm" className="ac-alarms-more" data-testid="ac-alarms-more">
+          {t('acUi.dashboard.moreAlarms', { count: open - shown.length })}
+        </Link>
+      )}
+    </>
   );
 }
 
@@ -206,7 +213,7 @@ export default function AccessControlPanel() {
       ) : (
         <>
           <Figures summary={s} />
-          <Alarms items={s.Alarms.Items} />
+          <Alarms items={s.Alarms.Items} open={s.Alarms.Open} />
           <Typography.Paragraph type="secondary" className="ac-panel-note">
             {t('acUi.dashboard.note', { zone: s.TimeZone })}
           </Typography.Paragraph>

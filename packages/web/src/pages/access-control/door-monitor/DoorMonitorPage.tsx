@@ -229,8 +229,18 @@ export default function DoorMonitorPage() {
             {
               title: t('accessControl.field.AlarmKind'),
               dataIndex: 'Kind',
-              width: 170,
-              render: (v: number) => <EnumCell def={doorAlarmKind} value={v} />,
+              width: 230,
+              // Waiting for an operator is not still going on: a door that closed again says so.
+              render: (v: number, a) => (
+                <Space size={4} wrap>
+                  <EnumCell def={doorAlarmKind} value={v} />
+                  {a.ClearedAt && (
+                    <Tag color="green" data-cleared={a.ClearedAt}>
+                      {t('acUi.monitor.over', { time: formatSiteTime(a.ClearedAt, 'HH:mm:ss') })}
+                    </Tag>
+                  )}
+                </Space>
+              ),
             },
             {
               title: t('accessControl.field.DeviceName'),
