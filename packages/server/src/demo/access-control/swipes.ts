@@ -110,6 +110,9 @@ export async function seedSwipes(
     // Shaped as the WG gateway stores a swipe it read from a controller: record type 1 and the controller's own
     // reason byte. No ring index: these were never in a simulated controller's ring (an index there would
     // stand for a record the controller still holds), as records stored before a ring restart have none.
+    RecordIndex: null,
+    EventType: 1,
+    EventReason: CONTROLLER_REASON[reason] ?? 6,
   });
   for (let i = 0; i < options.count; i++) {
     const u = r.next();
