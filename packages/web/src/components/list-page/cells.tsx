@@ -82,6 +82,29 @@ export function EllipsisCell({ value }: { value: unknown }) {
   );
 }
 
+/**
+ * Plain text: one line, at most the column's width (240 px by default), cut with an ellipsis and complete in a
+ * tooltip when cut, so that a name at its maximum length (50 characters) does not push the other columns
+ * off the list (issue 27). Every text column of every list shows this way.
+ */
+export function TextCell({ value, width }: { value: unknown; width?: number | undefined }) {
+  if (value === null || value === undefined || value === '')
+    return <Typography.Text type="secondary">-</Typography.Text>;
+  const text = String(value);
+  return (
+    <Typography.Text
+      className="list-page-text"
+      style={{ maxWidth: width ?? TEXT_MAX_WIDTH }}
+      ellipsis={{ tooltip: { title: text, placement: 'topLeft' } }}
+    >
+      {text}
+    </Typography.Text>
+  );
+}
+
+/** The widest a text cell grows before it is cut (px). */
+export const TEXT_MAX_WIDTH = 240;
+
 /** What a `status` column needs from its page to switch a row (absent: the flag shows as a tag). */
 export interface StatusControl {
   editable: boolean;
@@ -114,12 +137,14 @@ export function renderCell<T extends Row>(
           onChange={(disabled) => status?.onChange(row.Id, disabled)}
         />
       );
-    default:
-      if (c.ellipsis) return <EllipsisCell value={value} />;
+    case 'number':
       return value === null || value === undefined || value === '' ? (
         <Typography.Text type="secondary">-</Typography.Text>
       ) : (
         String(value)
       );
+    default:
+      if (c.ellipsis) return <EllipsisCell value={value} />;
+      return <TextCell value={value} width={c.width} />;
   }
 }
