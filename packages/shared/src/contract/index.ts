@@ -6,5 +6,6 @@ export * from './organization/index.ts';
 export * from './access-control/index.ts';
 export * from './garage/index.ts';
 export * from './wire.ts';
+export * from './limits.ts';
 export * from './operation.ts';
 export * from './events.ts';

@@ -9,10 +9,11 @@ import {
   formatCents,
   parseCustom,
   required as requiredRule,
+  textMaxLength,
   type ValidationKey,
 } from '@gatehouse/shared';
 import { DIALOG_MASK } from '../../core/feedback.tsx';
-import { RequestError } from '../../core/request.ts';
+import { serverFieldErrors } from '../../core/field-errors.ts';
 import { fromSitePicker, toSitePicker } from '../../core/site-time.ts';
 import { SiteZoneNote } from '../SiteZoneNote.tsx';
 import { feedback } from '../../core/feedback.tsx';
@@ -29,6 +30,11 @@ interface Props<T extends Row> {
   item: T | null;
   /** Preset values when creating (the parent of a new child). */
   defaults?: Record<string, unknown>;
+  /**
+   * The contract's body schema of this save (create or update): a text field's maximum length, its counter
+   * and its rule come from it, so they are the server's.
+   */
+  schema?: unknown;
   onClose(): void;
   onSubmit(body: Record<string, unknown>): Promise<unknown>;
 }
@@ -106,6 +112,7 @@ const CONTROLS: Partial<Record<FieldDef['kind'], (p: ControlProps) => ReactNode>
       {...control}
       autoComplete="new-password"
       maxLength={field.maxLength}
+      showCount={Boolean(field.maxLength)}
       data-testid={testId}
     />
   ),
@@ -203,6 +210,8 @@ function FieldControl({
     <Input
       {...control}
       maxLength={field.maxLength}
+      // How many characters are left, where there is a limit (a name stopping at 50 says why).
+      showCount={Boolean(field.maxLength) && !props.disabled}
       disabled={props.disabled}
       placeholder={props.placeholder}
       data-testid={props.testId}
@@ -235,22 +244,19 @@ function fieldRules(field: FieldDef, t: TFunction) {
   ];
 }
 
-/** The server's refusal on the fields it names (a toast for those not in the form, or without fields). */
+/**
+ * The server's refusal on the fields it names, a path into a field ("Passcodes.0") on that field, an API field
+ * the form types otherwise on its form field (`FormDef.serverFields`); a toast, in the operator's words only,
+ * for the rest.
+ */
 function showServerErrors(form: FormInstance<Values>, def: FormDef<Row>, error: unknown) {
-  const errors =
-    error instanceof RequestError
-      ? (error.data as { Errors?: { Field: string; Message: string }[] } | null)?.Errors
-      : undefined;
-  if (errors?.length) {
-    const known = new Set(def.fields.map((f) => f.name));
-    form.setFields(
-      errors.filter((e) => known.has(e.Field)).map((e) => ({ name: e.Field, errors: [e.Message] })),
-    );
-    const unknown = errors.filter((e) => !known.has(e.Field));
-    if (unknown.length) feedback.error(unknown.map((e) => `${e.Field}: ${e.Message}`).join('; '), 3);
-  } else if (error instanceof RequestError) {
-    feedback.error(error.message, 3);
-  }
+  const { fields, rest } = serverFieldErrors(
+    error,
+    def.fields.map((f) => f.name),
+    def.serverFields,
+  );
+  form.setFields(fields);
+  if (rest) feedback.error(rest, 3);
 }
 
 /** Shows problems of a cross-field check on their fields (or as a toast for a field not on screen). */
@@ -317,6 +323,7 @@ export function FormDialog<T extends Row>({
   form: def,
   item,
   defaults,
+  schema,
   onClose,
   onSubmit,
 }: Props<T>) {
@@ -363,7 +370,11 @@ export function FormDialog<T extends Row>({
     });
   }
 
-  const fields = shownFields(def, item, values ?? {});
+  // A text field's limit is the contract's when it declares one (else the field's own).
+  const fields = shownFields(def, item, values ?? {}).map((field) => {
+    const max = textMaxLength(schema, field.name);
+    return max === undefined ? field : { ...field, maxLength: max };
+  });
   return (
     <PageModal
       open={open}

@@ -127,6 +127,7 @@ export function TreePage<T extends TreeRow>({
         defaults={editing?.defaults}
         title={`${t(editing?.item ? 'list.edit' : 'list.create')} · ${title}`}
         form={config.form}
+        schema={(editing?.item ? config.api.update : config.api.create)?.body}
         onClose={() => setEditing(null)}
         onSubmit={(body) => save.mutateAsync(body)}
       />
