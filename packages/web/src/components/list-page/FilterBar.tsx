@@ -16,10 +16,12 @@ interface Props {
   resetValues?: FilterValues;
   onSearch(values: FilterValues): void;
   onReset(): void;
+  /** Whether every filter is valid, each time a field's errors change (a range over its limit is not). */
+  onValidity?(valid: boolean): void;
 }
 
 /** The filter row above a list: one control per declared filter, Search and Reset. */
-export function FilterBar({ filters, initialValues, resetValues, onSearch, onReset }: Props) {
+export function FilterBar({ filters, initialValues, resetValues, onSearch, onReset, onValidity }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FilterValues>();
   // Field ids are `<form name>_<field>`: cached tabs keep several lists in the document, and two fields
@@ -33,6 +35,7 @@ export function FilterBar({ filters, initialValues, resetValues, onSearch, onRes
       layout="inline"
       initialValues={initialValues}
       onFinish={onSearch}
+      onFieldsChange={(_changed, all) => onValidity?.(!all.some((field) => field.errors?.length))}
       className="list-page-filters"
       data-testid="list-filters"
     >

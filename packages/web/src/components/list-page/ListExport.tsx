@@ -20,13 +20,15 @@ interface Props {
   query: Record<string, string | number | boolean>;
   /** The screen title, the export's title. */
   title: string;
+  /** Off while the filters are invalid: the query would not be what the filters say. */
+  disabled?: boolean;
 }
 
 /**
  * A list's export: the button, the job's progress, and when the server refuses for too many rows that parts
  * would take, the offer of an export in parts, then every part's progress and files.
  */
-export function ListExport({ resource, query, title }: Props) {
+export function ListExport({ resource, query, title, disabled }: Props) {
   const { t } = useTranslation();
   const [exporting, setExporting] = useState<ExportJob | null>(null);
   // An export refused for too many rows that parts would take, offered in a dialog; then the parts' progress.
@@ -74,6 +76,7 @@ export function ListExport({ resource, query, title }: Props) {
       <ExportProgress exporting={exporting} parts={partsProgress} />
       <ExportButton
         loading={exporting !== null || partsProgress !== null}
+        disabled={disabled}
         onClick={() => void startExport()}
       />
       <PageModal

@@ -11,7 +11,7 @@ import { ListExport } from './ListExport.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { ActionButton, CreateButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
 import { FormDialog } from './FormDialog.tsx';
-import { useListRows, useListWrites } from './list-state.ts';
+import { runRowAction, useListRows, useListWrites } from './list-state.ts';
 import { useAccessibleTable } from '../table-a11y.ts';
 import { canUse } from './permissions.ts';
 import type { SortState } from './query.ts';
@@ -40,6 +40,10 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
   const rows = useListRows(config, refetchWhile);
   const { filters, defaults, preset, initial, sort, page, selected, setSelected, resource, list } = rows;
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
+  // A filter the server would refuse (a range over its limit): the rows of the last valid query are not
+  // shown under it, nor exported, until it is fixed (issue 27).
+  const [filtersValid, setFiltersValid] = useState(true);
+  const data = filtersValid ? list.data : undefined;
   const tableRef = useAccessibleTable(title);
   const { refresh, save, remove, statusControl, runBatch } = useListWrites(config, resource, () =>
     setSelected([]),
@@ -60,7 +64,7 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
       }),
     );
 
-  const selectedRows = (list.data?.Items ?? []).filter((item) => selected.includes(item.Id));
+  const selectedRows = (data?.Items ?? []).filter((item) => selected.includes(item.Id));
   return (
     <Card className="list-page" data-testid={config.testId ?? `list-${resource}`}>
       {header}
@@ -70,6 +74,7 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
         resetValues={preset ? defaults : undefined}
         onSearch={rows.search}
         onReset={() => rows.search(defaults)}
+        onValidity={setFiltersValid}
       />
       <ListToolbar<T>
         selectedCount={selected.length}
@@ -80,7 +85,7 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
         extra={config.toolbar}
         exporter={
           actions.export && canRead ? (
-            <ListExport resource={resource} query={rows.exportQuery} title={title} />
+            <ListExport resource={resource} query={rows.exportQuery} title={title} disabled={!filtersValid} />
           ) : null
         }
       />
@@ -89,8 +94,8 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
         rowKey="Id"
         size="middle"
         columns={columns}
-        dataSource={list.data?.Items ?? []}
-        loading={list.isFetching}
+        dataSource={data?.Items ?? []}
+        loading={filtersValid && list.isFetching}
         scroll={{ x: 'max-content' }}
         expandable={
           secondary.length
@@ -107,8 +112,14 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
             ? { selectedRowKeys: selected, onChange: setSelected, preserveSelectedRowKeys: false }
             : undefined
         }
-        pagination={pagination(page, list.data, t)}
-        locale={{ emptyText: list.isError ? t('list.loadFailed') : undefined }}
+        pagination={pagination(page, data, t)}
+        locale={{
+          emptyText: !filtersValid
+            ? t('list.filterInvalid')
+            : list.isError
+              ? t('list.loadFailed')
+              : undefined,
+        }}
       />
       {config.form && (
         <FormDialog<T>
@@ -116,6 +127,7 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
           item={editing?.item ?? null}
           title={`${t(editing?.item ? 'list.edit' : 'list.create')} · ${title}`}
           form={config.form}
+          schema={(editing?.item ? config.api.update : config.api.create)?.body}
           onClose={() => setEditing(null)}
           onSubmit={(body) => save.mutateAsync(body)}
         />
@@ -269,7 +281,7 @@ function actionsColumn<T extends Row>(
               confirm={a.confirm && t(a.confirm)}
               danger={a.danger}
               testId={`row-${a.key}`}
-              onRun={() => void Promise.resolve(a.run(row)).then(refresh)}
+              onRun={() => void runRowAction(() => a.run(row), refresh)}
             />
           ))}
         {onRemove && <RowDeleteButton onConfirm={() => onRemove(row)} />}

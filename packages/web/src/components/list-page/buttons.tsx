@@ -17,10 +17,24 @@ export function CreateButton({ onClick }: { onClick(): void }) {
 }
 
 /** Exports what the screen shows; spins while the export runs. */
-export function ExportButton({ loading, onClick }: { loading: boolean; onClick(): void }) {
+export function ExportButton({
+  loading,
+  disabled,
+  onClick,
+}: {
+  loading: boolean;
+  disabled?: boolean;
+  onClick(): void;
+}) {
   const { t } = useTranslation();
   return (
-    <Button icon={<DownloadOutlined />} loading={loading} onClick={onClick} data-testid="list-export">
+    <Button
+      icon={<DownloadOutlined />}
+      loading={loading}
+      disabled={disabled}
+      onClick={onClick}
+      data-testid="list-export"
+    >
       {t('list.export')}
     </Button>
   );

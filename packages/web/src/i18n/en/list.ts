@@ -33,6 +33,7 @@ export const list: CatalogueShape<typeof zh> = {
   totalMore: 'more than {{total}}',
   retainedFrom: 'Records before {{date}} were removed by the retention setting',
   loadFailed: 'Could not load; try again',
+  filterInvalid: 'Correct the filter to see records',
   maxDays: 'At most {{days}} days',
   siteZone: 'Times are site time ({{zone}}, {{offset}})',
 };

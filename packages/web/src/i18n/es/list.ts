@@ -34,6 +34,7 @@ export const list: CatalogueShape<typeof zh> = {
   totalMore: 'más de {{total}}',
   retainedFrom: 'Los registros anteriores a {{date}} se eliminaron según el plazo de conservación',
   loadFailed: 'No se pudo cargar; inténtelo de nuevo',
+  filterInvalid: 'Corrija el filtro para ver los registros',
   maxDays: 'Como máximo {{days}} días',
   siteZone: 'Las horas son de la sede ({{zone}}, {{offset}})',
 };

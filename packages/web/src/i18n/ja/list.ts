@@ -33,6 +33,7 @@ export const list: CatalogueShape<typeof zh> = {
   totalMore: '{{total}} 件超',
   retainedFrom: '{{date}} より前の記録は保存期間の設定により削除されました',
   loadFailed: '読み込みに失敗しました。再試行してください',
+  filterInvalid: '絞り込み条件を修正すると記録が表示されます',
   maxDays: '最長 {{days}} 日まで選択できます',
   siteZone: '時刻はすべて現地時間（{{zone}}、{{offset}}）',
 };

@@ -31,6 +31,7 @@ export const list = {
   totalMore: '超过 {{total}} 条',
   retainedFrom: '{{date}} 之前的记录已按保留期限删除',
   loadFailed: '加载失败，请重试',
+  filterInvalid: '筛选条件有误，请先修正后再查询',
   maxDays: '最长可选 {{days}} 天',
   siteZone: '时间均为站点时间（{{zone}}，{{offset}}）',
 } as const;
