@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { systemActor, type ServiceContext } from '../src/platform/context.ts';
 import { invalidateCounts } from '../src/platform/count-cache.ts';
 import { setListStatements, shapedRows } from '../src/platform/list-statements.ts';
@@ -297,9 +297,6 @@ describeEachDb('list statements kept per shape', (h) => {
       name: 'StaffOfCaller',
       table: 'OperatorStaff',
       area: true,
-      read: [],
-      write: [],
-      item: z.record(z.string(), z.unknown()),
       query: (k, ctx) =>
         k
           .selectFrom('OperatorStaff')
@@ -327,9 +324,6 @@ describeEachDb('list statements kept per shape', (h) => {
       name: 'StaffAskedFrom',
       table: 'OperatorStaff',
       area: true,
-      read: [],
-      write: [],
-      item: z.record(z.string(), z.unknown()),
       query: (k, ctx) =>
         k
           .selectFrom('OperatorStaff')

@@ -2,19 +2,17 @@
 // that its routes (resource.ts) and custom lists run: list, count, get, create, update, delete, status.
 import { LIST_TOTAL_CAP, MAX_DAY_SPAN, exceedsMaxDaySpan } from '@gatehouse/shared';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Database } from '../db/schema.ts';
 import { audit } from './audit.ts';
 import { cachedCount } from './count-cache.ts';
 import { AppError, notFound } from './errors.ts';
-import type { ExportColumn } from './exports/registry.ts';
-import { instant, type Filters } from './filters.ts';
+import type { Where } from './filters.ts';
 import { shapedRows } from './list-statements.ts';
 import { DAY_MS } from './record-days.ts';
 import type { RetentionSetting } from './retention.ts';
 import { actorKey, scopedArea, type ServiceContext } from './context.ts';
-import type { AuthedContext } from './route.ts';
-import { endAfterStart, paging, type Page } from './schemas.ts';
+import type { Page } from '@gatehouse/shared';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the helper serves every table; declarations stay typed. */
 type AnyKysely = Kysely<any>;
@@ -42,6 +40,10 @@ export interface TimeRange {
 }
 
 /**
+ * The server's side of a resource the contract declares (`resourceApi` in packages/shared): its table, query,
+ * conditions and write rules. What a request may carry (URLs, query, bodies, replies, codes) is the contract's
+ * alone; nothing here describes it (resource.ts routes the contract's operations to these queries).
+ *
  * `C` is the context the declaration's callbacks need: the service context, or (for the few administration
  * lists that scope what they show by the caller's own areas or grants) the signed-in route's context.
  */
@@ -62,19 +64,14 @@ export interface ResourceDef<
    * link table); such a resource must not use the helper's update, delete or status, which look rows up by column.
    */
   areaColumn?: string | false;
-  /** Codes that may list, read and export. */
-  read: readonly string[];
-  /** Codes that may create, update, delete and enable/disable. */
-  write: readonly string[];
-  /** What the list and detail return, for OpenAPI and the web app. */
-  item: z.ZodType<Item>;
   /** The list/detail query (joins and selected columns); the helper adds area, filters, sort and paging. */
   query(db: AnyKysely, ctx: C): AnyQuery;
   /** A database row of `query` → API item. */
   toItem(row: Row): Item;
   /** Adds what one query cannot carry (many-to-many ids, counts) to a page of items, in bulk. */
   enrich?(ctx: C, items: Item[]): Promise<Item[]>;
-  filters?: Filters;
+  /** The condition of each filter of the contract's list query (its schema parsed the value). */
+  filters?: Record<string, Where<any>>;
   /** Sort keys → qualified columns; the first is the default. The id column breaks ties. */
   sorts: Record<string, string>;
   /**
@@ -101,15 +98,13 @@ export interface ResourceDef<
    */
   narrowFilters?: readonly string[];
   create?: {
-    body: Create;
     /** Parsed body → column values; AreaId and timestamps are added by the helper. Throw AppError to refuse. */
     values(input: z.output<Create>, ctx: C, trx: Trx): Promise<Row> | Row;
     /** Runs in the same transaction after the insert (link rows, derived records). */
     after?(input: z.output<Create>, ctx: C, trx: Trx, id: number): Promise<void>;
   };
   update?: {
-    /** Must contain Id. */
-    body: Update;
+    /** The contract's update body: it contains Id. */
     values(input: z.output<Update>, ctx: C, trx: Trx, existing: Row): Promise<Row> | Row;
   };
   /** Offer DELETE (and batch delete); `check` refuses (throw 409) while something depends on the row. */
@@ -119,32 +114,6 @@ export interface ResourceDef<
   unique?: UniqueRule[];
   /** The table has CreatedAt/UpdatedAt. */
   timestamps?: boolean;
-  /** After any write through the declared routes commits (e.g. invalidate cached sessions): route-layer work. */
-  afterWrite?(ctx: AuthedContext): void;
-  /** Export columns; without them the resource is not exportable. */
-  export?: { titleKey: string; columns: ExportColumn<Item>[] };
-  tag?: string;
-}
-
-const sortOrder = z.enum(['asc', 'desc']);
-
-/** The list query of a resource: paging, its filters, sort key and order, and the time range if any. */
-export function listQuerySchema(
-  def: Pick<ResourceDef<any, any, any, any, any>, 'filters' | 'sorts' | 'timeRange'>,
-  withPaging = true,
-) {
-  const sortKeys = Object.keys(def.sorts) as [string, ...string[]];
-  const shape: Record<string, z.ZodType> = {
-    ...(withPaging ? paging : {}),
-    SortField: z.enum(sortKeys).optional(),
-    SortOrder: sortOrder.optional(),
-  };
-  for (const [name, f] of Object.entries(def.filters ?? {})) shape[name] = f.schema.optional();
-  if (def.timeRange) {
-    shape.StartTime = instant.optional();
-    shape.EndTime = instant.optional();
-  }
-  return z.object(shape).superRefine(endAfterStart('StartTime', 'EndTime'));
 }
 
 export function assertDaySpan(q: Row, def: Pick<ResourceDef<any, any, any, any, any>, 'timeRange'>) {
@@ -176,7 +145,7 @@ export function applyListQuery(
       : base.where(column, '=', scopedArea(ctx));
   for (const [name, f] of Object.entries(def.filters ?? {})) {
     const value = q[name];
-    if (value !== undefined) query = query.where((eb) => f.where(eb, value as never));
+    if (value !== undefined) query = query.where((eb) => f(eb, value as never));
   }
   if (def.timeRange) {
     if (q.StartTime !== undefined) query = query.where(def.timeRange.column, '>=', q.StartTime);

@@ -1,13 +1,12 @@
-import { isoInstant, type AnyResourceApi } from '@gatehouse/shared';
+import { isoInstant, type AnyResourceApi, type OperationSpec } from '@gatehouse/shared';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Database } from '../db/schema.ts';
-import type { ExportColumn } from './exports/registry.ts';
-import type { Filter, Filters } from './filters.ts';
+import type { Exportable, ExportColumn } from './exports/registry.ts';
+import type { Where } from './filters.ts';
 import type { AreaContext, ServiceContext } from './context.ts';
 import { retainedFrom } from './retention.ts';
-import { defineRoute, type AuthedContext, type AnyRoute } from './route.ts';
-import { id, idParams, pageOf, queryBool } from './schemas.ts';
+import { route, type AuthedContext, type AnyRoute } from './route.ts';
 import {
   applyListQuery,
   assertDaySpan,
@@ -16,7 +15,6 @@ import {
   deleteResources,
   getResource,
   itemsOf,
-  listQuerySchema,
   listResource,
   ordered,
   setResourceStatus,
@@ -35,169 +33,6 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
 type Row = Record<string, any>;
 type Trx = Kysely<Database>;
 
-type AnyDef = ResourceDef<Row, z.ZodType, z.ZodType, any, boolean>;
-
-/**
- * Declares a resource: yields its list/get/create/update/delete/batch-delete/status routes (each only when
- * the declaration offers it) and registers it for export. Routes are guarded by the read or write codes
- * and, for area resources, the area guard; rows of another area are not found (404).
- */
-export function defineResource<
-  Item extends Row,
-  Create extends z.ZodType = z.ZodType,
-  Update extends z.ZodType = z.ZodType,
-  Ar extends boolean = boolean,
-  // Callbacks of an area resource see its area as a number: the guard admitted it before they run.
-  C extends ServiceContext = Ar extends true ? AreaContext : ServiceContext,
->(def: ResourceDef<Item, Create, Update, C, Ar>): AnyRoute[] {
-  const d = def as unknown as AnyDef;
-  const list = listRoute(d);
-  // The list route carries its export; registering the route registers it (no import-time side effect).
-  if (d.export) list.exportable = exportOf(d);
-  return [list, getRoute(d), ...writeRoutes(d)];
-}
-
-/** What every route of a resource shares: its tag, the codes it asks for and whether it is area-scoped. */
-function common(def: AnyDef, access: 'read' | 'write') {
-  return { tag: def.tag ?? def.name, access: def[access], area: def.area };
-}
-
-function listRoute(def: AnyDef): AnyRoute {
-  return defineRoute({
-    method: 'GET',
-    url: `/api/${def.name}`,
-    summary: `List ${def.name} (paged, filtered, sorted)`,
-    ...common(def, 'read'),
-    query: listQuerySchema(def),
-    response: pageOf(def.item),
-    async handler({ query }, ctx) {
-      const page = await listResource(def, ctx, query as Row);
-      const retention = def.timeRange?.retention;
-      if (!retention) return page;
-      // The page of a record kind that retention may have cut says so (RetainedFrom): the setting is read here,
-      // in the route, and the cutoff is the retention runs' own.
-      const start = (query as Row).StartTime as number | undefined;
-      return { ...page, ...retainedFrom(ctx.platform.settings, retention, ctx.clock.now(), start) };
-    },
-  });
-}
-
-function getRoute(def: AnyDef): AnyRoute {
-  return defineRoute({
-    method: 'GET',
-    url: `/api/${def.name}/:Id`,
-    summary: `One ${def.name}`,
-    ...common(def, 'read'),
-    params: idParams,
-    response: def.item,
-    handler: ({ params }, ctx) => getResource(def, ctx, params.Id),
-  });
-}
-
-/** The writes the declaration offers, in the contract's order; each runs afterWrite once it has committed. */
-function writeRoutes(def: AnyDef): AnyRoute[] {
-  const base = `/api/${def.name}`;
-  const write = common(def, 'write');
-  const then = <T>(ctx: AuthedContext, result: T): T => {
-    def.afterWrite?.(ctx);
-    return result;
-  };
-  const routes: AnyRoute[] = [];
-  if (def.create) {
-    const body = def.create.body;
-    routes.push(
-      defineRoute({
-        method: 'POST',
-        url: base,
-        summary: `Create ${def.name}`,
-        ...write,
-        body,
-        response: def.item,
-        handler: async ({ body }, ctx) => then(ctx, await createResource(def, ctx, body as Row)),
-      }),
-    );
-  }
-  if (def.update) {
-    const body = def.update.body;
-    routes.push(
-      defineRoute({
-        method: 'PUT',
-        url: base,
-        summary: `Update ${def.name} (Id in the body)`,
-        ...write,
-        body,
-        response: def.item,
-        handler: async ({ body }, ctx) => then(ctx, await updateResource(def, ctx, body as Row)),
-      }),
-    );
-  }
-  if (def.remove) {
-    routes.push(
-      defineRoute({
-        method: 'DELETE',
-        url: `${base}/:Id`,
-        summary: `Delete ${def.name}`,
-        ...write,
-        params: idParams,
-        async handler({ params }, ctx) {
-          await deleteResources(def, ctx, [params.Id]);
-          return then(ctx, null);
-        },
-      }),
-      defineRoute({
-        method: 'POST',
-        url: `${base}/BatchDelete`,
-        summary: `Delete several ${def.name} at once (all or none)`,
-        ...write,
-        body: z.strictObject({ Ids: z.array(id).min(1).max(500) }),
-        async handler({ body }, ctx) {
-          await deleteResources(def, ctx, body.Ids);
-          return then(ctx, null);
-        },
-      }),
-    );
-  }
-  if (def.status) {
-    routes.push(
-      defineRoute({
-        method: 'POST',
-        url: `${base}/SetStatus`,
-        summary: `Enable or disable ${def.name}`,
-        ...write,
-        query: z.object({ Id: id, Disabled: queryBool }),
-        async handler({ query }, ctx) {
-          await setResourceStatus(def, ctx, query.Id, query.Disabled);
-          return then(ctx, null);
-        },
-      }),
-    );
-  }
-  return routes;
-}
-
-/** The list's export: the same query, filters and order as the list, in rows up to a limit. */
-function exportOf(def: AnyDef): NonNullable<AnyRoute['exportable']> {
-  const exportDef = def.export!;
-  const filtered = (ctx: ServiceContext, q: Row) =>
-    applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q);
-  return {
-    name: def.name,
-    read: def.read,
-    titleKey: exportDef.titleKey,
-    columns: exportDef.columns as ExportColumn<Row>[],
-    query: listQuerySchema(def, false),
-    requiresRange: def.timeRange?.requiredForExport ? ['StartTime', 'EndTime'] : undefined,
-    checkQuery: (q) => assertDaySpan(q, def),
-    count: (ctx, q) => countRows(def, ctx, q),
-    async rows(ctx, q, limit) {
-      return itemsOf(def, ctx, await ordered(filtered(ctx, q), def, q).limit(limit).execute());
-    },
-  };
-}
-
-// ---- resources declared in the contract -------------------------------------------------------------------
-
-type Where<V> = Filter<V>['where'];
 type FiltersOf<A extends AnyResourceApi> = A['def'] extends {
   filters: infer F extends Record<string, z.ZodType>;
 }
@@ -245,11 +80,10 @@ export interface ResourceImpl<A extends AnyResourceApi, C extends ServiceContext
 }
 
 /**
- * The routes of a resource the contract declares, implemented by `impl`: each operation the declaration
- * offers, with an audit entry for every write and the list's export. Throws at start when the contract
- * offers a write the implementation does not provide (or the reverse), so the two cannot drift apart.
+ * The store's declaration of a contract resource (resource-store.ts): the implementation with the contract's
+ * name, area and filter names. Throws at start when the contract offers a write the implementation does not
+ * provide (or the reverse), or a filter it has no condition for, so the two cannot drift apart.
  */
-/** The internal declaration of a contract resource and its implementation (see implementResource). */
 function resourceDefOf<A extends AnyResourceApi, C extends ServiceContext>(
   api: A,
   impl: ResourceImpl<A, C>,
@@ -261,24 +95,18 @@ function resourceDefOf<A extends AnyResourceApi, C extends ServiceContext>(
   }
   if (Boolean(d.timeRange) !== Boolean(impl.timeRange))
     throw new Error(`${d.name}: the contract and the implementation disagree on the time range`);
-  const filters: Filters = {};
-  for (const [name, schema] of Object.entries(d.filters ?? {})) {
+  const filters: Record<string, Where<unknown>> = {};
+  for (const name of Object.keys(d.filters ?? {})) {
     const where = (impl.where as Record<string, Where<unknown>>)[name];
     if (!where) throw new Error(`${d.name}: no condition for the filter ${name}`);
-    filters[name] = { schema, where };
+    filters[name] = where;
   }
   return {
     ...(impl as unknown as Omit<ResourceDef<Row, z.ZodType, z.ZodType, C, boolean>, 'name'>),
     name: d.name,
     area: d.area,
-    read: d.read,
-    write: d.write,
-    item: d.item as z.ZodType<Row>,
     filters,
     sorts: impl.sorts as Record<string, string>,
-    ...(d.tag ? { tag: d.tag } : {}),
-    create: impl.create && { ...impl.create, body: d.create! },
-    update: impl.update && { ...impl.update, body: d.update! },
   } as ResourceDef<Row, z.ZodType, z.ZodType, C, boolean>;
 }
 
@@ -292,42 +120,99 @@ export function getItem<A extends AnyResourceApi, C extends ServiceContext>(
   return getResource(resourceDefOf(api, impl), ctx, rowId) as Promise<z.output<A['def']['item']>>;
 }
 
+/**
+ * The routes of a resource the contract declares, implemented by `impl`: each operation the declaration
+ * offers, registered as the contract states it (path, schemas, codes, area), with an audit entry for every
+ * write and the list's export.
+ */
 export function implementResource<
   const A extends AnyResourceApi,
   C extends ServiceContext = A['def']['area'] extends true ? AreaContext : ServiceContext,
 >(api: A, impl: ResourceImpl<A, C>): AnyRoute[] {
   const d = api.def;
   const def = resourceDefOf(api, impl);
-  const routes = defineResource(def);
-  // The routes are the contract's operations: same order as operationsOf(api).
+  const then = <T>(ctx: AuthedContext, result: T): T => {
+    impl.afterWrite?.(ctx);
+    return result;
+  };
+  const routes = [
+    on(
+      api.list,
+      async ({ query }, ctx) => {
+        const page = await listResource(def, ctx, query);
+        const retention = def.timeRange?.retention;
+        if (!retention) return page;
+        // The page of a record kind that retention may have cut says so (RetainedFrom): the setting is read
+        // here, in the route, and the cutoff is the retention runs' own.
+        const start = query.StartTime as number | undefined;
+        return { ...page, ...retainedFrom(ctx.platform.settings, retention, ctx.clock.now(), start) };
+      },
+      // The list route carries its export; registering the route registers it (no import-time side effect).
+      impl.export ? { exportable: exportOf(api, def, impl.export) } : {},
+    ),
+    on(api.get, ({ params }, ctx) => getResource(def, ctx, params.Id)),
+  ];
   // Only the operations the declaration itself generated: a resource may add writes of its own under the
   // same keys (AppUser's create and update are custom operations), which its module implements with route().
-  const ops = [
-    api.list,
-    api.get,
-    d.create && api.create,
-    d.update && api.update,
-    d.remove && api.remove,
-    d.remove && api.batchRemove,
-    d.status && api.setStatus,
-  ].filter((op) => op !== undefined && op !== false);
-  if (ops.length !== routes.length)
-    throw new Error(`${d.name}: ${ops.length} operations, ${routes.length} routes`);
-  return routes.map((r, i) => {
-    const op = ops[i]!;
-    if (r.method !== op.method || r.url !== op.path) throw new Error(`${d.name}: ${r.url} is not ${op.path}`);
-    // Parsed and documented with the contract's own schemas.
-    const routed: AnyRoute = {
-      ...r,
-      op,
-      query: op.query,
-      body: op.body,
-      params: op.params,
-      response: op.reply,
-    };
-    if (routed.exportable) routed.exportable = { ...routed.exportable, query: api.filterQuery };
-    return routed;
-  });
+  if (d.create)
+    routes.push(on(api.create, async ({ body }, ctx) => then(ctx, await createResource(def, ctx, body))));
+  if (d.update)
+    routes.push(on(api.update, async ({ body }, ctx) => then(ctx, await updateResource(def, ctx, body))));
+  if (d.remove)
+    routes.push(
+      on(api.remove, async ({ params }, ctx) => {
+        await deleteResources(def, ctx, [params.Id]);
+        return then(ctx, null);
+      }),
+      on(api.batchRemove, async ({ body }, ctx) => {
+        await deleteResources(def, ctx, body.Ids as number[]);
+        return then(ctx, null);
+      }),
+    );
+  if (d.status)
+    routes.push(
+      on(api.setStatus, async ({ query }, ctx) => {
+        await setResourceStatus(def, ctx, query.Id as number, query.Disabled as boolean);
+        return then(ctx, null);
+      }),
+    );
+  return routes;
+}
+
+/** What a resource operation's handler gets: the request as the contract's schemas parsed it. */
+type Parsed = { query: Row; body: Row; params: { Id: number } };
+
+/** The route of one of the contract's resource operations: its schemas, codes and area are the operation's. */
+function on(
+  op: OperationSpec | undefined,
+  handler: (input: Parsed, ctx: AuthedContext) => Promise<unknown>,
+  extras: { exportable?: Exportable } = {},
+): AnyRoute {
+  if (!op) throw new Error('a resource declaration offers an operation it has not declared');
+  return route(op, handler as never, extras);
+}
+
+/** The list's export: the contract's filter query, and the list's filters and order, in rows up to a limit. */
+function exportOf<A extends AnyResourceApi>(
+  api: A,
+  def: ResourceDef<Row, z.ZodType, z.ZodType, any, boolean>,
+  exportDef: NonNullable<ResourceImpl<A, any>['export']>,
+): Exportable {
+  const filtered = (ctx: ServiceContext, q: Row) =>
+    applyListQuery(def.query(ctx.db.kysely as AnyKysely, ctx), def, ctx, q);
+  return {
+    name: def.name,
+    read: api.def.read,
+    titleKey: exportDef.titleKey,
+    columns: exportDef.columns as ExportColumn<Row>[],
+    query: api.filterQuery,
+    requiresRange: def.timeRange?.requiredForExport ? ['StartTime', 'EndTime'] : undefined,
+    checkQuery: (q) => assertDaySpan(q, def),
+    count: (ctx, q) => countRows(def, ctx, q),
+    async rows(ctx, q, limit) {
+      return itemsOf(def, ctx, await ordered(filtered(ctx, q), def, q).limit(limit).execute());
+    },
+  };
 }
 
 /** Maps 0/1 columns to booleans and epoch-ms columns to ISO strings, leaving the rest as they are. */

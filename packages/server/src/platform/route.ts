@@ -192,7 +192,7 @@ function toJsonSchema(schema: z.ZodType) {
     io: 'input',
     unrepresentable: 'any',
     // zod leaves out the default of a field whose schema is preprocessed (the strict whole numbers of
-    // platform/schemas.ts: PageIndex, PageSize, id lists); clients read it from the document.
+    // the contract's wire.ts: PageIndex, PageSize, ids in paths and queries); clients read it from the document.
     override(ctx) {
       const def = ctx.zodSchema._zod.def;
       if (def.type === 'default' && ctx.jsonSchema.default === undefined)
@@ -346,6 +346,7 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
         // Who the services record as acting: the signed-in user, from this address.
         actor: user ? userActor(user, request.ip) : undefined,
         areaId,
+        seams: platform.seams,
         platform,
         meta: {
           ip: request.ip,

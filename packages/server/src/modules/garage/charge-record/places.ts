@@ -3,7 +3,7 @@ import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
-import { contains, type Filter } from '../../../platform/filters.ts';
+import { contains, type Where } from '../../../platform/filters.ts';
 
 /**
  * The session lists (records, orders, power-off records) page over one table and look up names per page: the
@@ -39,7 +39,6 @@ export async function socketPlaces(
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- conditions serve queries of several tables
 type Eb = ExpressionBuilder<any, any>;
-type Where<V> = Filter<V>['where'];
 
 /** Sockets of a host, or of a zone's hosts, as a subquery of socket ids. */
 const socketsOfHost = (eb: Eb, hostId: number) =>
