@@ -1,8 +1,9 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { operation } from '@gatehouse/shared';
 import type { Platform } from '../src/platform/platform.ts';
-import { defineRoute, registerRoute } from '../src/platform/route.ts';
+import { registerRoute, route } from '../src/platform/route.ts';
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, describeEachDb } from './support/harness.ts';
 
@@ -16,20 +17,23 @@ async function countingRoute() {
   registerRoute(
     app,
     {} as Platform,
-    defineRoute({
-      method: 'GET',
-      url: '/probe',
-      summary: 'probe',
-      tag: 'test',
-      access: 'public',
-      query: z.object({
-        Name: z.string().transform((v) => {
-          parses++;
-          return v.toUpperCase();
+    route(
+      operation({
+        method: 'GET',
+        path: '/probe',
+        summary: 'probe',
+        tag: 'test',
+        access: 'public',
+        query: z.object({
+          Name: z.string().transform((v) => {
+            parses++;
+            return v.toUpperCase();
+          }),
+          Ids: z.array(z.string()).optional(),
         }),
-        Ids: z.array(z.string()).optional(),
+        reply: z.object({ Name: z.string(), Ids: z.array(z.string()).optional() }),
       }),
-      async handler({ query }) {
+      async ({ query }) => {
         let mutated = true;
         try {
           (query as { Name: string }).Name = 'changed';
@@ -39,7 +43,7 @@ async function countingRoute() {
         seen.push({ frozen: Object.isFrozen(query) && Object.isFrozen(query.Ids ?? []), mutated });
         return query;
       },
-    }),
+    ),
   );
   await app.ready();
   const get = async (url: string) => {

@@ -161,16 +161,6 @@ export function route<const S extends OperationSpec>(
 /** What an anonymous caller may send at most: nothing public takes more than a login form. */
 export const PUBLIC_BODY_LIMIT = 16 * 1024;
 
-export function defineRoute<
-  A extends Access,
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
-  Ar extends boolean = false,
->(spec: RouteSpec<A, Q, B, P, Ar>): RouteSpec<A, Q, B, P, Ar> {
-  return spec;
-}
-
 export function requestLang(request: FastifyRequest): Lang {
   const header = request.headers['accept-language'];
   if (!header) return DEFAULT_LANG;
