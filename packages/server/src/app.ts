@@ -114,6 +114,8 @@ export async function buildApp({
     config,
     devices,
   );
+  // The gateways' seams, carried by every context from here on (withdrawn when the gateways close).
+  platform.seams.chargers = ocpp.chargers;
   registerHealth(app, db, gateways);
   const readiness = new Readiness({
     instanceId: config.instanceId,
@@ -127,6 +129,7 @@ export async function buildApp({
   const closeDevices = () =>
     (devicesClosed ??= (async () => {
       hub.close();
+      delete platform.seams.chargers;
       for (const gateway of [...gateways].reverse()) await gateway.close();
     })());
   await registerWebApp(app, config);
@@ -193,6 +196,16 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
     busError,
   );
   await settings.load();
+  // Before each heartbeat every connection's session is checked again (expiry by inactivity has no event).
+  const hub: AreaHub = new AreaHub(
+    config.hubHeartbeatSeconds * 1000,
+    () => clock.now(),
+    () => {
+      recheckHubSessions(platform, hub).catch((error: unknown) => app.log.error({ err: error }, 'hub check'));
+    },
+    cluster.bus,
+    busError,
+  );
   const platform: Platform = {
     config,
     db,
@@ -223,18 +236,10 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
     }),
     log: app.log,
     cluster,
+    // The seams every context carries: the hub now; the device gateways add theirs as they are built.
+    seams: { live: hub },
   };
   await platform.exports.start();
-  // Before each heartbeat every connection's session is checked again (expiry by inactivity has no event).
-  const hub: AreaHub = new AreaHub(
-    config.hubHeartbeatSeconds * 1000,
-    () => clock.now(),
-    () => {
-      recheckHubSessions(platform, hub).catch((error: unknown) => app.log.error({ err: error }, 'hub check'));
-    },
-    cluster.bus,
-    busError,
-  );
   // Login counts and hub tickets live in the database: their old rows are swept once across the cluster.
   cluster.singleton('auth-prune', 10 * 60_000, () => platform.throttle.prune());
   // Swipe records past their retention, in bounded steps, once across the cluster (docs/performance.md).

@@ -6,7 +6,7 @@ import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
 import { ocppChargerGateway, setOcppPassword } from '../src/gateways/ocpp/index.ts';
-import { chargePointHolder, chargerGateway, releaseChargePointsOfGone } from '../src/modules/garage/index.ts';
+import { chargePointHolder, releaseChargePointsOfGone } from '../src/modules/garage/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { LocalBus, LocalBusNetwork, OwnerCalls } from '../src/platform/cluster/index.ts';
 import { childDatabase, type ChildDatabase } from './support/child-db.ts';
@@ -369,11 +369,11 @@ describe.runIf(Boolean(pgUrl))('[postgres] commands reach the instance holding t
     const main = hosts[0]!;
     const host = { hostId: main.id, serialNumber: main.serial, chargingSystemType: 2 };
     const command = { kind: 'remoteStart', portNumber: 3, idTag: CARD } as const;
-    const times = async (db: Db) => {
+    const times = async (on: Instance) => {
       const ms: number[] = [];
       for (let i = 0; i < 30; i++) {
         const started = performance.now();
-        expect(await chargerGateway(db)!.command!(host, command)).toEqual({
+        expect(await on.built.platform.seams.chargers!.command!(host, command)).toEqual({
           outcome: 'refused',
           status: 'Rejected',
         });
@@ -382,8 +382,8 @@ describe.runIf(Boolean(pgUrl))('[postgres] commands reach the instance holding t
       ms.sort((x, y) => x - y);
       return { p50: ms[15]!, p90: ms[27]! };
     };
-    const here = await times(a.db);
-    const routed = await times(b.db);
+    const here = await times(a);
+    const routed = await times(b);
     console.log(
       `[cluster] RemoteStartTransaction answered: on the owner p50 ${here.p50.toFixed(1)} ms, p90 ${here.p90.toFixed(1)} ms; ` +
         `from the other instance over the bus p50 ${routed.p50.toFixed(1)} ms, p90 ${routed.p90.toFixed(1)} ms`,

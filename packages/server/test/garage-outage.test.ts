@@ -2,7 +2,6 @@ import { estimateSession } from '@gatehouse/shared';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import {
   closeDeviceSession,
-  installChargerGateway,
   tariffOf,
   type ChargerGateway,
   type PowerOffCommand,
@@ -99,8 +98,14 @@ function stoppingDevice(h: () => Harness, commands: PowerOffCommand[] = []): Cha
 describeEachDb('garage forced power-off', (h) => {
   let admin = '';
   let user = '';
-  afterEach(() => installChargerGateway(undefined));
+  // A stand-in charger gateway on the app's seams (what its contexts carry), the app's own put back after.
+  let own: ChargerGateway | undefined;
+  const installChargerGateway = (gateway: ChargerGateway) => (h().platform.seams.chargers = gateway);
+  afterEach(() => {
+    h().platform.seams.chargers = own;
+  });
   beforeAll(async () => {
+    own = h().platform.seams.chargers;
     ({ admin, user } = await garageTokens(h()));
   });
 

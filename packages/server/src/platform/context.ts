@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database as Schema } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
+import type { LiveEvents } from './gateway.ts';
 import type { Principal } from './principal.ts';
 
 /**
@@ -41,6 +42,26 @@ export interface ServiceContext {
    * writes nothing after a takeover. Absent: nobody else can drive the device (one process, a route).
    */
   fence?: Fence;
+  /**
+   * What the service reaches beyond the database: the live hub and the device gateways of this instance, as
+   * the app declared them where it is assembled (app.ts). Absent: a script or a test that tells no browser and
+   * drives no device.
+   */
+  seams?: Seams;
+}
+
+/**
+ * The seams a context carries (ServiceContext.seams). The platform declares its own; a module adds the seams it
+ * defines (the door controllers, the charger gateway) by declaration merging, the way db/schema.ts gathers the
+ * tables, so the platform imports no module. Nothing is registered per database: two apps on one database (two
+ * instances in one process) each carry their own.
+ */
+export interface Seams {
+  /**
+   * The live hub (platform/hub): an event published here reaches the area's browsers on every instance, since
+   * the hub fans out over the cluster bus; so a change made on an instance that drives no device is seen live.
+   */
+  live: LiveEvents;
 }
 
 /** See ServiceContext.fence. */

@@ -5,6 +5,7 @@ import type { HubTickets } from './auth/hub-tickets.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
 import type { Clock } from './clock.ts';
+import type { Seams } from './context.ts';
 import type { ClusterNode } from './cluster/node.ts';
 import type { ExportQueue } from './exports/queue.ts';
 import type { Settings } from './settings.ts';
@@ -25,4 +26,6 @@ export interface Platform {
   log: FastifyBaseLogger;
   /** This instance in the cluster: bus, leases, instance registry, cluster-wide tasks. */
   cluster: ClusterNode;
+  /** The live hub and the device gateways, carried by every context the app makes (ServiceContext.seams). */
+  seams: Seams;
 }

@@ -1,7 +1,7 @@
 import {
   chargePointHolder,
-  installChargerGateway,
   releaseChargePointsOfGone,
+  type ChargerGateway,
 } from '../../modules/garage/index.ts';
 import type { DeviceGateway, GatewayDeps } from '../../platform/gateway.ts';
 import { CentralSystem } from './central-system.ts';
@@ -52,12 +52,12 @@ export interface OcppSettings {
  * The OCPP 1.6J central system in the house's one gateway shape (platform/gateway.ts): built with the app (so
  * the garage's charger seam exists from the first request), started on the app's HTTP server
  * (`/ocpp/{serial}`, beside the live hub's WebSocket route), closed with the app. What charge points report
- * goes to the area's live hub.
+ * goes to the area's live hub. `chargers` is the garage's charger seam, which the app carries on its contexts.
  */
 export function ocppGateway(
   deps: GatewayDeps,
   settings: OcppSettings,
-): DeviceGateway & { central: CentralSystem } {
+): DeviceGateway & { central: CentralSystem; chargers: ChargerGateway } {
   const central = new CentralSystem({
     db: deps.db,
     instanceId: deps.instanceId,
@@ -75,7 +75,7 @@ export function ocppGateway(
     holder: (hostId: number) => chargePointHolder(deps.db, hostId),
     owners: cluster.owners,
   };
-  installChargerGateway(ocppChargerGateway(central, undefined, routing), deps.db);
+  const chargers = ocppChargerGateway(central, undefined, routing);
   forwardToHub(central, deps.hub);
   let running = false;
   let unserve: (() => void) | undefined;
@@ -83,6 +83,7 @@ export function ocppGateway(
   return {
     name: 'ocpp',
     central,
+    chargers,
     async start(server) {
       await central.start();
       central.attach(server);
@@ -135,7 +136,6 @@ export function ocppGateway(
     async close() {
       running = false;
       unserve?.();
-      installChargerGateway(undefined, deps.db);
       await central.close();
     },
     health() {

@@ -47,7 +47,6 @@ export const garageModule: ServerModule = {
 // What other layers use (services and types, never routes): the charger seam (device gateways), the
 // protocol-free session services, payment-channel events, the tariff, socket status, the tables.
 export {
-  installChargerGateway,
   chargerGateway,
   type ChargerGateway,
   type PowerOffCommand,

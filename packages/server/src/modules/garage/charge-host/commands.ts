@@ -59,13 +59,13 @@ async function hostOf(ctx: AreaContext, hostId: number): Promise<HostTarget> {
   return { hostId: host.Id, serialNumber: host.SerialNumber, chargingSystemType: host.ChargingSystemType };
 }
 
-/** Sends a command through the installed gateway ("not sent" without one, or for a host it does not drive). */
+/** Sends a command through the context's gateway ("not sent" without one, or for a host it does not drive). */
 export async function sendCommand(
   ctx: AreaContext,
   host: HostTarget,
   command: ChargerCommand,
 ): Promise<CommandAnswer> {
-  const gateway = chargerGateway(ctx.db);
+  const gateway = chargerGateway(ctx);
   if (!gateway?.command) return { outcome: 'notSent', reason: 'noDeviceLink' };
   return gateway.command(host, command).catch((): CommandAnswer => ({ outcome: 'timeout' }));
 }
@@ -170,7 +170,7 @@ export async function resetHost(ctx: AreaContext, hostId: number, hard: boolean)
 export async function newOcppPassword(ctx: AreaContext, hostId: number): Promise<{ Password: string }> {
   const host = await hostOf(ctx, hostId);
   if (host.chargingSystemType !== LIVE_LINK_SYSTEM_TYPE) throw new AppError(409, 'garage.error.hostNotOcpp');
-  const gateway = chargerGateway(ctx.db);
+  const gateway = chargerGateway(ctx);
   if (!gateway?.setPassword) throw new AppError(409, 'garage.error.hostNotOcpp');
   const password = randomBytes(20).toString('hex');
   await gateway.setPassword(hostId, password);

@@ -1,8 +1,8 @@
-import type { Db } from '../../../db/database.ts';
+import type { ServiceContext } from '../../../platform/context.ts';
 
 /**
  * The seam to charging hardware (docs/chargers.md, "Forced power-off"). A device gateway (OCPP for hosts of
- * the charging-API type) implements it and is installed at start; without one, or for a host no gateway
+ * the charging-API type) implements it and the app carries it on every context (ServiceContext.seams); without one, or for a host no gateway
  * drives, a forced power-off is recorded as "not sent" (forcedOutageResult 0) with the reason, and nothing
  * pretends the power was cut.
  */
@@ -65,21 +65,17 @@ export interface ChargerGateway {
   setPassword?(hostId: number, password: string): Promise<void>;
 }
 
-let installed: ChargerGateway | undefined;
-// One per database: several apps may run in one process (tests on SQLite and PostgreSQL side by side).
-const perDb = new WeakMap<Db, ChargerGateway>();
-
-/** Installs a gateway for every database, or (with db) for that database's app only. */
-export function installChargerGateway(gateway: ChargerGateway | undefined, db?: Db): void {
-  if (db) {
-    if (gateway) perDb.set(db, gateway);
-    else perDb.delete(db);
-    return;
+declare module '../../../platform/context.ts' {
+  interface Seams {
+    /**
+     * The charger gateway of this instance (gateways/ocpp, declared by app.ts while the gateway runs; a test
+     * sets its own on the app's seams). Absent: every command is "not sent".
+     */
+    chargers?: ChargerGateway;
   }
-  installed = gateway;
 }
 
-/** The gateway for this database: a global one installed explicitly (tests) wins over the app's own. */
-export function chargerGateway(db?: Db): ChargerGateway | undefined {
-  return installed ?? (db ? perDb.get(db) : undefined);
+/** The gateway the context carries, if any (ServiceContext.seams). */
+export function chargerGateway(ctx: ServiceContext): ChargerGateway | undefined {
+  return ctx.seams?.chargers;
 }

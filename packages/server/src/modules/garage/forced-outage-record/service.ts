@@ -77,7 +77,7 @@ export const forcedOutageView: ItemView<ForcedOutageRecordItem> = {
 export async function forcePowerOff(ctx: Ctx, input: PowerOffBody): Promise<ForcedOutageRecordItem> {
   const request = await recordPowerOffRequest(ctx, input);
   const { socket, sessionId } = request;
-  const gateway = chargerGateway(ctx.db);
+  const gateway = chargerGateway(ctx);
   const answer: PowerOffAnswer = gateway
     ? await gateway
         .powerOff({ ...socket.host, portNumber: socket.PortNumber, chargeRecordId: sessionId })
