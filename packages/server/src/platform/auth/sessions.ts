@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { Bus } from '../cluster/bus.ts';
 import type { Clock } from '../clock.ts';
 import { ADMIN_CODE, type Principal } from '../principal.ts';
@@ -29,6 +31,17 @@ const CHANNEL = 'sessions';
 
 /** How many token hashes SessionStore.resolve keeps. */
 const TOKEN_HASHES = 10_000;
+
+/**
+ * Ends a user's sessions in the caller's transaction, but the one whose token hash is `keep` (a password
+ * changed by its owner keeps the session that changed it): the sessions' one writer is this file
+ * (packages/server/test/writers.test.ts). The caller tells the store after its commit, when it must.
+ */
+export async function endUserSessions(trx: Kysely<Database>, userId: number, keep?: string): Promise<void> {
+  let query = trx.deleteFrom('Session').where('UserId', '=', userId);
+  if (keep !== undefined) query = query.where('TokenHash', '!=', keep);
+  await query.execute();
+}
 
 export class SessionStore {
   private readonly cache = new Map<string, CachedPrincipal>();

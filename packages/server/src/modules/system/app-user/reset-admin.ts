@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/database.ts';
 import { audit } from '../../../platform/audit.ts';
 import { hashPassword } from '../../../platform/auth/passwords.ts';
+import { endUserSessions } from '../../../platform/auth/sessions.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { systemActor } from '../../../platform/context.ts';
 
@@ -35,7 +36,7 @@ export async function resetAdminPassword(
       .set({ PasswordHash: hash, Disabled: 0, UpdatedAt: clock.now() })
       .where('Id', '=', admin.Id)
       .execute();
-    await trx.deleteFrom('Session').where('UserId', '=', admin.Id).execute();
+    await endUserSessions(trx, admin.Id);
     await audit(
       { db, clock, lang: 'zh', actor: systemActor('reset-admin-password'), areaId: undefined },
       { action: 'resetPassword', entity: 'AppUser', entityId: admin.Id },

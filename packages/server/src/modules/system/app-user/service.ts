@@ -13,6 +13,7 @@ import { replaceLinks } from '../../../platform/links.ts';
 import { shapedRows } from '../../../platform/list-statements.ts';
 import { departmentInArea } from '../../organization/index.ts';
 import { hashPassword, verifyPassword } from '../../../platform/auth/passwords.ts';
+import { endUserSessions } from '../../../platform/auth/sessions.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { ADMIN_CODE, hasAnyCode } from '../../../platform/principal.ts';
 import type { AreaContext, UserContext } from '../../../platform/context.ts';
@@ -113,11 +114,7 @@ async function setPassword(ctx: UserContext, id: number, password: string, actio
       .set({ PasswordHash, UpdatedAt: ctx.clock.now() })
       .where('Id', '=', id)
       .execute();
-    await trx
-      .deleteFrom('Session')
-      .where('UserId', '=', id)
-      .where('TokenHash', '!=', ctx.user.tokenHash)
-      .execute();
+    await endUserSessions(trx, id, ctx.user.tokenHash);
     await audit(ctx, { action, entity: 'AppUser', entityId: id }, trx);
   });
 }
@@ -352,7 +349,7 @@ export async function setUserStatus(ctx: AreaUserContext, id: number, disabled: 
     const target = await findTarget(ctx, trx, id);
     if (disabled) assertChangeable(ctx, target);
     await changeUser(ctx, trx, id, 'status', { Disabled: disabled ? 1 : 0 });
-    if (disabled) await trx.deleteFrom('Session').where('UserId', '=', id).execute();
+    if (disabled) await endUserSessions(trx, id);
   });
 }
 
