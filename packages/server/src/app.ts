@@ -114,8 +114,13 @@ export async function buildApp({
     config,
     devices,
   );
-  // The gateways' seams, carried by every context from here on (withdrawn when the gateways close).
+  // The gateways' seams, carried by every context from here on (withdrawn when the gateways close): the
+  // chargers' from the first request, the door controllers' once their gateway has started (below).
   platform.seams.chargers = ocpp.chargers;
+  app.addHook('onReady', async () => {
+    const controllers = wg?.gateway();
+    if (controllers) platform.seams.doorControllers = controllers;
+  });
   registerHealth(app, db, gateways);
   const readiness = new Readiness({
     instanceId: config.instanceId,
@@ -130,6 +135,7 @@ export async function buildApp({
     (devicesClosed ??= (async () => {
       hub.close();
       delete platform.seams.chargers;
+      delete platform.seams.doorControllers;
       for (const gateway of [...gateways].reverse()) await gateway.close();
     })());
   await registerWebApp(app, config);

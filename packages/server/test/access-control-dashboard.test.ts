@@ -5,7 +5,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WgGateway } from '../src/gateways/wg/index.ts';
 import {
   failSync,
-  installDoorControllers,
   recordSwipe,
   saveDeviceState,
   storeControllerRecords,
@@ -287,7 +286,7 @@ describeEachDb('access control: dashboard overview and the sync panel', (h) => {
     );
     expect(list.data.Items.find((d) => d.Id === first!.Id)?.Online).toBeNull();
 
-    installDoorControllers(h().db, idleControllers);
+    h().platform.seams.doorControllers = idleControllers;
     try {
       s = await summary();
       expect(s.Controllers).toMatchObject({ Total: devices.length, Online: 1, Offline: 1, Syncing: 1 });
@@ -311,7 +310,7 @@ describeEachDb('access control: dashboard overview and the sync panel', (h) => {
       const other = rows.find((d) => d.Protocol !== 0)!;
       expect(other).toMatchObject({ Online: null, SyncState: null, SyncDone: 0, Failing: 0 });
     } finally {
-      installDoorControllers(h().db, undefined);
+      delete h().platform.seams.doorControllers;
     }
   });
 });
@@ -355,6 +354,7 @@ describeEachDb('access control: the sync panel against a simulated controller', 
   });
 
   afterAll(async () => {
+    delete h().platform.seams.doorControllers;
     await gateway?.close();
     await sim?.close();
   });
@@ -376,6 +376,8 @@ describeEachDb('access control: the sync panel against a simulated controller', 
       // a busy machine) does not fail the pass after "sync now" and push it behind the long back-off.
       driver: { timeoutMs: 200, tries: 2 },
     });
+    // Started by hand, so declared by hand on the app's seams (app.ts does it for its own gateway).
+    h().platform.seams.doorControllers = gateway;
     await until(async () => (await row()).SyncState === 'failed', 'the failed pass');
     const failed = await row();
     expect(['offline', 'timeout']).toContain(failed.SyncError);

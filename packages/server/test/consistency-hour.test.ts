@@ -246,6 +246,8 @@ describeEachDb('what the operator sees is true: a scripted hour', (h) => {
       backoff: { baseMs: 20, maxMs: 300 },
       driver: { timeoutMs: 40, tries: 3 },
     });
+    // Started by hand, so declared by hand on the app's seams (app.ts does it for its own gateway).
+    h().platform.seams.doorControllers = gateway;
     await until('the controller configured and its cards written', synced, 30_000);
 
     // A charge point of four sockets in the area's first zone, on the app's own OCPP endpoint.
@@ -347,6 +349,7 @@ describeEachDb('what the operator sees is true: a scripted hour', (h) => {
 
   afterAll(async () => {
     await cp?.close();
+    delete h().platform.seams.doorControllers;
     await gateway?.close();
     await sim?.close();
   });

@@ -80,9 +80,12 @@ describeEachDb('WG gateway against the simulator', (h) => {
       driver: { timeoutMs: 40, tries: 3 },
       ...extra,
     });
+    // Started by hand, so declared by hand on the app's seams (app.ts does it for its own gateway).
+    h().platform.seams.doorControllers = gateway;
     return gateway;
   };
   const stop = async () => {
+    delete h().platform.seams.doorControllers;
     await gateway?.close();
     gateway = undefined;
   };
@@ -607,6 +610,7 @@ describeEachDb('WG gateway: 10,000 cards on one controller', (h) => {
         syncSeconds: 0.1,
         driver: { timeoutMs: 200, tries: 3 },
       });
+      h().platform.seams.doorControllers = gateway;
       let answered = 0;
       let sawProgress = false;
       const controller = sim.controller(serial);
@@ -637,6 +641,7 @@ describeEachDb('WG gateway: 10,000 cards on one controller', (h) => {
       expect(answered).toBeGreaterThan(1);
       expect(sawProgress).toBe(true);
     } finally {
+      delete h().platform.seams.doorControllers;
       await gateway?.close();
       await sim.close();
     }

@@ -123,6 +123,8 @@ describeEachDb('WG commands during a takeover', (h) => {
         everyMs: 3_600_000,
       },
     });
+    // Started by hand, so declared by hand on the app's seams (app.ts does it for its own gateway).
+    h().platform.seams.doorControllers = gateway;
     expect(gateway.drives(here.Id)).toBe(true);
     expect(gateway.drives(killed.Id)).toBe(false);
     // gh-other stops: one lease ran out unrenewed, the other it gave up.
@@ -157,6 +159,7 @@ describeEachDb('WG commands during a takeover', (h) => {
   }, 60_000);
 
   afterAll(async () => {
+    delete h().platform.seams.doorControllers;
     await gateway?.close();
     await bus?.close();
     await sim?.close();

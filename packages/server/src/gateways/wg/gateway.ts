@@ -10,8 +10,6 @@ import {
   type DoorControllerFailure,
   devicesDueForRules,
   devicesDueForSync,
-  installAlarmEvents,
-  installDoorControllers,
   saveDeviceState,
   storeControllerRecords,
   storePushedRecords,
@@ -209,8 +207,6 @@ export class WgGateway implements DoorControllers {
     }
     driver.on('event', (e) => gateway.onPushed(e));
     driver.on('device', (c) => gateway.onDeviceChange(c));
-    installDoorControllers(options.db, gateway);
-    installAlarmEvents(options.db, options.hub);
     if (options.ownership) {
       const { owners, everyMs } = options.ownership;
       gateway.stopServing = owners.serve(WG_COMMANDS, (message) =>
@@ -824,8 +820,6 @@ export class WgGateway implements DoorControllers {
     this.closed = true;
     for (const t of [...this.timers, ...this.offlineTimers.values()]) clearTimeout(t);
     clearTimeout(this.flushTimer);
-    installDoorControllers(this.db, undefined);
-    installAlarmEvents(this.db, undefined);
     this.stopServing?.();
     await this.driver.close();
     // What was pushed before the close is stored, not dropped (the poll that would read it again has stopped).

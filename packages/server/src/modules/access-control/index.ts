@@ -72,16 +72,11 @@ export {
   type StoredControllerRecord,
 } from './door-opening-record/service.ts';
 export { swipeEvent } from './door-opening-record/list.ts';
+export { recordRingRestarted } from './door-opening-record/ring.ts';
 // The door-controller seam (gateways/wg): controllers to drive, their persisted state, the sync plan.
 export {
   DoorControllerError,
-  clearSyncBackoff,
-  confirmSync,
-  devicesDueForSync,
   doorControllers,
-  failSync,
-  installDoorControllers,
-  markSending,
   saveDeviceState,
   syncPlan,
   wgControllers,
@@ -91,15 +86,22 @@ export {
   type DoorControllerFailure,
   type DoorControllers,
   type SyncPlan,
-  type SyncRow,
 } from './access-control-device/controllers.ts';
 export { ISSUE } from './card-user-link-channel/lifecycle.ts';
+// The device sync's moves of the issue statuses (gateways/wg/sync.ts): authorisations have one writer.
+export {
+  clearSyncBackoff,
+  confirmSync,
+  devicesDueForSync,
+  failSync,
+  markSending,
+  type SyncRow,
+} from './card-user-link-channel/device-sync.ts';
 // The access-rule seam (gateways/wg/rules-sync.ts, door-watch.ts): what a controller must hold besides its cards,
 // where its rules stand, the evidence that it forgot them; the doors' live state and the alarms.
 export {
   controllerForgot,
   devicesDueForRules,
-  recordRingRestarted,
   ruleSyncFinished,
   ruleSyncRow,
   ruleSyncStarted,
@@ -115,7 +117,7 @@ export {
   watchDoors,
   type DoorChanges,
 } from './door-monitor/service.ts';
-export { announceAlarms, installAlarmEvents } from './door-alarm/service.ts';
+export { announceAlarms } from './door-alarm/service.ts';
 // For the demo place's seeder (src/demo): the change-log kinds and the swipe records' day length.
 export { CHANGE } from './card-user/change-log.ts';
 export { DAY_MS } from './door-opening-record/service.ts';

@@ -26,7 +26,7 @@ async function controllersByState(ctx: AreaContext): Promise<AccessControlSummar
     .where('D.Protocol', '=', PROTOCOL_WG)
     .where('D.Disabled', '=', 0)
     .execute();
-  const driven = gatewayRunning(ctx.db);
+  const driven = gatewayRunning(ctx);
   const byState = { Total: controllers.length, Online: 0, Offline: 0, Unknown: 0, Syncing: 0 };
   for (const c of controllers) {
     const state = controllerStateAsKnown(driven, {

@@ -1,18 +1,17 @@
 import { DEFAULT_SITE_TIME_ZONE, PROTOCOL_WG, displayToCard } from '@gatehouse/shared';
-import { sql } from 'kysely';
-import type { Db } from '../../../db/database.ts';
 import { customTimeZone } from '../../../platform/area-zone.ts';
-import { audit } from '../../../platform/audit.ts';
 import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
-import { ISSUE, PENDING_SYNC } from '../card-user-link-channel/lifecycle.ts';
+import type { SyncRow } from '../card-user-link-channel/device-sync.ts';
+import { ISSUE } from '../card-user-link-channel/lifecycle.ts';
 import { inChunks, type Trx } from '../common.ts';
 import { deviceProfilePlan } from './rules.ts';
 
 /**
  * The seam between this module and the door-controller gateway (gateways/wg). The module owns the tables and
  * the rules (what a controller must hold, when an authorisation counts as issued); the gateway owns the wire.
- * The gateway installs a `DoorControllers` for its database at start, and the routes here reach the doors
- * through it; with none installed (WG off) they refuse with a clear message.
+ * The app carries the running gateway's `DoorControllers` on every context it makes (ServiceContext.seams),
+ * and the routes here reach the doors through it; with none (WG off on this instance) they refuse with a clear
+ * message.
  */
 
 /** Why a controller command failed, as the operator is told. */
@@ -57,21 +56,25 @@ export interface DoorControllers {
   syncNow(device: ControllerRef): void;
 }
 
-const installed = new WeakMap<Db, DoorControllers>();
-
-/** Keyed by database: two apps in one process (tests) each have their own gateway. */
-export function installDoorControllers(db: Db, controllers: DoorControllers | undefined): void {
-  if (controllers) installed.set(db, controllers);
-  else installed.delete(db);
+declare module '../../../platform/context.ts' {
+  interface Seams {
+    /**
+     * The door controllers this instance drives (gateways/wg, declared by app.ts once the gateway has started,
+     * withdrawn when it closes; a test that starts a gateway by hand sets it on its app's seams). Absent: WG is
+     * off on this instance.
+     */
+    doorControllers?: DoorControllers;
+  }
 }
 
-export function doorControllers(db: Db): DoorControllers | undefined {
-  return installed.get(db);
+/** The controllers the context carries, if any (ServiceContext.seams). */
+export function doorControllers(ctx: ServiceContext): DoorControllers | undefined {
+  return ctx.seams?.doorControllers;
 }
 
-/** Whether a gateway drives this database's controllers now (its stored state is kept current). */
-export function gatewayRunning(db: Db): boolean {
-  return installed.has(db);
+/** Whether a gateway drives the controllers now (their stored state is kept current). */
+export function gatewayRunning(ctx: ServiceContext): boolean {
+  return ctx.seams?.doorControllers !== undefined;
 }
 
 /**
@@ -157,15 +160,7 @@ export async function saveDeviceState(
   await (ctx.fence ? fencedWrite(ctx, upsert) : upsert(ctx.db.kysely));
 }
 
-// ---- authorisation sync ------------------------------------------------------------------------------------
-
-/** An authorisation as the sync reads it: enough to confirm it later only if nothing changed meanwhile. */
-export interface SyncRow {
-  Id: number;
-  CardUserId: number;
-  IssueStatus: number;
-  UpdatedAt: number;
-}
+// ---- authorisation sync: what the controller must hold (the statuses move in card-user-link-channel) ---------
 
 /** What one card must look like on the controller. Instants: the gateway turns them into local dates. */
 export interface DesiredCard {
@@ -306,144 +301,4 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
     cards,
     holderCards,
   };
-}
-
-/**
- * A sync pass is about to write the device's pending authorisations: from here the controller may hold them,
- * so revoking one must wait for the controller to confirm its removal. Called before the pass reads its plan,
- * so a row revoked meanwhile is either marked (and waits for the deletion) or left out of the plan.
- */
-export async function markSending(ctx: ServiceContext, deviceId: number): Promise<void> {
-  await fencedWrite(ctx, (trx) =>
-    trx
-      .updateTable('CardUserLinkChannel')
-      .set({ SentToDevice: 1 })
-      .where('DeviceId', '=', deviceId)
-      .where('IssueStatus', 'in', [ISSUE.pendingIssue, ISSUE.pendingUpdate])
-      .where('SentToDevice', '=', 0)
-      .execute(),
-  );
-}
-
-/** Devices with authorisations waiting for the controller whose back-off has passed. */
-export async function devicesDueForSync(ctx: ServiceContext): Promise<number[]> {
-  const now = ctx.clock.now();
-  const rows = await ctx.db.kysely
-    .selectFrom('CardUserLinkChannel')
-    .select('DeviceId')
-    .distinct()
-    .where('IssueStatus', 'in', PENDING_SYNC)
-    .where((eb) => eb.or([eb('NextSyncAt', 'is', null), eb('NextSyncAt', '<=', now)]))
-    .execute();
-  return rows.map((r) => r.DeviceId);
-}
-
-/**
- * The controller now holds what these authorisations ask: 1/2 → 3 issue succeeded, -1 → -2 deletion
- * succeeded, with one audit entry by the device actor in the same transaction. A row changed since the sync
- * read it (status or UpdatedAt differ) is left alone: its change waits for the next pass. In batches, so a
- * controller of 10,000 cards never holds the database for long. Returns how many rows moved.
- */
-export async function confirmSync(
-  ctx: ServiceContext,
-  rows: SyncRow[],
-): Promise<{ issued: number; deleted: number }> {
-  const now = ctx.clock.now();
-  let issued = 0;
-  let deleted = 0;
-  const pending = rows.filter((r) => r.IssueStatus !== ISSUE.issueSucceeded);
-  // Rows already at 3 only lose a failure note, if they had one.
-  for (let i = 0; i < pending.length; i += 500) {
-    const batch = pending.slice(i, i + 500);
-    await fencedWrite(ctx, async (trx) => {
-      const moved: { Id: number; IssueStatus: number }[] = [];
-      for (const r of batch) {
-        const next = r.IssueStatus === ISSUE.pendingDeletion ? ISSUE.deletionSucceeded : ISSUE.issueSucceeded;
-        const result = await trx
-          .updateTable('CardUserLinkChannel')
-          .set({
-            IssueStatus: next,
-            SyncAttempts: 0,
-            NextSyncAt: null,
-            SyncError: null,
-            SyncedAt: now,
-            SentToDevice: next === ISSUE.deletionSucceeded ? 0 : 1,
-          })
-          .where('Id', '=', r.Id)
-          .where('IssueStatus', '=', r.IssueStatus)
-          .where('UpdatedAt', '=', r.UpdatedAt)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 1) moved.push({ Id: r.Id, IssueStatus: next });
-      }
-      if (moved.length === 0) return;
-      const issuedIds = moved.filter((m) => m.IssueStatus === ISSUE.issueSucceeded).map((m) => m.Id);
-      const deletedIds = moved.filter((m) => m.IssueStatus === ISSUE.deletionSucceeded).map((m) => m.Id);
-      issued += issuedIds.length;
-      deleted += deletedIds.length;
-      await audit(
-        ctx,
-        {
-          action: 'sync',
-          entity: 'CardUserLinkChannel',
-          after: { Issued: issuedIds, Deleted: deletedIds },
-        },
-        trx,
-      );
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return { issued, deleted };
-}
-
-/**
- * The controller could not be brought in line for these authorisations: count the attempt, store why, and
- * wait before the next one (doubling from `baseMs` up to `maxMs`). Only pending rows carry a failure.
- */
-export async function failSync(
-  ctx: ServiceContext,
-  rows: SyncRow[],
-  reason: 'offline' | 'refused' | 'timeout',
-  backoff: { baseMs: number; maxMs: number },
-): Promise<void> {
-  const ids = rows.filter((r) => r.IssueStatus !== ISSUE.issueSucceeded).map((r) => r.Id);
-  const now = ctx.clock.now();
-  for (let i = 0; i < ids.length; i += 500) {
-    const batch = ids.slice(i, i + 500);
-    // Attempts grow per row; the delay follows the row's own count (capped), computed in SQL on both databases.
-    const rowsNow = await ctx.db.kysely
-      .selectFrom('CardUserLinkChannel')
-      .select(['Id', 'SyncAttempts'])
-      .where('Id', 'in', batch)
-      .execute();
-    const byAttempts = new Map<number, number[]>();
-    for (const r of rowsNow) {
-      const list = byAttempts.get(r.SyncAttempts) ?? [];
-      list.push(r.Id);
-      byAttempts.set(r.SyncAttempts, list);
-    }
-    await fencedWrite(ctx, async (trx) => {
-      for (const [attempts, idsAt] of byAttempts) {
-        const delay = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(attempts, 20));
-        await trx
-          .updateTable('CardUserLinkChannel')
-          .set({
-            SyncAttempts: sql<number>`"SyncAttempts" + 1`,
-            NextSyncAt: now + delay,
-            SyncError: reason,
-          })
-          .where('Id', 'in', idsAt)
-          .execute();
-      }
-    });
-  }
-}
-
-/** Lets every pending authorisation of a device be tried again now ("sync now"). */
-export async function clearSyncBackoff(ctx: ServiceContext, deviceId: number): Promise<void> {
-  await ctx.db.kysely
-    .updateTable('CardUserLinkChannel')
-    .set({ NextSyncAt: null })
-    .where('DeviceId', '=', deviceId)
-    .where('NextSyncAt', 'is not', null)
-    .execute();
 }

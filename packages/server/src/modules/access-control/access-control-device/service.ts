@@ -86,7 +86,7 @@ export async function asKnown(
   ctx: ServiceContext,
   items: AccessControlDeviceItem[],
 ): Promise<AccessControlDeviceItem[]> {
-  const driven = gatewayRunning(ctx.db);
+  const driven = gatewayRunning(ctx);
   const between = await betweenOwners(ctx);
   return items.map((item) => {
     // Between owners nobody watches the controller either: its stored state is the former driver's last word.
@@ -133,7 +133,7 @@ export async function controllerOf(
     throw new AppError(409, 'accessControl.error.notWgDevice', { name: row.Name });
   const [device] = await wgControllers(ctx, deviceId);
   if (!device) throw new AppError(409, 'accessControl.error.deviceOffline', { name: row.Name });
-  const controllers = doorControllers(ctx.db);
+  const controllers = doorControllers(ctx);
   if (!controllers) throw new AppError(409, 'accessControl.error.gatewayOff');
   return { device, controllers };
 }

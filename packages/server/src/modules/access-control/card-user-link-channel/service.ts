@@ -439,7 +439,7 @@ export async function deviceStatusCounts(ctx: AreaContext): Promise<DeviceStatus
       .groupBy('DeviceId')
       .execute(),
   ]);
-  const driven = gatewayRunning(ctx.db);
+  const driven = gatewayRunning(ctx);
   return devices.map((d) => {
     const Counts = Object.fromEntries(enumValues(issueStatus).map((s) => [String(s), 0]));
     for (const c of counts) if (c.DeviceId === d.Id) Counts[String(c.IssueStatus)] = Number(c.n);

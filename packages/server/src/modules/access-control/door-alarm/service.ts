@@ -1,5 +1,4 @@
 import type { DoorAlarmItem, HubEventInput } from '@gatehouse/shared';
-import type { Db } from '../../../db/database.ts';
 import { audit } from '../../../platform/audit.ts';
 import {
   actorDisplayName,
@@ -22,14 +21,6 @@ import type { Trx } from '../common.ts';
 export const ALARM = { forced: 1, heldOpen: 2, refused: 3, offline: 4 } as const;
 export const ALARM_OPEN = 0;
 export const ALARM_ACKNOWLEDGED = 1;
-
-const installed = new WeakMap<Db, LiveEvents>();
-
-/** Where alarm changes made by an operator are announced: the hub the gateway of this database reports to. */
-export function installAlarmEvents(db: Db, events: LiveEvents | undefined): void {
-  if (events) installed.set(db, events);
-  else installed.delete(db);
-}
 
 export function alarmQuery(db: Trx) {
   return db
@@ -228,7 +219,9 @@ export async function acknowledgeAlarms(
     }
     return out;
   });
-  announceAlarms(installed.get(ctx.db), changed);
+  // The live hub the context carries (the app's, whether or not it drives controllers): it fans out over the
+  // cluster bus, so the browsers of every instance see the acknowledgement.
+  announceAlarms(ctx.seams?.live, changed);
   return { Acknowledged: changed.length };
 }
 
