@@ -5,9 +5,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WgGateway } from '../src/gateways/wg/index.ts';
 import {
   failSync,
+  noteDoorStatus,
+  recordRingRestarted,
   recordSwipe,
   saveDeviceState,
   storeControllerRecords,
+  watchDoors,
   type DoorControllers,
 } from '../src/modules/access-control/index.ts';
 import { systemClock } from '../src/platform/clock.ts';
@@ -212,6 +215,99 @@ describeEachDb('access control: dashboard overview and the sync panel', (h) => {
     // Area 2 sees none of area 1's alarms.
     const area2 = await summary(2);
     expect(area2.Alarms.Items.every((i) => i.DeviceId !== a!.Id && i.DeviceId !== b!.Id)).toBe(true);
+  });
+
+  it('does not count a door the system knows closed: closed after the alarm by time, or closed by its status', async () => {
+    const ctx = ctxOf(h());
+    const now = h().clock.now();
+    const devices = await wgDevices(h());
+    const c = devices[2]!;
+    const d = devices[3]!;
+    const inAlarm = async (device: { Id: number }, door: number) => {
+      const s = await summary();
+      return s.Alarms.Items.some((i) => i.DeviceId === device.Id && i.DoorNumber === door);
+    };
+    // The door watch has looked at both controllers once (its watermark): what follows is new to it.
+    await watchDoors(ctx, [c.Id, d.Id]);
+    const before = await summary();
+
+    // Forced at 12:17:29 and closed at 12:17:49, but the ring started over in between (or the records were
+    // stored without ring indexes): the closed event follows the alarm in time, and that is what counts.
+    await ring(c.Id, 3, 38, now - 20_000, 1);
+    await recordRingRestarted(ctx, c.Id, 0);
+    expect(await inAlarm(c, 1)).toBe(true);
+    await storeControllerRecords(ctx, c.Id, [
+      {
+        DoorNumber: 1,
+        Direction: 1,
+        CardValue: 0,
+        At: now,
+        Result: true,
+        RecordIndex: 1,
+        EventType: 2,
+        EventReason: 24,
+      },
+    ]);
+    const indexes = await h()
+      .db.kysely.selectFrom('DoorOpeningRecord')
+      .select(['RecordIndex', 'EventReason'])
+      .where('DeviceId', '=', c.Id)
+      .where('At', '>=', now - 20_000)
+      .where('EventType', 'in', [2, 3])
+      .orderBy('At')
+      .execute();
+    expect(indexes.map((r) => [r.EventReason, r.RecordIndex])).toEqual([
+      [38, null],
+      [24, 1],
+    ]);
+    expect(await inAlarm(c, 1)).toBe(false);
+    // Both without an index (a second restart): still in time order.
+    await ring(c.Id, 3, 38, now - 10_000, 2);
+    await ring(c.Id, 2, 24, now - 5_000, 2, true);
+    await recordRingRestarted(ctx, c.Id, 0);
+    expect(await inAlarm(c, 2)).toBe(false);
+
+    // Forced, and no closed event ever comes (special events off, or a restart in between): the controller's
+    // status says the door is closed once the door watch has taken the alarm in.
+    await ring(d.Id, 3, 38, now - 30_000, 1);
+    await noteDoorStatus(ctx, d.Id, [{ door: 1, open: false, unlocked: false }]);
+    // The status predates what the door watch knows of the alarm: the door is in alarm.
+    expect(await inAlarm(d, 1)).toBe(true);
+    await watchDoors(ctx, [d.Id]);
+    expect(await inAlarm(d, 1)).toBe(true);
+    await noteDoorStatus(ctx, d.Id, [{ door: 1, open: false, unlocked: false }]);
+    expect(await inAlarm(d, 1)).toBe(false);
+
+    const after = await summary();
+    expect(after.Alarms.Open).toBe(before.Alarms.Open);
+    expect(after.Alarms.Items).toEqual(before.Alarms.Items);
+  });
+
+  it('shows a forced door on the door monitor as soon as its record is stored, as the dashboard counts it', async () => {
+    const ctx = ctxOf(h());
+    const now = h().clock.now();
+    const e = (await wgDevices(h()))[4]!;
+    const tile = async () => {
+      const reply = await call<{
+        Doors: { DeviceId: number; DoorNumber: number; State: number; Since: string | null }[];
+      }>(h().app, 'GET', '/api/DoorMonitor', { token: admin, area: AREA });
+      expect(reply.status, reply.msg).toBe(200);
+      return reply.data.Doors.find((d) => d.DeviceId === e.Id && d.DoorNumber === 1)!;
+    };
+    await watchDoors(ctx, [e.Id]);
+    await noteDoorStatus(ctx, e.Id, [{ door: 1, open: false, unlocked: false }]);
+    expect((await tile()).State).toBe(1); // closed
+
+    // Forced: the door watch has not looked yet (it does at the gateway's next poll), the monitor shows it now.
+    await ring(e.Id, 3, 38, now - 2_000, 1);
+    expect(await tile()).toMatchObject({ State: 5, Since: new Date(now - 2_000).toISOString() });
+    expect((await summary()).Alarms.Items.some((i) => i.DeviceId === e.Id && i.DoorNumber === 1)).toBe(true);
+    // Closed again: both say so before the watch looks, and after.
+    await ring(e.Id, 2, 24, now, 1, true);
+    expect((await tile()).State).toBe(1);
+    expect((await summary()).Alarms.Items.some((i) => i.DeviceId === e.Id && i.DoorNumber === 1)).toBe(false);
+    await watchDoors(ctx, [e.Id]);
+    expect((await tile()).State).toBe(1);
   });
 
   it('counts authorisations waiting for sync and those whose last attempt failed', async () => {

@@ -68,12 +68,20 @@ describeEachDb('services without HTTP', (h) => {
       query: { PageIndex: 1, PageSize: 5, Entity: 'ChargeEquipment' },
     });
     const row = page.data.Items.find((i) => i.EntityId === String(socket.Id));
-    expect(row).toMatchObject({ UserId: null, UserName: 'Charger CH-TEST', Ip: null, Action: 'status' });
-    // The actor's kind and id stay internal: the log's item has the fields it always had, and the object's
-    // name (issue 21: the operation log names objects instead of '#id').
+    expect(row).toMatchObject({
+      UserId: null,
+      UserName: 'Charger CH-TEST',
+      Ip: null,
+      Action: 'status',
+      ActorKind: 'device',
+    });
+    // The actor's id stays internal: the log's item has the fields it always had, the object's name (issue 21:
+    // the operation log names objects instead of '#id') and the actor's kind (issue 27: a device or a system
+    // job is labelled as such, in the reader's language).
     expect(Object.keys(row!).sort()).toEqual(
       [
         'Action',
+        'ActorKind',
         'After',
         'AreaId',
         'AreaName',

@@ -16,6 +16,7 @@ import {
   rulesPlan,
   type ControllerRef,
   type PlannedTask,
+  type RulePassOutcome,
   type RulesPlan,
 } from '../../modules/access-control/index.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -184,7 +185,8 @@ function keepReadable(applied: Record<string, string>): Record<string, string> {
 /** One pass over the parts, in the order a swipe depends on them: profiles first. */
 class RulePass {
   readonly applied: Record<string, string>;
-  readonly written: Record<string, number> = {};
+  // Typed by the parts the outcome declares: each becomes a labelled field of the pass's audit entry.
+  readonly written: RulePassOutcome['written'] = {};
 
   constructor(
     private readonly driver: WgDriver,
@@ -195,7 +197,7 @@ class RulePass {
     this.applied = { ...plan.applied };
   }
 
-  private count(part: string, n = 1): void {
+  private count(part: keyof RulePassOutcome['written'], n = 1): void {
     this.written[part] = (this.written[part] ?? 0) + n;
   }
 

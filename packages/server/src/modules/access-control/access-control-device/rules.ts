@@ -85,6 +85,23 @@ export async function markRulesChanged(
   }
 }
 
+/**
+ * The door monitor has read the controller's records up to `watermark` (door-monitor/service.ts): kept in the
+ * controller's rule-sync row, which this file alone writes.
+ */
+export async function storeRecordWatermark(
+  trx: Trx,
+  deviceId: number,
+  watermark: number,
+  now: number,
+): Promise<void> {
+  await trx
+    .insertInto('AccessControlRuleSync')
+    .values({ DeviceId: deviceId, RecordWatermark: watermark, UpdatedAt: now })
+    .onConflict((oc) => oc.column('DeviceId').doUpdateSet({ RecordWatermark: watermark }))
+    .execute();
+}
+
 export async function ruleSyncRow(ctx: ServiceContext, deviceId: number): Promise<RuleSyncRow> {
   const row = await ctx.db.kysely
     .selectFrom('AccessControlRuleSync')
@@ -220,13 +237,24 @@ export async function ruleSyncStarted(ctx: ServiceContext, deviceId: number): Pr
   );
 }
 
+/** The parts of a controller's rules a pass writes: each is a field of its audit entry, labelled in the log. */
+export type RulePart =
+  | 'ProfilesCleared'
+  | 'Profiles'
+  | 'Tasks'
+  | 'Interlock'
+  | 'AntiPassback'
+  | 'Keypads'
+  | 'Passcodes'
+  | 'DoorModes';
+
 export interface RulePassOutcome {
   /** The plan's revision the pass brought the controller to (on success). */
   revision: number;
   ok: boolean;
   error: string | null;
   /** What was written, by part (profiles: how many), for the audit entry. */
-  written: Record<string, number>;
+  written: Partial<Record<RulePart, number>>;
   applied: Record<string, string>;
   /** When the pass read its plan: a controller found to have forgotten its settings since voids it. */
   startedAt?: number;
@@ -327,42 +355,4 @@ export async function controllerForgot(
 /** Lets a controller's rules be tried again now ("sync now"): the next pass compares everything. */
 export async function clearRulesBackoff(ctx: ServiceContext, deviceId: number): Promise<void> {
   await markRulesChanged(ctx.db.kysely, { deviceIds: [deviceId] }, ctx.clock.now());
-}
-
-/**
- * The controller's record ring started over (reset to defaults, or replaced: its newest record is older than the
- * collection cursor). The records stored from the old ring keep their rows but no longer their ring index (they
- * cannot be read again, and the new ring reuses the indexes) and their keys leave the exactly-once ledger
- * (DoorOpeningRecordKey) in the same transaction, so the new ring's records are stored under the same indexes;
- * collection starts again from the new ring's first record. Audited by the device.
- */
-export async function recordRingRestarted(
-  ctx: ServiceContext,
-  deviceId: number,
-  newest: number,
-): Promise<void> {
-  await fencedWrite(ctx, async (trx) => {
-    await trx
-      .updateTable('DoorOpeningRecord')
-      .set({ RecordIndex: null })
-      .where('DeviceId', '=', deviceId)
-      .where('RecordIndex', 'is not', null)
-      .execute();
-    await trx.deleteFrom('DoorOpeningRecordKey').where('DeviceId', '=', deviceId).execute();
-    await trx.deleteFrom('AccessControlRecordCursor').where('DeviceId', '=', deviceId).execute();
-    await trx
-      .insertInto('AccessControlRecordCursor')
-      .values({ DeviceId: deviceId, NextIndex: 1, UpdatedAt: ctx.clock.now() })
-      .execute();
-    await audit(
-      ctx,
-      {
-        action: 'restore',
-        entity: 'AccessControlDevice',
-        entityId: deviceId,
-        after: { Evidence: `record ring restarted (newest record ${newest})` },
-      },
-      trx,
-    );
-  });
 }

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import type { Trx } from '../common.ts';
 
 /**
- * The issue-status lifecycle of an authorisation (enumeration issueStatus). This module moves rows only
- * into the "pending" states; 3 (issue succeeded) and -2 (deletion succeeded) are set by the device sync,
- * which no API here offers.
+ * The issue-status lifecycle of an authorisation (enumeration issueStatus). The operators' changes move rows
+ * only into the "pending" states; 3 (issue succeeded) and -2 (deletion succeeded) are set by the device sync
+ * (device-sync.ts, called by the WG gateway), which no API offers.
  *
  *   grant                       → 1 pending issue      (0 on a device whose protocol needs no sync)
  *   change of card / validity   → 2 pending update     (live rows 1, 2, 3; rows at 0 stay 0)

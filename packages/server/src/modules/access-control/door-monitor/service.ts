@@ -11,6 +11,8 @@ import type { Trx } from '../common.ts';
 import { ALARM, clearAlarms, openAlarms, raiseAlarm, type AlarmChange } from '../door-alarm/service.ts';
 import { listSwipes } from '../door-opening-record/list.ts';
 import { DAY_MS } from '../door-opening-record/service.ts';
+import { RECORD, mergeDoor, recordPatch, type DoorFacts, type DoorPatch } from './door-rule.ts';
+import { storeRecordWatermark } from '../access-control-device/rules.ts';
 
 /**
  * The live state of the doors (docs/access-control.md, "Door monitor and alarms"), kept by the device gateway
@@ -32,9 +34,6 @@ export const DOOR = {
 export const REFUSED_WINDOW_MS = 60_000;
 /** …from this many on raise an alarm. */
 export const REFUSED_LIMIT = 3;
-
-const RECORD = { swipe: 1, door: 2, alarm: 3 } as const;
-const REASON = { doorOpened: 23, doorClosed: 24, openTooLong: 37, forcedOpen: 38 } as const;
 
 export interface DoorChanges {
   doors: { areaId: number; item: DoorLiveItem }[];
@@ -60,8 +59,17 @@ export function liveState(online: boolean | null, row: StateRow | undefined): nu
   return row.Open === 0 ? DOOR.closed : DOOR.unknown;
 }
 
-/** Doors of the controllers (all of an area's, or these), as the monitor lists them. */
-export async function doorItems(db: Trx, where: { areaId: number } | { deviceIds: number[] }) {
+/**
+ * Doors of the controllers (all of an area's, or these), as the monitor lists them. With `unwatched`, what the
+ * records stored since the door watch last looked say of their doors is shown already (the same rule as the
+ * watch's, door-rule.ts): a forced door shows on the monitor as soon as its record is stored, as on the
+ * dashboard, not at the watch's next look.
+ */
+export async function doorItems(
+  db: Trx,
+  where: { areaId: number } | { deviceIds: number[] },
+  unwatched = false,
+) {
   let devices = db
     .selectFrom('AccessControlDevice as D')
     .leftJoin('AccessControlDeviceState as S', 'S.DeviceId', 'D.Id')
@@ -76,7 +84,7 @@ export async function doorItems(db: Trx, where: { areaId: number } | { deviceIds
   const list = await devices.orderBy('D.Name').orderBy('D.Id').execute();
   const ids = list.map((d) => d.Id);
   if (ids.length === 0) return [];
-  const [states, rules, channels] = await Promise.all([
+  const [states, rules, channels, fresh] = await Promise.all([
     db.selectFrom('AccessControlDoorState').selectAll().where('DeviceId', 'in', ids).execute(),
     db
       .selectFrom('AccessControlDoorRule')
@@ -89,9 +97,19 @@ export async function doorItems(db: Trx, where: { areaId: number } | { deviceIds
       .where('DeviceId', 'in', ids)
       .orderBy('Direction')
       .execute(),
+    unwatched ? unwatchedRecords(db, ids) : [],
   ]);
   const key = (d: number, n: number) => `${d}:${n}`;
-  const state = new Map(states.map((s) => [key(s.DeviceId, s.DoorNumber), s]));
+  const state = new Map<string, DoorFacts & { Since: number | null }>(
+    states.map((s) => [key(s.DeviceId, s.DoorNumber), s]),
+  );
+  for (const r of fresh) {
+    const at = Number(r.At);
+    const patch = recordPatch(r, at);
+    if (!patch) continue;
+    const before = state.get(key(r.DeviceId, r.DoorNumber));
+    state.set(key(r.DeviceId, r.DoorNumber), { ...mergeDoor(before, patch, at), Since: at });
+  }
   const held = new Map(rules.map((r) => [key(r.DeviceId, r.DoorNumber), r.HeldOpenSeconds]));
   return list.flatMap((d) =>
     Array.from({ length: doorCount(d.Type) }, (_, i): { areaId: number; item: DoorLiveItem } => {
@@ -118,18 +136,31 @@ export async function doorItems(db: Trx, where: { areaId: number } | { deviceIds
   );
 }
 
+/** Door events and alarms of these controllers stored after the door watch's watermark, in stored order. */
+function unwatchedRecords(db: Trx, deviceIds: number[]) {
+  return db
+    .selectFrom('DoorOpeningRecord as R')
+    .innerJoin('AccessControlRuleSync as W', 'W.DeviceId', 'R.DeviceId')
+    .select(['R.DeviceId', 'R.DoorNumber', 'R.At', 'R.EventType', 'R.EventReason'])
+    .where('R.DeviceId', 'in', deviceIds)
+    .where('W.RecordWatermark', 'is not', null)
+    .whereRef('R.Id', '>', 'W.RecordWatermark')
+    .where('R.EventType', 'in', [RECORD.door, RECORD.alarm])
+    .orderBy('R.Id')
+    .limit(500)
+    .execute();
+}
+
 /** The monitor screen: every door of the area, the latest events, the open alarms. */
 export async function doorMonitor(ctx: AreaContext): Promise<DoorMonitorReply> {
   const [doors, events, alarms] = await Promise.all([
-    doorItems(ctx.db.kysely, { areaId: ctx.areaId }),
+    doorItems(ctx.db.kysely, { areaId: ctx.areaId }, true),
     // The feed: the newest records of the last week (the list's own fast path, per-day counts first).
     listSwipes(ctx.db.kysely, ctx.areaId, { StartTime: ctx.clock.now() - 7 * DAY_MS }, 0, 30),
     openAlarms(ctx, 50),
   ]);
   return { Doors: doors.map((d) => d.item), Events: events.Items, OpenAlarms: alarms.Items };
 }
-
-type Patch = Partial<StateRow> & { OpenSince?: number | null };
 
 /**
  * Writes what is now known of a door and recomputes its state; returns the door when its state changed (or
@@ -140,7 +171,7 @@ async function patchDoor(
   trx: Trx,
   deviceId: number,
   door: number,
-  patch: Patch,
+  patch: DoorPatch,
   at: number,
 ): Promise<DoorChanges> {
   const before = await trx
@@ -149,9 +180,7 @@ async function patchDoor(
     .where('DeviceId', '=', deviceId)
     .where('DoorNumber', '=', door)
     .executeTakeFirst();
-  const merged = { Open: null, Unlocked: null, Alarm: null, OpenSince: null, ...before, ...patch };
-  if (patch.Open === 1 && before?.Open !== 1) merged.OpenSince = patch.OpenSince ?? at;
-  if (patch.Open === 0) Object.assign(merged, { OpenSince: null, Alarm: null });
+  const merged = mergeDoor(before, patch, at);
   const online = await deviceOnline(trx, deviceId);
   const state = liveState(online, merged);
   const changed = state !== before?.State;
@@ -302,11 +331,7 @@ async function scanRecords(ctx: ServiceContext, trx: Trx, deviceId: number): Pro
   for (const r of records) merge(out, await recordSays(ctx, trx, device, r));
   out.alarms.push(...(await refusedAlarms(ctx, trx, device, records)));
   const next = records.length === 500 ? records[records.length - 1]!.Id : Number(newest?.n ?? 0);
-  await trx
-    .insertInto('AccessControlRuleSync')
-    .values({ DeviceId: deviceId, RecordWatermark: next, UpdatedAt: ctx.clock.now() })
-    .onConflict((oc) => oc.column('DeviceId').doUpdateSet({ RecordWatermark: next }))
-    .execute();
+  await storeRecordWatermark(trx, deviceId, next, ctx.clock.now());
   return out;
 }
 
@@ -332,21 +357,11 @@ async function recordSays(
     doorName(trx, device.Id, door).then((name) =>
       raiseAlarm(ctx, trx, { device, door, doorName: name, kind, at }),
     );
-  if (r.EventType === RECORD.alarm && r.EventReason === REASON.forcedOpen) {
-    const changes = await patchDoor(ctx, trx, device.Id, door, { Open: 1, Alarm: ALARM.forced }, at);
-    changes.alarms.push(await alarm(ALARM.forced));
-    return changes;
-  }
-  if (r.EventType === RECORD.alarm && r.EventReason === REASON.openTooLong) {
-    const changes = await patchDoor(ctx, trx, device.Id, door, { Open: 1, Alarm: ALARM.heldOpen }, at);
-    changes.alarms.push(await alarm(ALARM.heldOpen));
-    return changes;
-  }
-  if (r.EventType === RECORD.door && r.EventReason === REASON.doorOpened)
-    return patchDoor(ctx, trx, device.Id, door, { Open: 1, OpenSince: at }, at);
-  if (r.EventType === RECORD.door && r.EventReason === REASON.doorClosed)
-    return patchDoor(ctx, trx, device.Id, door, { Open: 0 }, at);
-  return none();
+  const patch = recordPatch(r, at);
+  if (!patch) return none();
+  const changes = await patchDoor(ctx, trx, device.Id, door, patch, at);
+  if (patch.Alarm) changes.alarms.push(await alarm(patch.Alarm));
+  return changes;
 }
 
 /**

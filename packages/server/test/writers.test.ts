@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { moduleOf, tableWriters } from '../../../scripts/writers.mjs';
+
+/**
+ * One writer per state (issue 28, docs/architecture.md "One owner per state"): each table's rows are written
+ * by one module, whose service face the others call. The writers are read from the source
+ * (scripts/writers.mjs, also printed by `npm run measures`); a second module writing a table, or a new table
+ * nobody named here, fails this test until the write moves behind the owner's face or the table is named.
+ */
+const A = 'modules/access-control';
+const G = 'modules/garage';
+const S = 'modules/system';
+
+/** The one module that writes each table. */
+const WRITER: Record<string, string> = {
+  AccessControlDevice: `${A}/device-registration`,
+  AccessControlDeviceState: `${A}/access-control-device`,
+  AccessControlDoorRule: `${A}/access-control-channel`,
+  AccessControlDoorState: `${A}/door-monitor`,
+  // The swipe ledger and its collection cursor: the swipe service is the single way in (recordRingRestarted
+  // included, which clears them when a controller's record ring starts over).
+  AccessControlRecordCursor: `${A}/door-opening-record`,
+  DoorOpeningRecord: `${A}/door-opening-record`,
+  DoorOpeningRecordDay: `${A}/door-opening-record`,
+  DoorOpeningRecordKey: `${A}/door-opening-record`,
+  // A controller's rule-sync row; the door monitor's record watermark in it is stored through the rules' face.
+  AccessControlRuleSync: `${A}/access-control-device`,
+  AppUser: `${S}/app-user`,
+  AreaInfo: `${S}/area-info`,
+  AuditLog: 'platform/audit',
+  CardUser: `${A}/card-user`,
+  // Authorisations and their issue status: the device sync's confirmations and failures included.
+  CardUserLinkChannel: `${A}/card-user-link-channel`,
+  ChangeRecord: `${A}/card-user`,
+  ChargeHost: `${G}/charge-host`,
+  DoorAlarm: `${A}/door-alarm`,
+  ExportFile: 'platform/exports',
+  FailureDeclarationRecord: `${A}/failure-declaration-record`,
+  HubTicket: 'platform/auth',
+  Instance: 'platform/cluster',
+  Lease: 'platform/cluster',
+  LoginAttempt: 'platform/auth',
+  LoginLock: 'platform/auth',
+  MonthlyPass: `${G}/monthly-pass`,
+  ParkAreaChargeRule: `${G}/charge-rule`,
+  ParkOrder: G,
+  RecordDay: 'platform/record-days',
+  RenewalRecord: `${A}/card-user`,
+  // Sessions: a password change, a disable and reset-admin end them through platform/auth/sessions.ts.
+  Session: 'platform/auth',
+  Setting: `${S}/settings`,
+  Vehicle: `${G}/monthly-pass`,
+};
+
+/**
+ * Tables still written by more than one module, each with why and what would make one writer. None is in
+ * gateways/ (a gateway writes through the modules' faces; eslint gatehouse/gateway-tables).
+ */
+const SHARED: Record<string, { writers: string[]; why: string }> = {
+  AccessControlChannel: {
+    writers: [`${A}/access-control-channel`, `${A}/device-registration`],
+    why: 'TODO: a device leaving its area deletes its channels in device-registration; move behind access-control-channel',
+  },
+  Card: {
+    writers: [`${A}/card-registration`, `${A}/card-user`],
+    why: 'TODO: a holder takes and gives back pool cards (card-user); move behind card-registration',
+  },
+  ChargeEquipment: {
+    writers: [`${G}/charge-equipment`, `${G}/charge-host`, `${G}/charge-record`],
+    why: "TODO: a host's sockets are created with it (charge-host) and a session's start and end set the socket's state (charge-record settlement)",
+  },
+  ChargeOrder: {
+    writers: [G, `${G}/charge-record`],
+    why: "TODO: the garage's retention (modules/garage/retention.ts) deletes expired records of every kind",
+  },
+  ChargeRecord: {
+    writers: [G, `${G}/charge-record`],
+    why: "TODO: the garage's retention deletes expired records",
+  },
+  ForcedOutageRecord: {
+    writers: [G, `${G}/forced-outage-record`],
+    why: "TODO: the garage's retention deletes expired records",
+  },
+  ExportJob: {
+    writers: [`${S}/export-job`, 'platform/exports'],
+    why: 'TODO: the platform queue runs the jobs the export-job service creates and deletes',
+  },
+  UserArea: {
+    writers: [`${S}/app-user`, `${S}/area-info`],
+    why: 'TODO: a new area is granted to its creator in area-info; move behind app-user',
+  },
+};
+
+describe('one writer per table', () => {
+  const { tables } = tableWriters();
+  const found = Object.fromEntries(
+    [...tables].map(([table, byModule]) => [table, [...byModule.keys()].sort()]),
+  );
+
+  it('each table is written by the modules named here, and by no other', () => {
+    const expected = Object.fromEntries([
+      ...Object.entries(WRITER).map(([table, writer]) => [table, [writer]]),
+      ...Object.entries(SHARED).map(([table, s]) => [table, [...s.writers].sort()]),
+    ]);
+    expect(found).toEqual(expected);
+  });
+
+  it('names each table once, and no shared table is written from a gateway', () => {
+    expect(Object.keys(WRITER).filter((t) => t in SHARED)).toEqual([]);
+    expect(Object.values(SHARED).flatMap((s) => s.writers.filter((w) => w.startsWith('gateways/')))).toEqual(
+      [],
+    );
+  });
+
+  it('reads a write where it is and names its module (the reader itself)', () => {
+    expect(moduleOf('modules/access-control/card-user-link-channel/lifecycle.ts')).toBe(
+      `${A}/card-user-link-channel`,
+    );
+    expect(moduleOf('modules/garage/retention.ts')).toBe(G);
+    expect(moduleOf('platform/audit.ts')).toBe('platform/audit');
+    expect(moduleOf('platform/auth/sessions.ts')).toBe('platform/auth');
+    expect(moduleOf('gateways/wg/sync.ts')).toBe('gateways/wg');
+    const statements = tables.get('CardUserLinkChannel')?.get(`${A}/card-user-link-channel`) ?? [];
+    expect(statements).toContainEqual(
+      expect.stringMatching(/^modules\/access-control\/card-user-link-channel\//),
+    );
+  });
+});
