@@ -55,6 +55,8 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      // The browser flows two files at a time (the workers' maximum): every file has its own server, database,
+      // Chromium and, when it runs the demo's devices, its own UDP ports (e2e/support/suite.ts, devicePorts).
       {
         test: {
           name: 'e2e',
@@ -63,7 +65,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -29,6 +29,17 @@ export interface SuiteOptions {
 }
 
 /**
+ * UDP ports of a server that runs the demo's devices: its simulated door controllers (DEMO_WG_PORTS, a hundred
+ * per area above it) and its WG listener, in a range of this vitest worker's own (VITEST_POOL_ID 1, 2, …), so
+ * files running side by side never share a port; below Linux's ephemeral ports (32768 and up).
+ */
+function devicePorts(): Record<string, string> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  const base = 20_000 + (worker % 12) * 1000;
+  return { DEMO_WG_PORTS: String(base), WG_LISTEN: `127.0.0.1:${base + 900}` };
+}
+
+/**
  * One real server (fresh database, demo seed) and one Chromium per test file; every test opens its own
  * contexts, closed after it. Call at the top of a test file: `const suite = useSuite();`.
  */
@@ -62,7 +73,9 @@ export function useSuite(options: SuiteOptions = {}): Suite {
 
   beforeAll(async () => {
     suite.server = await startServer({
-      env: options.devices ? { SIMULATOR_CONTROL: '127.0.0.1:0' } : { SIMULATOR: 'off', WG_LISTEN: 'off' },
+      env: options.devices
+        ? { SIMULATOR_CONTROL: '127.0.0.1:0', ...devicePorts() }
+        : { SIMULATOR: 'off', WG_LISTEN: 'off' },
     });
     suite.browser = await launchBrowser();
   });

@@ -45,6 +45,8 @@ export interface SeedOptions {
   scale?: number;
   /** Seed sessions running now (DemoContext.runningSessions); true unless said otherwise. */
   runningSessions?: boolean;
+  /** First UDP port of the demo's simulated door controllers (DemoContext.wgPortBase; 61000 unless given). */
+  wgPortBase?: number;
 }
 
 export interface SeedResult {
@@ -86,6 +88,7 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
         passwordHash: demoHash,
         scale: options.scale ?? 1,
         runningSessions: options.runningSessions ?? true,
+        wgPortBase: options.wgPortBase ?? 61000,
       });
   });
   if (seededElsewhere) return { seeded: false, demoUsers: [] };

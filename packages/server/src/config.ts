@@ -23,6 +23,11 @@ export interface Config {
   seed: SeedMode;
   /** Bulk demo volume factor in (0, 1]; 1 is the full demo. */
   demoScale: number;
+  /**
+   * `DEMO_WG_PORTS`: first loopback UDP port of the demo's simulated door controllers (61000; each area takes
+   * a hundred above it). Read when the demo is seeded: the ports are stored with the demo's devices.
+   */
+  demoWgPorts: number;
   webDist: string;
   logLevel: string;
   /** Seconds between heartbeats on an area's live-event hub. */
@@ -164,6 +169,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError('DEMO_SCALE', `expected a number in (0, 1], got "${scaleText}"`);
   }
 
+  const wgPortsText = get('DEMO_WG_PORTS') ?? '61000';
+  const demoWgPorts = Number(wgPortsText);
+  if (!/^\d+$/.test(wgPortsText) || demoWgPorts < 1024 || demoWgPorts > 65000)
+    throw new ConfigError('DEMO_WG_PORTS', `expected a UDP port from 1024 to 65000, got "${wgPortsText}"`);
+
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
@@ -276,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     adminPassword,
     seed,
     demoScale,
+    demoWgPorts,
     webDist: path.resolve(cwd, get('WEB_DIST') ?? path.join(REPO_ROOT, 'packages/web/dist')),
     logLevel,
     hubHeartbeatSeconds,

@@ -28,6 +28,7 @@ try {
     adminPassword: config.adminPassword,
     now: Date.now(),
     scale: config.demoScale,
+    wgPortBase: config.demoWgPorts,
     // With the simulated charge points on, sessions run only through them: none is seeded running (issue 21).
     runningSessions: !config.simulator,
   });

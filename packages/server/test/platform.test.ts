@@ -38,6 +38,9 @@ describe('configuration', () => {
     ['PG_POOL', 'many'],
     ['PG_STATEMENT_TIMEOUT', 'soon'],
     ['SIMULATOR_OCPP_URL', 'http://proxy/ocpp'],
+    ['DEMO_WG_PORTS', '80'],
+    ['DEMO_WG_PORTS', '65500'],
+    ['DEMO_WG_PORTS', 'ten'],
     ['SIMULATOR_OCPP_URL', 'ws://proxy'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
@@ -48,6 +51,8 @@ describe('configuration', () => {
 
   it("points the demo's charge points at this instance unless SIMULATOR_OCPP_URL names the proxy", () => {
     expect(loadConfig({}).simulatorOcppUrl).toBeNull();
+    expect(loadConfig({}).demoWgPorts).toBe(61000);
+    expect(loadConfig({ DEMO_WG_PORTS: '21000' }).demoWgPorts).toBe(21000);
     expect(loadConfig({ SIMULATOR_OCPP_URL: 'ws://127.0.0.1:8080/ocpp' }).simulatorOcppUrl).toBe(
       'ws://127.0.0.1:8080/ocpp',
     );

@@ -21,6 +21,11 @@ export interface DemoContext {
    * close (issue 21, "phantom sessions"); sessions start and end there through the simulator.
    */
   runningSessions?: boolean;
+  /**
+   * The demo's simulated door controllers listen on loopback from this UDP port on (61000 by default: area ×
+   * 100 + index above it). Two demos on one machine (end-to-end files side by side) each take their own range.
+   */
+  wgPortBase?: number;
   /** Raw SQLite handle for fast bulk inserts (absent on PostgreSQL, where batched Kysely inserts are used). */
   sqlite?: Db['sqlite'];
 }

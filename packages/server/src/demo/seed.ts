@@ -27,6 +27,8 @@ export interface DemoSeedOptions {
   passwordHash: string;
   scale: number;
   runningSessions: boolean;
+  /** First UDP port of the demo's simulated door controllers (DemoContext.wgPortBase). */
+  wgPortBase: number;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function seedDemo(db: Db, trx: Kysely<Database>, options: DemoSeedO
         passwordHash: options.passwordHash,
         scale: options.scale,
         runningSessions: options.runningSessions,
+        wgPortBase: options.wgPortBase,
         ...(db.sqlite ? { sqlite: db.sqlite } : {}),
       },
     );

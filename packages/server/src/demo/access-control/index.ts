@@ -20,6 +20,9 @@ import {
 } from './fixtures.ts';
 import { seedSwipes, type SwipeHolder } from './swipes.ts';
 
+/** First UDP port of the demo's simulated controllers unless DEMO_WG_PORTS says otherwise. */
+const DEMO_WG_PORT_BASE = 61000;
+
 const DAY = 86_400_000;
 const ZONE = 'Asia/Shanghai';
 const FULL_HOLDERS = [1200, 1000];
@@ -72,7 +75,7 @@ async function seedDevices(db: Db, ctx: DemoContext, area: number, areaId: numbe
         Type: seed.type,
         // Loopback: `npm start` runs a simulated controller for each demo device on this port (docs/devices.md).
         Ip: seed.other ? `192.168.${10 + area}.${20 + index}` : '127.0.0.1',
-        Port: seed.other ? null : 61000 + area * 100 + index,
+        Port: seed.other ? null : (ctx.wgPortBase ?? DEMO_WG_PORT_BASE) + area * 100 + index,
         Location: seed.location,
         Remark: seed.other ? '第三方人脸识别闸机，由其平台核验，无需下发' : null,
         AssignedAt: ctx.now - 400 * DAY,
