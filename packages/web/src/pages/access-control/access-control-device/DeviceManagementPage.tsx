@@ -147,7 +147,9 @@ const config: ListPageConfig<DeviceRow> = {
     {
       key: 'RuleSyncState',
       title: 'acUi.rules.ruleSync',
-      width: 120,
+      // A short state tag or '-': 100 px, so the key columns still fit beside the actions once the content
+      // keeps clear of the settings tab (layout.css).
+      width: 100,
       render: (row, tr) => (protocolNeedsSync(row.Protocol) ? <RulesCell row={row} tr={tr} /> : '-'),
     },
     {
