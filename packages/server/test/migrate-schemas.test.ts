@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../src/assembly.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { runMigrations } from '../src/db/migrate.ts';
+import { otherSchemaGone, runMigrations } from '../src/db/migrate.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -48,4 +48,17 @@ describe.skipIf(!url)('[postgres] migrating one schema while others come and go'
       await admin.end();
     }
   }, 120_000);
+});
+
+describe("which failures of the migrator's read are another schema going away", () => {
+  it('reads again for another schema or its table gone, never for its own', () => {
+    const gone = (code: string, message: string) => otherSchemaGone({ code, message }, 't_ours');
+    expect(gone('3F000', 'schema "t_other" does not exist')).toBe(true);
+    expect(gone('3F000', 'schema "t_ours" does not exist')).toBe(false);
+    // A monthly partition of another file's swipe records, dropped with its schema mid-read (CI, 29 Nov).
+    expect(gone('42P01', 'relation "t_fded5a3f02cb.DoorOpeningRecord_202701" does not exist')).toBe(true);
+    expect(gone('42P01', 'relation "t_ours.DoorOpeningRecord_202701" does not exist')).toBe(false);
+    expect(gone('42P01', 'relation "kysely_migration" does not exist')).toBe(false);
+    expect(gone('42703', 'column "x" does not exist')).toBe(false);
+  });
 });

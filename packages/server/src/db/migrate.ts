@@ -49,9 +49,17 @@ export async function runMigrations(db: Db, migrations: MigrationSet): Promise<s
 /**
  * Kysely's migrator looks for its tables by reading every schema of the database, resolving each schema's name
  * as it goes: another schema dropped meanwhile (another deployment's, a finished test file's) fails that read
- * with "schema … does not exist" (3F000) before any migration ran. Read again, it is gone from the list.
+ * with "schema … does not exist" (3F000) before any migration ran, or, when the read reached that schema's
+ * tables (the swipe records' monthly partitions), with 'relation "<other>.<table>" does not exist' (42P01; CI,
+ * openapi.test.ts on PostgreSQL). Read again, it is gone from the list.
  */
-function otherSchemaGone(error: unknown, ours: string | undefined): boolean {
+export function otherSchemaGone(error: unknown, ours: string | undefined): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
-  return code === '3F000' && typeof message === 'string' && (!ours || !message.includes(`"${ours}"`));
+  if (typeof message !== 'string') return false;
+  if (code === '3F000') return !ours || !message.includes(`"${ours}"`);
+  if (code === '42P01') {
+    const schema = /relation "([^".]+)\./.exec(message)?.[1];
+    return schema !== undefined && schema !== ours;
+  }
+  return false;
 }
