@@ -18,6 +18,7 @@ import {
 import { systemClock } from '../src/platform/clock.ts';
 import { deviceActor } from '../src/platform/context.ts';
 import { describeEachDb } from './support/harness.ts';
+import { fleetOfSimulated } from './support/wg-fleet.ts';
 
 /**
  * Door controllers across instances (docs/deployment.md): two gateways on one database stand for two
@@ -136,24 +137,7 @@ describeEachDb('WG controllers shared out among instances', (h) => {
       timeZone: 'Asia/Shanghai',
     });
     // Only these six answer; every other controller is disabled so that the six are the whole fleet.
-    await k
-      .updateTable('AccessControlDevice')
-      .set({ Disabled: 1 })
-      .where(
-        'Id',
-        'not in',
-        devices.map((d) => d.Id),
-      )
-      .where('Protocol', '=', 0)
-      .execute();
-    for (const d of devices) {
-      const { host, port } = sim.address(Number(d.SerialNumber));
-      await k
-        .updateTable('AccessControlDevice')
-        .set({ Ip: host, Port: port })
-        .where('Id', '=', d.Id)
-        .execute();
-    }
+    await fleetOfSimulated(h().db, sim, devices);
   });
 
   afterAll(async () => {

@@ -12,6 +12,7 @@ import {
 import { systemClock } from '../src/platform/clock.ts';
 import { deviceActor } from '../src/platform/context.ts';
 import { describeEachDb } from './support/harness.ts';
+import { fleetOfSimulated } from './support/wg-fleet.ts';
 
 /**
  * Issue 28: a controller taken, lost and taken again starts from a clean session. What the gateway learnt of a
@@ -58,18 +59,7 @@ describeEachDb('a WG controller session across tenures', (h) => {
       .orderBy('Id')
       .executeTakeFirstOrThrow();
     sim = await WgSimulator.start({ controllers: [{ serial: Number(device.SerialNumber) }] });
-    await k
-      .updateTable('AccessControlDevice')
-      .set({ Disabled: 1 })
-      .where('Id', '!=', device.Id)
-      .where('Protocol', '=', 0)
-      .execute();
-    const { host, port } = sim.address(Number(device.SerialNumber));
-    await k
-      .updateTable('AccessControlDevice')
-      .set({ Ip: host, Port: port })
-      .where('Id', '=', device.Id)
-      .execute();
+    await fleetOfSimulated(h().db, sim, [device]);
     bus = new LocalBus({ network: new LocalBusNetwork() });
     gateway = await WgGateway.start({
       db: h().db,

@@ -12,6 +12,7 @@ import {
 } from '../src/platform/cluster/index.ts';
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, describeEachDb } from './support/harness.ts';
+import { fleetOfSimulated } from './support/wg-fleet.ts';
 
 /**
  * Issue 27, item 3: a command for a controller between owners. An instance killed a moment ago still holds its
@@ -70,24 +71,7 @@ describeEachDb('WG commands during a takeover', (h) => {
     byRole = { killed, dead, expired, released, here };
     sim = await WgSimulator.start({ controllers: devices.map((d) => ({ serial: Number(d.SerialNumber) })) });
     // Only these five are driven: every other controller is disabled.
-    await k
-      .updateTable('AccessControlDevice')
-      .set({ Disabled: 1 })
-      .where(
-        'Id',
-        'not in',
-        devices.map((d) => d.Id),
-      )
-      .where('Protocol', '=', 0)
-      .execute();
-    for (const d of devices) {
-      const { host, port } = sim.address(Number(d.SerialNumber));
-      await k
-        .updateTable('AccessControlDevice')
-        .set({ Ip: host, Port: port })
-        .where('Id', '=', d.Id)
-        .execute();
-    }
+    await fleetOfSimulated(h().db, sim, devices);
 
     const now = clock.now();
     const registry = new InstanceRegistry(h().db, clock);
