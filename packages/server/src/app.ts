@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { API_DOCS_PATH, TOKEN_COOKIE } from '@gatehouse/shared';
+import { API_DOCS_PATH, ASYNCAPI_PATH, TOKEN_COOKIE } from '@gatehouse/shared';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -20,6 +20,7 @@ import { installErrorHandling } from './platform/http-errors.ts';
 import type { Platform } from './platform/platform.ts';
 import { redactUrl, registerSecurityHeaders } from './platform/security-headers.ts';
 import { openApiComponents, registerRoute, type AnyRoute } from './platform/route.ts';
+import { asyncApiDocument } from './platform/asyncapi.ts';
 import { AreaHub } from './platform/hub/hub.ts';
 import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
 import { SettingsService } from './modules/system/index.ts';
@@ -285,7 +286,13 @@ export function logFailedRequests(app: FastifyInstance): void {
   });
 }
 
-/** The OpenAPI document of every declared route, and its pages at API_DOCS_PATH unless config.apiDocs is off. */
+/** The API's version, in both documents. */
+const API_VERSION = '0.1.0';
+
+/**
+ * The OpenAPI document of every declared route, and its pages at API_DOCS_PATH unless config.apiDocs is off;
+ * beside it the AsyncAPI document of the event catalogue (ASYNCAPI_PATH), under the same access rule.
+ */
 async function registerApiDocs(app: FastifyInstance, platform: Platform): Promise<void> {
   const { apiDocs } = platform.config;
   await app.register(fastifySwagger, {
@@ -293,10 +300,11 @@ async function registerApiDocs(app: FastifyInstance, platform: Platform): Promis
       openapi: '3.0.3',
       info: {
         title: 'Gatehouse API',
-        version: '0.1.0',
+        version: API_VERSION,
         description:
           'Every response is the envelope { code, msg, data, token? }; HTTP status equals code. ' +
-          'Area-scoped endpoints need the X-Area-Id header. Messages follow Accept-Language (zh, en, es, ja).',
+          'Area-scoped endpoints need the X-Area-Id header. Messages follow Accept-Language (zh, en, es, ja).\n\n' +
+          `The events Gatehouse sends out (webhooks, MQTT) are described by the AsyncAPI document: [${ASYNCAPI_PATH}](${ASYNCAPI_PATH}).`,
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
@@ -315,6 +323,16 @@ async function registerApiDocs(app: FastifyInstance, platform: Platform): Promis
     routePrefix: API_DOCS_PATH,
     ...(apiDocs === 'signed-in' ? { uiHooks: { onRequest: signedIn } } : {}),
   });
+  // Built at the first request: the catalogue does not change while the process runs.
+  let asyncApi: string | undefined;
+  app.get(
+    ASYNCAPI_PATH,
+    { schema: { hide: true }, ...(apiDocs === 'signed-in' ? { onRequest: signedIn } : {}) },
+    async (_request, reply) => {
+      asyncApi ??= JSON.stringify(asyncApiDocument(API_VERSION));
+      return reply.type('application/json; charset=utf-8').send(asyncApi);
+    },
+  );
 }
 
 /**

@@ -9,3 +9,4 @@ export * from './wire.ts';
 export * from './limits.ts';
 export * from './operation.ts';
 export * from './events.ts';
+export * from './event-catalogue.ts';
