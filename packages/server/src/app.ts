@@ -14,6 +14,7 @@ import { HubTickets } from './platform/auth/hub-tickets.ts';
 import { bearerToken, cookieValue } from './platform/auth/tokens.ts';
 import { AppError } from './platform/errors.ts';
 import { SessionStore } from './platform/auth/sessions.ts';
+import { ApiKeyStore } from './platform/auth/api-keys.ts';
 import { LoginThrottle } from './platform/auth/throttle.ts';
 import { ExportQueue } from './platform/exports/queue.ts';
 import { installErrorHandling } from './platform/http-errors.ts';
@@ -225,6 +226,7 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
       cluster.bus,
       busError,
     ),
+    apiKeys: new ApiKeyStore(db, clock, cluster.bus, busError),
     hubTickets: new HubTickets(db, clock),
     throttle: new LoginThrottle(db, clock, () => ({
       maxFailures: settings.get('LoginMaxFailures'),
@@ -246,6 +248,11 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
     // The seams every context carries: the hub now; the device gateways add theirs as they are built.
     seams: { live: hub },
   };
+  // A key's areas are read with it: when areas (or any grants) change, here or on another instance, keys
+  // are read again too.
+  platform.sessions.onChange((change) => {
+    if (change === 'all') platform.apiKeys.dropAll();
+  });
   await platform.exports.start();
   // Login counts and hub tickets live in the database: their old rows are swept once across the cluster.
   cluster.singleton('auth-prune', 10 * 60_000, () => platform.throttle.prune());

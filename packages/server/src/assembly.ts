@@ -10,6 +10,7 @@ import { auditActor } from './platform/migrations/0005-audit-actor.ts';
 import { constraintsMigration } from './platform/migrations/0009-constraints.ts';
 import { exportFilesMigration } from './platform/migrations/0012-export-files.ts';
 import { sharedAuthMigration } from './platform/migrations/0013-shared-auth.ts';
+import { apiKeysMigration } from './platform/migrations/0025-api-keys.ts';
 import { clusterMigration } from './platform/cluster/index.ts';
 import { serverModules } from './routes.ts';
 
@@ -30,6 +31,7 @@ export const migrations: MigrationSet = {
   '0011-cluster': clusterMigration,
   '0012-export-files': exportFilesMigration,
   '0013-shared-auth': sharedAuthMigration,
+  '0025-api-keys': apiKeysMigration,
 };
 
 /** Brings a database up to date with the house's migrations. */

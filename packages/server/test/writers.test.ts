@@ -25,6 +25,9 @@ const WRITER: Record<string, string> = {
   DoorOpeningRecordKey: `${A}/door-opening-record`,
   // A controller's rule-sync row; the door monitor's record watermark in it is stored through the rules' face.
   AccessControlRuleSync: `${A}/access-control-device`,
+  // API keys: made, revoked and marked as used only through platform/auth/api-keys.ts (the key store).
+  ApiKey: 'platform/auth',
+  ApiKeyArea: 'platform/auth',
   AppUser: `${S}/app-user`,
   AreaInfo: `${S}/area-info`,
   AuditLog: 'platform/audit',

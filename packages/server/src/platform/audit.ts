@@ -30,7 +30,8 @@ export interface AuditEntry {
 
 /**
  * Who acted, in the log's columns. A user fills UserId, UserName and Ip as the log always had them; a device
- * or the system leaves UserId and Ip empty and gives its name as UserName, so the log reads the same way.
+ * or the system leaves UserId and Ip empty and gives its name as UserName, so the log reads the same way; an
+ * API key gives its name and address, and its id as ActorId.
  */
 function actorColumns(actor: Actor) {
   switch (actor.kind) {
@@ -39,6 +40,15 @@ function actorColumns(actor: Actor) {
         ActorKind: 'user' as const,
         ActorId: actor.userId,
         UserId: actor.userId,
+        UserName: actor.name,
+        Ip: actor.ip,
+      };
+    case 'key':
+      // An API key: its id and name, and the address it called from; no user stands behind it.
+      return {
+        ActorKind: 'key' as const,
+        ActorId: actor.keyId,
+        UserId: null,
         UserName: actor.name,
         Ip: actor.ip,
       };

@@ -7,8 +7,8 @@ import type { LiveEvents } from './gateway.ts';
 import type { Principal } from './principal.ts';
 
 /**
- * Who acts, as the audit log records it: a signed-in user (through a route), a device (through its gateway)
- * or the system itself (scheduled work, a payment channel).
+ * Who acts, as the audit log records it: a signed-in user (through a route), an API key (through a route, for
+ * another system), a device (through its gateway) or the system itself (scheduled work, a payment channel).
  */
 export type Actor =
   | {
@@ -20,6 +20,8 @@ export type Actor =
       displayName: string;
       ip: string;
     }
+  /** An API key (platform/auth/api-keys.ts): its name, from this address; no person is behind the call. */
+  | { kind: 'key'; keyId: number; name: string; ip: string }
   | { kind: 'device'; deviceId: number; name: string }
   /** `ip` only where a request came in without a user: a failed sign-in, logged under the typed name. */
   | { kind: 'system'; name: string; ip?: string };
@@ -88,7 +90,9 @@ export type AreaContext = ServiceContext & { areaId: number };
  */
 export type UserContext = ServiceContext & { user: Principal };
 
+/** The actor of a signed-in caller: the user, or the API key the principal stands for. */
 export function userActor(user: Principal, ip: string): Actor {
+  if (user.apiKey) return { kind: 'key', keyId: user.apiKey.id, name: user.apiKey.name, ip };
   return {
     kind: 'user',
     userId: user.userId,
@@ -106,18 +110,23 @@ export function systemActor(name: string): Actor {
   return { kind: 'system', name };
 }
 
-/** The actor's user id (null for a device or the system): what user-id columns of records hold. */
+/** The actor's user id (null for a key, a device or the system): what user-id columns of records hold. */
 export function actorUserId(actor: Actor): number | null {
   return actor.kind === 'user' ? actor.userId : null;
 }
 
 /** One string per actor, for caches keyed by who asks. */
 export function actorKey(actor: Actor): string {
-  return actor.kind === 'user'
-    ? `user:${actor.userId}`
-    : actor.kind === 'device'
-      ? `device:${actor.deviceId}`
-      : `system:${actor.name}`;
+  switch (actor.kind) {
+    case 'user':
+      return `user:${actor.userId}`;
+    case 'key':
+      return `key:${actor.keyId}`;
+    case 'device':
+      return `device:${actor.deviceId}`;
+    case 'system':
+      return `system:${actor.name}`;
+  }
 }
 
 /** The name records show for whoever acted. */

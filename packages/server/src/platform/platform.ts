@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import type { ApiKeyStore } from './auth/api-keys.ts';
 import type { HubTickets } from './auth/hub-tickets.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { LoginThrottle } from './auth/throttle.ts';
@@ -19,6 +20,8 @@ export interface Platform {
   clock: Clock;
   settings: Settings;
   sessions: SessionStore;
+  /** API keys: the credentials of other systems (issue 29), resolved like sessions on every request. */
+  apiKeys: ApiKeyStore;
   /** One-time tickets that open the live hub's WebSocket (no session token in URLs). */
   hubTickets: HubTickets;
   throttle: LoginThrottle;

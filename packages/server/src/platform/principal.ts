@@ -10,6 +10,12 @@ export interface Principal {
   codes: ReadonlySet<string>;
   /** Enabled areas the user may operate (every enabled area for admins). */
   areaIds: ReadonlySet<number>;
+  /**
+   * Present when the caller is an API key (platform/auth/api-keys.ts), not a person: the key's codes and areas
+   * are the principal's, `userId` is 0 (no user), `userName` and `name` are the key's name, `tokenHash` the
+   * key's hash. Operations for people only (`keys: false` in the contract) refuse it.
+   */
+  apiKey?: { id: number; name: string };
 }
 
 export { ADMIN_CODE } from '@gatehouse/shared';

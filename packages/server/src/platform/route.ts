@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { assertAreaAccess, parseAreaHeader } from './area-guard.ts';
+import { isApiKey } from './auth/api-keys.ts';
 import { bearerToken } from './auth/tokens.ts';
 import { userActor, type ServiceContext } from './context.ts';
 import { AppError, fieldError } from './errors.ts';
@@ -333,7 +334,7 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
         clock: platform.clock,
         lang,
         user,
-        // Who the services record as acting: the signed-in user, from this address.
+        // Who the services record as acting: the signed-in user or the API key, from this address.
         actor: user ? userActor(user, request.ip) : undefined,
         areaId,
         seams: platform.seams,
@@ -377,11 +378,20 @@ function openApiOf(spec: AnyRoute) {
   };
 }
 
-/** The signed-in caller (401 without a live session) holding one of the route's codes (403 otherwise). */
+/**
+ * The signed-in caller (401 without a live session or a valid API key) holding one of the route's codes (403
+ * otherwise). An API key (`ghk_…`) is a principal like a user's, so every check after this one is the same;
+ * an operation for people only refuses it first, whatever codes it holds (OperationSpec.keys).
+ */
 async function signedIn(platform: Platform, request: FastifyRequest, spec: AnyRoute): Promise<Principal> {
   const token = bearerToken(request.headers.authorization);
-  const user = token ? ((await platform.sessions.resolve(token)) ?? undefined) : undefined;
+  const user = !token
+    ? undefined
+    : isApiKey(token)
+      ? await platform.apiKeys.resolve(token, request.ip)
+      : ((await platform.sessions.resolve(token)) ?? undefined);
   if (!user) throw new AppError(401, 'error.unauthorized');
+  if (user.apiKey && spec.op?.keys === false) throw new AppError(403, 'error.apiKeyNotAllowed');
   if (Array.isArray(spec.access) && !hasAnyCode(user, spec.access))
     throw new AppError(403, 'error.forbidden');
   return user;

@@ -117,9 +117,12 @@ export interface OperatorStaffTable {
 export interface AuditLogTable {
   Id: Generated<number>;
   At: number;
-  /** Who acted: 'user', 'device' or 'system' (migration 0005); UserName holds a device's or the system's name. */
-  ActorKind: Generated<'user' | 'device' | 'system'>;
-  /** The user's or device's id (null for the system). */
+  /**
+   * Who acted: 'user', 'device' or 'system' (migration 0005), or 'key' (an API key, 0025); UserName holds a
+   * device's, the system's or the key's name.
+   */
+  ActorKind: Generated<'user' | 'device' | 'system' | 'key'>;
+  /** The user's, device's or key's id (null for the system). */
   ActorId: number | null;
   UserId: number | null;
   UserName: string | null;
@@ -176,6 +179,31 @@ export interface HubTicketTable {
   ExpiresAt: number;
 }
 
+/** An API key (platform/auth/api-keys.ts): only the SHA-256 of its secret is kept. */
+export interface ApiKeyTable {
+  Id: Generated<number>;
+  Name: string;
+  /** The secret's first characters, shown in lists and the operation log. */
+  Prefix: string;
+  KeyHash: string;
+  /** JSON array of permission codes, fixed when the key is made. */
+  Codes: string;
+  CreatedById: number | null;
+  CreatedByName: string;
+  CreatedAt: number;
+  ExpiresAt: number | null;
+  LastUsedAt: number | null;
+  LastUsedIp: string | null;
+  RevokedAt: number | null;
+  RevokedByName: string | null;
+}
+
+/** The areas an API key operates. */
+export interface ApiKeyAreaTable {
+  ApiKeyId: number;
+  AreaId: number;
+}
+
 /**
  * The platform's tables (sessions, settings, the audit log and export jobs) and the system and organization
  * modules' (users, roles, resources, areas, departments, named lists, operator staff), created by the
@@ -200,6 +228,8 @@ export interface PlatformTables {
   LoginAttempt: LoginAttemptTable;
   LoginLock: LoginLockTable;
   HubTicket: HubTicketTable;
+  ApiKey: ApiKeyTable;
+  ApiKeyArea: ApiKeyAreaTable;
 }
 
 declare module '../db/schema.ts' {

@@ -31,6 +31,12 @@ export interface OperationSpec {
   file?: boolean;
   /** Largest request body in bytes, when it is not the server's default. */
   bodyLimit?: number;
+  /**
+   * `false`: for people only. An API key is refused (403) whatever codes it holds: a key never manages keys,
+   * users, roles or webhooks, nor anything that only a person signed in can mean (their own account, the
+   * areas people operate). See `peopleOnly`.
+   */
+  keys?: false;
 }
 
 /** Declares an operation, keeping its literal types for the server's handler and the web's calls. */
@@ -302,6 +308,30 @@ export function resourceApi<const D extends ResourceApiDef>(def: D): ResourceOpe
       query: z.object({ Id: idText, Disabled: queryBool }),
     };
   return api as ResourceOperations<D>;
+}
+
+type PeopleOnly<T> = {
+  [K in keyof T]: T[K] extends OperationSpec ? T[K] & { keys: false } : T[K];
+};
+
+/**
+ * The same operations, for people only (OperationSpec.keys): an API key calling any of them is refused with 403
+ * whatever codes it holds, except the operations named in `except`. A key never manages keys, users, roles or
+ * webhooks; the platform checks this flag on every request (platform/route.ts), so a new operation of such
+ * a group is refused to keys without anyone remembering to.
+ */
+export function peopleOnly<const T extends object>(api: T, except: readonly (keyof T)[] = []): PeopleOnly<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(api)) {
+    const isOperation =
+      value !== null &&
+      typeof value === 'object' &&
+      'method' in value &&
+      'path' in value &&
+      'access' in value;
+    out[key] = isOperation && !except.includes(key as keyof T) ? { ...value, keys: false } : value;
+  }
+  return out as PeopleOnly<T>;
 }
 
 /** Every operation of a resource declaration, in registration order (for route tables and the document). */

@@ -30,6 +30,7 @@ export const AUDIT_ENTITY_MODULE: Readonly<Record<string, AuditModule>> = {
   Settings: 'admin',
   AuditLog: 'admin',
   ExportJob: 'admin',
+  ApiKey: 'admin',
   Department: 'admin',
   PeopleGroup: 'admin',
   PeopleType: 'admin',
@@ -232,7 +233,7 @@ export function auditSystemActorKey(name: string): string {
 }
 
 export interface AuditActorEntry {
-  ActorKind: 'user' | 'device' | 'system';
+  ActorKind: 'user' | 'device' | 'system' | 'key';
   UserName: string | null;
   Ip: string | null;
   Entity: string;
@@ -241,8 +242,8 @@ export interface AuditActorEntry {
 /**
  * Who acted, in the operator's language: a user by login name; a device as the kind of device it is (a door
  * controller writes access-control objects, a charging host garage ones) and its name; a system job by its
- * label. A refused sign-in is logged as the system under the name that was typed, from an address: that name
- * is shown as typed.
+ * label; an API key as a key, by its name. A refused sign-in is logged as the system under the name that was
+ * typed, from an address: that name is shown as typed.
  */
 export function auditActorName(entry: AuditActorEntry, tr: AuditTr): string {
   const name = entry.UserName ?? '';
@@ -250,6 +251,7 @@ export function auditActorName(entry: AuditActorEntry, tr: AuditTr): string {
     const module = AUDIT_ENTITY_MODULE[entry.Entity] === 'garage' ? 'garage' : 'accessControl';
     return tr(`audit.actor.device.${module}`, { name });
   }
+  if (entry.ActorKind === 'key') return tr('audit.actor.key', { name });
   if (entry.ActorKind === 'system' && entry.Ip === null) {
     const key = auditSystemActorKey(name);
     return hasKey('zh', key) ? tr(key) : name;

@@ -1,4 +1,5 @@
 import type { ServerModule } from '../../platform/module.ts';
+import { apiKeyRoutes } from './api-key/routes.ts';
 import { appUserRoutes } from './app-user/routes.ts';
 import { areaInfoRoutes } from './area-info/routes.ts';
 import { auditLogRoutes } from './audit-log/routes.ts';
@@ -12,8 +13,8 @@ import { registerSystemDependents } from './dependents.ts';
 import { settingsRoutes } from './settings/routes.ts';
 
 /**
- * The system module's face: sign-in, users, areas, roles, resources, operator staff, settings, the audit
- * log, exports and the shared choice lists. Its tables are the platform's (db/migrations).
+ * The system module's face: sign-in, users, areas, roles, API keys, resources, operator staff, settings, the
+ * audit log, exports and the shared choice lists. Its tables are the platform's (db/migrations).
  */
 export const systemModule: ServerModule = {
   name: 'system',
@@ -22,6 +23,7 @@ export const systemModule: ServerModule = {
     ...appUserRoutes,
     ...areaInfoRoutes,
     ...roleRoutes,
+    ...apiKeyRoutes,
     ...resourceRoutes,
     ...operatorStaffRoutes,
     ...settingsRoutes,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { email, phone, url, zodRule } from '../../validators/index.ts';
-import { operation, resourceApi } from '../operation.ts';
+import { operation, peopleOnly, resourceApi } from '../operation.ts';
 import { APP_USER_ADMIN } from '../permissions.ts';
 import { filterSchema, id, idList, idParams, idText, optionalText, queryBool } from '../wire.ts';
 import { areaInfoDetail } from './area-info.ts';
@@ -110,7 +110,7 @@ const users = resourceApi({
   sorts: ['Id', 'UserName', 'Name', 'CreatedAt'],
 });
 
-export const AppUserApi = {
+export const AppUserApi = peopleOnly({
   info: operation({
     method: 'GET',
     path: '/api/AppUser/Info',
@@ -205,4 +205,4 @@ export const AppUserApi = {
     summary: "Set a user's password (their sessions end)",
     body: z.strictObject({ Id: id, NewPassword: passwordSchema }),
   }),
-};
+});

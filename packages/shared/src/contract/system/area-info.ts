@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseCustom } from '../../utils/index.ts';
 import { commaDigits, zodRule } from '../../validators/index.ts';
-import { operation } from '../operation.ts';
+import { operation, peopleOnly } from '../operation.ts';
 import { AREA_MANAGERS } from '../permissions.ts';
 import { id, idParams, idText, pageOf, paging, queryBool } from '../wire.ts';
 
@@ -35,7 +35,7 @@ const customJson = z
 const areaName = z.string().trim().min(1).max(50);
 const TAG = 'AreaInfo';
 
-export const AreaInfoApi = {
+const areaOperations = {
   name: 'AreaInfo',
   list: operation({
     method: 'GET',
@@ -131,3 +131,7 @@ export const AreaInfoApi = {
     query: z.object({ Id: idText, Custom: customJson.default(null) }),
   }),
 };
+
+// An area's name and data: any caller operating it reads them, a key too. The rest decides who operates
+// which area, for people: a key's areas are fixed when it is made.
+export const AreaInfoApi = peopleOnly(areaOperations, ['get']);

@@ -8,8 +8,11 @@ export const auditLogItem = z.object({
   Id: z.number(),
   At: z.string(),
   UserId: z.number().nullable(),
-  /** Who acted: a user (UserName is the login), a device (its name) or a system job (its name as written). */
-  ActorKind: z.enum(['user', 'device', 'system']),
+  /**
+   * Who acted: a user (UserName is the login), a device (its name), a system job (its name as written) or an
+   * API key (its name; ActorId is the key's).
+   */
+  ActorKind: z.enum(['user', 'device', 'system', 'key']),
   UserName: z.string().nullable(),
   AreaId: z.number().nullable(),
   AreaName: z.string().nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operation } from '../operation.ts';
+import { operation, peopleOnly } from '../operation.ts';
 
 /** A permitted resource as the menu and the permission checks of the web read it. */
 export const permittedResource = z.object({
@@ -20,7 +20,7 @@ export type LoginInput = z.output<typeof loginBody>;
 
 const TAG = 'Auth';
 
-export const AuthApi = {
+const authOperations = {
   login: operation({
     method: 'POST',
     path: '/api/Auth/login',
@@ -48,3 +48,7 @@ export const AuthApi = {
     reply: z.array(permittedResource),
   }),
 };
+
+// Signing in is public; the resources a caller may see follow its codes, a key's too. A key has no session
+// to end.
+export const AuthApi = peopleOnly(authOperations, ['login', 'resources']);

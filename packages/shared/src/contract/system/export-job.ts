@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operation } from '../operation.ts';
+import { operation, peopleOnly } from '../operation.ts';
 import { EXPORT_MANAGERS } from '../permissions.ts';
 import { endAfterStart, idParams, instantText, pageOf, paging } from '../wire.ts';
 
@@ -74,7 +74,7 @@ export type ExportTooManyData = z.output<typeof exportTooManyData>;
 
 const TAG = 'ExportJob';
 
-export const ExportJobApi = {
+export const ExportJobApi = peopleOnly({
   name: 'ExportJob',
   create: operation({
     method: 'POST',
@@ -126,4 +126,4 @@ export const ExportJobApi = {
     area: true,
     params: idParams,
   }),
-};
+});

@@ -8,3 +8,4 @@ export * from './operator-staff.ts';
 export * from './settings.ts';
 export * from './audit-log.ts';
 export * from './export-job.ts';
+export * from './api-key.ts';

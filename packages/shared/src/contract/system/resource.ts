@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operation, resourceApi } from '../operation.ts';
+import { operation, peopleOnly, resourceApi } from '../operation.ts';
 import { RESOURCE_MANAGERS, RESOURCE_READERS } from '../permissions.ts';
 import { filterSchema, id } from '../wire.ts';
 
@@ -38,7 +38,7 @@ const fields = {
 };
 
 /** Resource managers edit the tree; role managers read it to assign resources to roles. */
-export const ResourceApi = {
+export const ResourceApi = peopleOnly({
   tree: operation({
     method: 'GET',
     path: '/api/Resource/Tree',
@@ -59,4 +59,4 @@ export const ResourceApi = {
     update: z.strictObject({ Id: id, ...fields }),
     remove: true,
   }),
-};
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operation, resourceApi } from '../operation.ts';
+import { operation, peopleOnly, resourceApi } from '../operation.ts';
 import { ADMIN_CODE, ROLE_ADMIN } from '../permissions.ts';
 import { filterSchema, id } from '../wire.ts';
 
@@ -27,7 +27,7 @@ const fields = {
   Description: z.string().trim().max(200).nullable().optional(),
 };
 
-export const RoleApi = {
+export const RoleApi = peopleOnly({
   ...resourceApi({
     name: 'Role',
     area: false,
@@ -48,4 +48,4 @@ export const RoleApi = {
     access: ROLE_ADMIN,
     body: z.strictObject({ Id: id, ResourceIds: z.array(id).max(500) }),
   }),
-};
+});

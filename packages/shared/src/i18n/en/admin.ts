@@ -22,6 +22,7 @@ export const admin: CatalogueShape<typeof zh> = {
     peopleType: 'People types',
     auditLog: 'Operation log',
     area: 'Areas',
+    apiKey: 'API keys',
   },
   field: {
     Id: 'ID',
@@ -77,6 +78,15 @@ export const admin: CatalogueShape<typeof zh> = {
     ChargeRecordRetentionMonths: 'Charging records and their orders kept (months; 0 = all)',
     PowerOffRetentionMonths: 'Forced power-off records kept (months; 0 = all)',
     ParkOrderRetentionMonths: 'Temporary parking orders kept (months; 0 = all)',
+    Prefix: 'Key prefix',
+    Codes: 'Permission codes',
+    AreaIds: 'Areas',
+    RevokedAt: 'Revoked at',
+    LastUsedAt: 'Last used',
+    LastUsedIp: 'Last used from',
+    CreatedByName: 'Created by',
+    RevokedByName: 'Revoked by',
+    KeyState: 'State',
   },
   exportPart: '{{title}} ({{part}} of {{parts}})',
   exportStatus: {

@@ -99,6 +99,7 @@ export const audit: CatalogueShape<typeof zh> = {
     Holiday: 'Holiday',
     DoorSchedule: 'Door schedule',
     DoorAlarm: 'Door alarm',
+    ApiKey: 'API key',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {
@@ -209,6 +210,8 @@ export const audit: CatalogueShape<typeof zh> = {
       accessControl: 'Door controller {{name}}',
       garage: 'Charging host {{name}}',
     },
+    /** An API key (issue 29), by its name. */
+    key: 'API key {{name}}',
   },
   name: {
     door: '{{device}} {{door}}',

@@ -52,4 +52,9 @@ export const errors: Record<keyof typeof zh, string> = {
   resourceCodeTaken: 'This resource code already exists',
   adminProtected: 'Only administrators may manage users who hold the administrator role',
   cannotChangeSelf: 'You cannot disable or delete your own account',
+  apiKeyInvalid: 'This API key is not valid',
+  apiKeyExpired: 'This API key has expired; use a new key',
+  apiKeyRevoked: 'This API key has been revoked',
+  apiKeyNotAllowed:
+    'An API key cannot do this: keys, users, roles and webhooks are managed by a signed-in administrator only',
 };

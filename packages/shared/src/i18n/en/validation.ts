@@ -34,4 +34,5 @@ export const validation: Record<keyof typeof zh, string> = {
   passcode: 'A passcode is 1 to 6 digits, not all zeros',
   passcodeCount: 'At most 4 passcodes per door',
   passcodeRepeated: 'The same passcode is entered twice',
+  mustBeFuture: 'Must be later than now',
 };

@@ -22,6 +22,7 @@ export const admin: CatalogueShape<typeof zh> = {
     peopleType: 'Tipos de personas',
     auditLog: 'Registro de operaciones',
     area: 'Áreas',
+    apiKey: 'Claves de API',
   },
   field: {
     Id: 'ID',
@@ -77,6 +78,15 @@ export const admin: CatalogueShape<typeof zh> = {
     ChargeRecordRetentionMonths: 'Meses de registros de carga y sus pedidos conservados (0 = todos)',
     PowerOffRetentionMonths: 'Meses de registros de corte forzado conservados (0 = todos)',
     ParkOrderRetentionMonths: 'Meses de pedidos de aparcamiento temporal conservados (0 = todos)',
+    Prefix: 'Prefijo de la clave',
+    Codes: 'Códigos de permiso',
+    AreaIds: 'Áreas',
+    RevokedAt: 'Revocada el',
+    LastUsedAt: 'Último uso',
+    LastUsedIp: 'Último uso desde',
+    CreatedByName: 'Creada por',
+    RevokedByName: 'Revocada por',
+    KeyState: 'Estado',
   },
   exportPart: '{{title}} ({{part}} de {{parts}})',
   exportStatus: {

@@ -99,6 +99,7 @@ export const audit: CatalogueShape<typeof zh> = {
     Holiday: 'Festivo',
     DoorSchedule: 'Horario de puerta',
     DoorAlarm: 'Alarma de puerta',
+    ApiKey: 'Clave de API',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {
@@ -209,6 +210,8 @@ export const audit: CatalogueShape<typeof zh> = {
       accessControl: 'Controlador de puerta {{name}}',
       garage: 'Cargador {{name}}',
     },
+    /** An API key (issue 29), by its name. */
+    key: 'Clave de API {{name}}',
   },
   name: {
     door: '{{device}} {{door}}',

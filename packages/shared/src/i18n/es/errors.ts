@@ -53,4 +53,9 @@ export const errors: Record<keyof typeof zh, string> = {
   resourceCodeTaken: 'Este código de recurso ya existe',
   adminProtected: 'Solo los administradores pueden gestionar usuarios con el rol de administrador',
   cannotChangeSelf: 'No puede desactivar ni eliminar su propia cuenta',
+  apiKeyInvalid: 'Esta clave de API no es válida',
+  apiKeyExpired: 'Esta clave de API ha caducado; use una clave nueva',
+  apiKeyRevoked: 'Esta clave de API ha sido revocada',
+  apiKeyNotAllowed:
+    'Una clave de API no puede hacer esto: las claves, usuarios, roles y webhooks solo los gestiona un administrador con sesión iniciada',
 };

@@ -34,4 +34,5 @@ export const validation: Record<keyof typeof zh, string> = {
   passcode: 'Un código de acceso tiene de 1 a 6 dígitos, no todos ceros',
   passcodeCount: 'Como máximo 4 códigos de acceso por puerta',
   passcodeRepeated: 'El mismo código de acceso aparece dos veces',
+  mustBeFuture: 'Debe ser posterior al momento actual',
 };

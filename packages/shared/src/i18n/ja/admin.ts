@@ -22,6 +22,7 @@ export const admin: CatalogueShape<typeof zh> = {
     peopleType: '人員タイプ',
     auditLog: '操作ログ',
     area: 'エリア',
+    apiKey: 'API キー',
   },
   field: {
     Id: 'ID',
@@ -77,6 +78,15 @@ export const admin: CatalogueShape<typeof zh> = {
     ChargeRecordRetentionMonths: '充電記録とその注文の保存月数（0 はすべて保存）',
     PowerOffRetentionMonths: '強制停止記録の保存月数（0 はすべて保存）',
     ParkOrderRetentionMonths: '一時駐輪注文の保存月数（0 はすべて保存）',
+    Prefix: 'キーのプレフィックス',
+    Codes: '権限コード',
+    AreaIds: 'エリア',
+    RevokedAt: '失効日時',
+    LastUsedAt: '最終使用日時',
+    LastUsedIp: '最終使用元',
+    CreatedByName: '作成者',
+    RevokedByName: '失効者',
+    KeyState: '状態',
   },
   exportPart: '{{title}}（{{part}}/{{parts}}）',
   exportStatus: {

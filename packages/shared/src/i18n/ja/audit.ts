@@ -99,6 +99,7 @@ export const audit: CatalogueShape<typeof zh> = {
     Holiday: '休日',
     DoorSchedule: 'ドアスケジュール',
     DoorAlarm: 'ドアアラーム',
+    ApiKey: 'API キー',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {
@@ -209,6 +210,8 @@ export const audit: CatalogueShape<typeof zh> = {
       accessControl: 'ドアコントローラー {{name}}',
       garage: '充電ホスト {{name}}',
     },
+    /** An API key (issue 29), by its name. */
+    key: 'API キー {{name}}',
   },
   name: {
     door: '{{device}} {{door}}',

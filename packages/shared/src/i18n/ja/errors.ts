@@ -54,4 +54,9 @@ export const errors: Record<keyof typeof zh, string> = {
   resourceCodeTaken: 'このリソースコードは既に存在します',
   adminProtected: '管理者ロールを持つユーザーは管理者のみが管理できます',
   cannotChangeSelf: '自分のアカウントを無効化・削除することはできません',
+  apiKeyInvalid: 'この API キーは無効です',
+  apiKeyExpired: 'この API キーは有効期限が切れています。新しいキーを使用してください',
+  apiKeyRevoked: 'この API キーは失効しています',
+  apiKeyNotAllowed:
+    'API キーではこの操作はできません。キー、ユーザー、ロール、Webhook はサインインした管理者のみが管理できます',
 };

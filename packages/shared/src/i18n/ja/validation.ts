@@ -34,4 +34,5 @@ export const validation: Record<keyof typeof zh, string> = {
   passcode: 'パスコードは 1～6 桁の数字です（すべて 0 は不可）',
   passcodeCount: 'パスコードは 1 つのドアにつき 4 つまでです',
   passcodeRepeated: '同じパスコードが 2 回入力されています',
+  mustBeFuture: '現在より後の日時を指定してください',
 };

@@ -20,6 +20,7 @@ export const admin = {
     peopleType: '人员类型',
     auditLog: '操作日志',
     area: '区域',
+    apiKey: 'API 密钥',
   },
   field: {
     Id: '编号',
@@ -75,6 +76,15 @@ export const admin = {
     ChargeRecordRetentionMonths: '充电记录及其订单保留月数（0 为全部保留）',
     PowerOffRetentionMonths: '强制断电记录保留月数（0 为全部保留）',
     ParkOrderRetentionMonths: '临停订单保留月数（0 为全部保留）',
+    Prefix: '密钥前缀',
+    Codes: '权限编码',
+    AreaIds: '区域',
+    RevokedAt: '吊销时间',
+    LastUsedAt: '最近使用时间',
+    LastUsedIp: '最近使用地址',
+    CreatedByName: '创建人',
+    RevokedByName: '吊销人',
+    KeyState: '状态',
   },
   exportPart: '{{title}}（第 {{part}}/{{parts}} 批）',
   exportStatus: {

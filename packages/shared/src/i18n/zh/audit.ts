@@ -102,6 +102,7 @@ export const audit = {
     Holiday: '节假日',
     DoorSchedule: '门定时任务',
     DoorAlarm: '门报警',
+    ApiKey: 'API 密钥',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {
@@ -213,6 +214,8 @@ export const audit = {
       accessControl: '门禁控制器 {{name}}',
       garage: '充电主机 {{name}}',
     },
+    /** An API key (issue 29), by its name. */
+    key: 'API 密钥 {{name}}',
   },
   /** An object named by two fields: a door of a controller, a socket of a host. */
   name: {

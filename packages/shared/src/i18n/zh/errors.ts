@@ -49,4 +49,8 @@ export const errors = {
   resourceCodeTaken: '资源编码已存在',
   adminProtected: '只有系统管理员可以管理拥有管理员角色的用户',
   cannotChangeSelf: '不能禁用或删除自己的账号',
+  apiKeyInvalid: 'API 密钥无效',
+  apiKeyExpired: 'API 密钥已过期，请使用新的密钥',
+  apiKeyRevoked: 'API 密钥已被吊销',
+  apiKeyNotAllowed: 'API 密钥不能执行此操作：密钥、用户、角色和 Webhook 只能由登录的管理员管理',
 } as const;

@@ -33,4 +33,5 @@ export const validation = {
   passcode: '开门密码为 1 到 6 位数字，且不能全为 0',
   passcodeCount: '每个门最多 4 个开门密码',
   passcodeRepeated: '开门密码重复',
+  mustBeFuture: '必须晚于当前时间',
 } as const;
