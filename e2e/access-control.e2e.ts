@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Download, Locator, Page } from 'playwright-core';
-import { eventually, goto, screenshot, toasts, untranslatedKeys } from './support/app.ts';
+import { confirmPopup, eventually, goto, screenshot, toasts, untranslatedKeys } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
 const suite = useSuite();
@@ -69,10 +69,6 @@ async function pick(page: Page, testId: string, label: string) {
   // A dropdown still moving in (its zoom animation, a page settling after a dialog) can sit partly outside the
   // viewport for a moment; the option's own click handler is what matters here.
   await option.dispatchEvent('click');
-}
-
-async function confirmPopup(page: Page) {
-  await page.locator('.ant-popconfirm:visible .ant-btn-primary').first().click();
 }
 
 async function search(page: Page, filter: string, text: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { eventually, goto, toasts } from './support/app.ts';
+import { confirmPopup, eventually, goto, toasts } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
 const suite = useSuite();
@@ -35,15 +35,6 @@ async function choose(page: Page, testId: string, ...labels: string[]) {
     await option.dispatchEvent('click'); // delivered where the option is, though the dropdown may still be moving into place
   }
   await page.keyboard.press('Escape');
-}
-
-async function confirmPopup(page: Page) {
-  await page
-    .locator(
-      '.ant-popconfirm:visible .ant-btn-primary, .ant-popover:visible .ant-popconfirm-buttons .ant-btn-primary',
-    )
-    .first()
-    .click();
 }
 
 async function search(page: Page, filter: string, text: string) {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { eventually, goto, login, screenshot, toasts, untranslatedKeys } from './support/app.ts';
+import {
+  confirmPopup,
+  eventually,
+  goto,
+  login,
+  screenshot,
+  toasts,
+  untranslatedKeys,
+} from './support/app.ts';
 import { DEMO_PASSWORD } from './support/server.ts';
 import { useSuite } from './support/suite.ts';
 
@@ -55,7 +63,7 @@ describe('login locks on the users screen', () => {
       await screenshot(page, `users-locked-${language}`);
       if (language === 'zh') {
         await page.locator('[data-testid="unlock-deptuser"]').click();
-        await page.locator('.ant-popconfirm:visible .ant-btn-primary').first().click();
+        await confirmPopup(page);
         await eventually(() => toasts(page)).toContain('已解锁，该用户可以重新登录');
         await eventually(() => banner.count()).toBe(0);
         await eventually(() => row.locator('[data-testid="lock-tag"]').count()).toBe(0);
@@ -66,7 +74,7 @@ describe('login locks on the users screen', () => {
       } else {
         // The row action unlocks as well.
         await row.locator('[data-testid="row-unlock"]').click();
-        await page.locator('.ant-popconfirm:visible .ant-btn-primary').first().click();
+        await confirmPopup(page);
         await eventually(() => toasts(page)).toContain('Unlocked; the user can sign in again');
         await eventually(() => banner.count()).toBe(0);
       }

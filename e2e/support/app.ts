@@ -96,6 +96,19 @@ export function eventually<T>(read: () => T | Promise<T>, timeout = 10_000) {
   return expect.poll(read, { timeout, interval: 100 });
 }
 
+/**
+ * Confirms the Popconfirm open now, and waits until it has closed. A popup still fading out from an earlier
+ * confirm keeps its buttons in the DOM for a moment: the first visible one could be that one (a second click on
+ * the earlier row's delete, and the new popup left open), so a closing popup is not taken.
+ */
+export async function confirmPopup(page: Page): Promise<void> {
+  const open = page
+    .locator('.ant-popover:not(.ant-popover-hidden):not([class*="-leave"])')
+    .filter({ has: page.locator('.ant-popconfirm-buttons') });
+  await open.last().locator('.ant-popconfirm-buttons .ant-btn-primary').click();
+  await eventually(() => open.count()).toBe(0);
+}
+
 /** Picks an area in the navbar switcher. */
 export async function chooseArea(page: Page, name: string): Promise<void> {
   await page.locator('[data-testid="area-switcher"]').click();

@@ -130,11 +130,23 @@ function AcknowledgeDialog({
   );
 }
 
-/** Tells the operator of a new alarm: in the page, and as a browser notification when allowed. */
+const alarmKey = (id: number) => `door-alarm-${id}`;
+
+/**
+ * Tells the operator of a new alarm: in the page, and as a browser notification when allowed. The in-page notice
+ * stays until the alarm is acknowledged (here or on another screen or instance: AlarmChanged closes it), since an
+ * alarm waits for an operator; one that faded after 4.5 s could be missed by the operator it was for.
+ */
 function announce(alarm: DoorAlarmItem, t: (key: TKey, o?: Record<string, unknown>) => string) {
   const title = enumText(t, doorAlarmKind, alarm.Kind);
   const text = `${alarm.DeviceName}${alarm.DoorNumber > 0 ? ` · ${alarm.DoorName ?? alarm.DoorNumber}` : ''}`;
-  notification.warning({ message: title, description: text, placement: 'topRight' });
+  notification.warning({
+    key: alarmKey(alarm.Id),
+    message: title,
+    description: text,
+    placement: 'topRight',
+    duration: 0,
+  });
   if (typeof Notification !== 'undefined' && Notification.permission === 'granted')
     new Notification(title, { body: text, tag: `door-alarm-${alarm.Id}` });
 }
@@ -165,6 +177,7 @@ export default function DoorMonitorPage() {
       return;
     }
     if (event.Type === 'AlarmRaised') announce(event, t);
+    if (event.Type === 'AlarmChanged' && event.State !== 0) notification.destroy(alarmKey(event.Id));
     queryClient.setQueryData<DoorMonitorReply>(key, (reply) => {
       if (!reply) return reply;
       if (event.Type === 'DoorState') {
