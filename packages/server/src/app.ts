@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { API_DOCS_PATH, ASYNCAPI_PATH, TOKEN_COOKIE } from '@gatehouse/shared';
@@ -22,11 +23,12 @@ import type { Platform } from './platform/platform.ts';
 import { redactUrl, registerSecurityHeaders } from './platform/security-headers.ts';
 import { openApiComponents, registerRoute, type AnyRoute } from './platform/route.ts';
 import { asyncApiDocument } from './platform/asyncapi.ts';
+import { Metrics, serveMetrics } from './platform/metrics.ts';
 import { AreaHub } from './platform/hub/hub.ts';
 import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
 import { SettingsService } from './modules/system/index.ts';
-import { ensurePartitionsAhead, pruneSwipeRecords } from './modules/access-control/index.ts';
-import { pruneGarageRecords } from './modules/garage/index.ts';
+import { ensurePartitionsAhead, pruneSwipeRecords, syncBacklog } from './modules/access-control/index.ts';
+import { openSessionCount, pruneGarageRecords } from './modules/garage/index.ts';
 import { registerModules, routeTable } from './routes.ts';
 import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
 import { wgGateway, type WgGateway } from './gateways/wg/index.ts';
@@ -62,6 +64,10 @@ export interface Built {
   gateways: DeviceGateway[];
   /** What /readyz reports (database, migrations, bus, draining). */
   readiness: Readiness;
+  /** This app's Prometheus metrics (platform/metrics.ts; the gateways count into them). */
+  metrics: Metrics;
+  /** Where METRICS_PORT's listener is bound, once the app is ready (undefined without one). */
+  metricsAddress(): AddressInfo | undefined;
   /**
    * A graceful stop's first half (main.ts on SIGTERM, docs/deployment.md): /readyz answers 503 at once, and
    * after `delayMs` (the proxy's health checks take the instance out of rotation meanwhile) the live hub's
@@ -95,6 +101,9 @@ export async function buildApp({
 }: BuildOptions): Promise<Built> {
   const app = createFastify(config);
   const { platform, hub, cluster } = await startPlatform(app, config, db, clock);
+  // One registry per app (two apps in one process count apart), carried as a seam like the hub.
+  const metrics = new Metrics(app.log);
+  platform.seams.metrics = metrics;
 
   // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
   // messages), and replies are plain JSON, so Fastify's own compilers stand aside.
@@ -103,6 +112,7 @@ export async function buildApp({
   installErrorHandling(app);
   await registerSecurityHeaders(app);
   logFailedRequests(app);
+  const metricsListener = serveMetrics(app, metrics, config.metrics);
   await registerApiDocs(app, platform);
   await app.register(fastifyWebsocket);
 
@@ -112,10 +122,20 @@ export async function buildApp({
   const unwatchHub = watchHubSessions(platform, hub);
   const { ocpp, wg, gateways } = deviceGateways(
     app,
-    { db, clock, log: app.log, hub, instanceId: config.instanceId, cluster },
+    { db, clock, log: app.log, hub, instanceId: config.instanceId, cluster, metrics },
     config,
     devices,
   );
+  metrics.observe({
+    controllers: () => {
+      const health = wg?.health();
+      return { driven: health?.devices ?? 0, online: health?.connected ?? 0, offline: health?.offline ?? 0 };
+    },
+    ocppConnections: () => ocpp.central.connected().length,
+    syncBacklog: () => syncBacklog(db.kysely),
+    openChargingSessions: () => openSessionCount(db.kysely),
+    databasePool: () => db.pool?.(),
+  });
   // The gateways' seams, carried by every context from here on (withdrawn when the gateways close): the
   // chargers' from the first request, the door controllers' once their gateway has started (below).
   platform.seams.chargers = ocpp.chargers;
@@ -165,6 +185,8 @@ export async function buildApp({
     wg: wg?.gateway(),
     gateways,
     readiness,
+    metrics,
+    metricsAddress: () => metricsListener.address(),
     drain,
   };
 }

@@ -67,6 +67,19 @@ export interface Config {
   trustProxy: boolean | string;
   /** This instance's name in the cluster, its logs and screens (INSTANCE_ID, else host-pid-random). */
   instanceId: string;
+  /** Prometheus metrics (`/metrics`, docs/integrations.md "Metrics"). */
+  metrics: MetricsConfig;
+}
+
+/**
+ * Where `/metrics` is served: on a listener of its own (`METRICS_PORT`, then only there), else on the public
+ * port to a bearer of `METRICS_TOKEN`; neither: nowhere (404). A token set with the port is asked there too.
+ */
+export interface MetricsConfig {
+  /** `METRICS_PORT`: "port" or "host:port" (host: HOST's); null ("off", the default): no listener. */
+  listen: { host: string; port: number } | null;
+  /** `METRICS_TOKEN`: the bearer token a scraper sends; null: none. */
+  token: string | null;
 }
 
 export interface OcppConfig {
@@ -262,8 +275,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (typeof trustProxy === 'string' && !/^[0-9A-Fa-f.:/, ]+$/.test(trustProxy))
     throw new ConfigError('TRUST_PROXY', `expected on, off or proxy addresses, got "${trustText}"`);
 
+  const host = get('HOST') ?? (seed === 'demo' ? '127.0.0.1' : '0.0.0.0');
+  const metrics = metricsConfig(get, host, port);
+
   return {
     instanceId: instance,
+    metrics,
     trustProxy,
     // One process on SQLite: no proxy to wait for, unless DRAIN_DELAY says otherwise.
     drainSeconds: /^0+[a-z]?$/i.test(
@@ -279,7 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port,
     // With the demo seed, accounts with a published password exist: only this machine may reach them
     // unless HOST says otherwise (main.ts then warns).
-    host: get('HOST') ?? (seed === 'demo' ? '127.0.0.1' : '0.0.0.0'),
+    host,
     databaseUrl,
     pg: { poolSize: Number(poolText), statementTimeoutMs: statementTimeout * 1000 },
     sessionTtlSeconds,
@@ -300,4 +317,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
           : path.join(path.dirname(path.resolve(cwd, databaseUrl)), 'exports')),
     ),
   };
+}
+
+/** METRICS_PORT and METRICS_TOKEN (see MetricsConfig). */
+function metricsConfig(
+  get: (name: string) => string | undefined,
+  host: string,
+  publicPort: number,
+): MetricsConfig {
+  const portText = get('METRICS_PORT');
+  let listen: MetricsConfig['listen'] = null;
+  if (portText !== undefined && portText.toLowerCase() !== 'off') {
+    const m = /^(?:(\d{1,3}(?:\.\d{1,3}){3}|localhost):)?(\d{1,5})$/.exec(portText);
+    if (!m || Number(m[2]) > 65535)
+      throw new ConfigError(
+        'METRICS_PORT',
+        `expected a port or host:port such as 127.0.0.1:9464, got "${portText}"`,
+      );
+    if (Number(m[2]) !== 0 && Number(m[2]) === publicPort)
+      throw new ConfigError(
+        'METRICS_PORT',
+        `must differ from PORT (${publicPort}): it is a listener of its own`,
+      );
+    listen = { host: m[1] ?? host, port: Number(m[2]) };
+  }
+  const token = get('METRICS_TOKEN') ?? null;
+  // A scraper's configuration holds it: long enough not to be guessed, and nothing a header would mangle.
+  if (token !== null && !/^[\x21-\x7e]{16,256}$/.test(token))
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      'expected 16 to 256 printable characters without spaces (for example the output of `openssl rand -hex 32`)',
+    );
+  return { listen, token };
 }

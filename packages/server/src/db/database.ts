@@ -15,6 +15,8 @@ export interface Db {
   /** PostgreSQL only: the connection string and schema, for connections of its own (the bus's listener). */
   url?: string;
   schema?: string;
+  /** PostgreSQL only: the pool's connections now (the metrics' gauge); SQLite has one connection, no pool. */
+  pool?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
       dialect: 'postgres',
       url,
       ...(options.pgSchema ? { schema: options.pgSchema } : {}),
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => kysely.destroy(),
     };
   }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Clock } from './clock.ts';
 import type { ClusterNode } from './cluster/node.ts';
+import type { GatewayMetrics } from './metrics.ts';
 
 /** Where a gateway reports what devices say: the area's live hub (platform/hub). */
 export interface LiveEvents {
@@ -23,6 +24,8 @@ export interface GatewayDeps {
    * to it over the bus. Without it a gateway acts alone (tests that start one by hand).
    */
   cluster?: ClusterNode;
+  /** Where it counts what devices did (platform/metrics.ts); absent: counted nowhere (tests that start one by hand). */
+  metrics?: GatewayMetrics;
 }
 
 /** What /healthz reports of a gateway. */
@@ -32,6 +35,8 @@ export interface GatewayHealth {
   /** Devices it drives (or may accept), and how many of them answer or are connected now. */
   devices: number;
   connected: number;
+  /** Of those, how many stopped answering (a gateway that can tell; the metrics' offline controllers). */
+  offline?: number;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   releaseChargePoints,
 } from '../../modules/garage/index.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { GatewayMetrics } from '../../platform/metrics.ts';
 import { systemActor, type AreaContext } from '../../platform/context.ts';
 import { authenticateChargePoint } from './auth.ts';
 import {
@@ -48,6 +49,8 @@ export interface CentralSystemOptions {
    * several instances that sweep runs once across the cluster instead (index.ts: singleton `ocpp-lost-sessions`).
    */
   sweepLostSessions?: boolean;
+  /** Where the calls exchanged with charge points are counted, by action (platform/metrics.ts). */
+  metrics?: GatewayMetrics;
 }
 
 /**
@@ -330,6 +333,14 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
       );
     });
     client.on('close', () => this.drop(connection));
+    const metrics = this.options.metrics;
+    if (metrics) {
+      // Every call either way, handled or not (ocpp-rpc emits it before the handler or the send): [2, id, action, …].
+      client.on('call', (event: unknown) => {
+        const { outbound, payload } = event as { outbound: boolean; payload: unknown[] };
+        metrics.ocppMessage(String(payload[2]), outbound ? 'out' : 'in');
+      });
+    }
     const deps: HandlerDeps = {
       db: this.options.db,
       clock: this.options.clock,

@@ -4,6 +4,7 @@ import {
   type ChargerGateway,
 } from '../../modules/garage/index.ts';
 import type { DeviceGateway, GatewayDeps } from '../../platform/gateway.ts';
+import type { GatewayMetrics } from '../../platform/metrics.ts';
 import { CentralSystem } from './central-system.ts';
 import { closeReplacedConnections, ocppChargerGateway, serveChargerCommands } from './charger-gateway.ts';
 import { forwardToHub } from './live.ts';
@@ -67,6 +68,7 @@ export function ocppGateway(
     offlineGraceSeconds: settings.offlineGraceSeconds,
     // Once across the cluster (below), not on every instance.
     sweepLostSessions: !deps.cluster,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
   // With the cluster, a command for a charge point connected to another instance is carried to it.
   const cluster = deps.cluster;
@@ -75,7 +77,7 @@ export function ocppGateway(
     holder: (hostId: number) => chargePointHolder(deps.db, hostId),
     owners: cluster.owners,
   };
-  const chargers = ocppChargerGateway(central, undefined, routing);
+  const chargers = countPowerOffs(ocppChargerGateway(central, undefined, routing), central, deps.metrics);
   forwardToHub(central, deps.hub);
   let running = false;
   let unserve: (() => void) | undefined;
@@ -145,6 +147,32 @@ export function ocppGateway(
         devices: central.connected().length,
         connected: central.connected().length,
       };
+    },
+  };
+}
+
+/**
+ * Power-offs counted by outcome (platform/metrics.ts) where this instance learns it: the charger seam's answer
+ * to the operator's request (counted once, on the instance the operator used, wherever the charge point is
+ * connected), and the charger's own stop report confirming one (on the instance it is connected to).
+ */
+function countPowerOffs(
+  chargers: ChargerGateway,
+  central: CentralSystem,
+  metrics: GatewayMetrics | undefined,
+): ChargerGateway {
+  if (!metrics) return chargers;
+  central.on('sessionEnded', (e) => metrics.powerOff('confirmed', e.powerOffRecordIds.length));
+  return {
+    ...chargers,
+    async powerOff(command) {
+      // A seam that throws is a failed power-off for the operator (forced-outage-record/service.ts).
+      const answer = await chargers.powerOff(command).catch((error: unknown) => {
+        metrics.powerOff('failed');
+        throw error;
+      });
+      metrics.powerOff(answer.outcome === 'notSent' ? 'not_sent' : answer.outcome);
+      return answer;
     },
   };
 }

@@ -24,6 +24,7 @@ import type { Db } from '../../db/database.ts';
 import type { Json, OwnedDevices, OwnerCalls, Unsubscribe } from '../../platform/cluster/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { LiveEvents } from '../../platform/gateway.ts';
+import type { GatewayMetrics } from '../../platform/metrics.ts';
 import { deviceActor, systemActor, type ServiceContext } from '../../platform/context.ts';
 import { doorCount } from '@gatehouse/shared';
 import { collectRecords, recordInput } from './collector.ts';
@@ -84,6 +85,8 @@ export interface WgGatewayOptions {
    * controller. Without it this gateway drives every controller (one process).
    */
   ownership?: WgOwnership;
+  /** Where the records stored are counted (platform/metrics.ts). */
+  metrics?: GatewayMetrics;
 }
 
 export interface WgOwnership {
@@ -370,7 +373,7 @@ export class WgGateway implements DoorControllers {
       );
       if (restarted) await this.forgotten(device, wg, true);
       const result = await collectRecords(this.driver, this.ctx(device), device, wg, {
-        onStored: (rows) => this.announce(rows),
+        onStored: (rows) => this.announce(rows, 'poll'),
       });
       if (result.lost > 0) {
         this.log.warn(
@@ -505,13 +508,14 @@ export class WgGateway implements DoorControllers {
               fence: this.ctx(b.device).fence,
             })),
           ),
+          'push',
         );
       } catch {
         // All or nothing failed: store each controller's own, so a bad one (removed meanwhile, moved out of
         // its area) costs only its records, which the next poll reads again if they are still wanted.
         for (const { device, inputs } of batches)
           await storeControllerRecords(this.ctx(device), device.Id, inputs)
-            .then((rows) => this.announce(rows))
+            .then((rows) => this.announce(rows, 'push'))
             .catch((error: unknown) =>
               this.log.error({ err: error, serial: device.SerialNumber }, 'wg pushed event'),
             );
@@ -520,7 +524,9 @@ export class WgGateway implements DoorControllers {
     return this.flushing;
   }
 
-  private announce(rows: StoredControllerRecord[]): void {
+  /** Records just stored: counted, and told to the area's browsers. */
+  private announce(rows: StoredControllerRecord[], via: 'push' | 'poll'): void {
+    this.options.metrics?.swipesIngested(rows.length, via);
     if (!this.hub) return;
     for (const r of rows) this.hub.publish(r.AreaId, swipeEvent(r));
   }

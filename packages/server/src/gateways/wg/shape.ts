@@ -32,6 +32,7 @@ export function wgGateway(
         hub: deps.hub,
         log: deps.log,
         ownership: ownership(deps),
+        ...(deps.metrics ? { metrics: deps.metrics } : {}),
       });
     },
     async close() {
@@ -40,8 +41,10 @@ export function wgGateway(
     },
     health() {
       const devices = running ? running.controllerCount() : 0;
-      const connected = running ? running.driver.devices().filter((d) => d.online === true).length : 0;
-      return { name: 'wg', running: running !== undefined, devices, connected };
+      const states = running ? running.driver.devices() : [];
+      const connected = states.filter((d) => d.online === true).length;
+      const offline = states.filter((d) => d.online === false).length;
+      return { name: 'wg', running: running !== undefined, devices, connected, offline };
     },
     gateway: () => running,
   };

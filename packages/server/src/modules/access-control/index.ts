@@ -95,6 +95,7 @@ export {
   devicesDueForSync,
   failSync,
   markSending,
+  syncBacklog,
   type SyncRow,
 } from './card-user-link-channel/device-sync.ts';
 // The access-rule seam (gateways/wg/rules-sync.ts, door-watch.ts): what a controller must hold besides its cards,

@@ -100,7 +100,7 @@ export {
   type ConnectorReport,
   type SocketChange,
 } from './charge-equipment/connector.ts';
-export { socketSessions, type SessionScope } from './charge-record/service.ts';
+export { openSessionCount, socketSessions, type SessionScope } from './charge-record/service.ts';
 export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liveness.ts';
 export { applyChannelEvent, type OrderKind } from './common/payments.ts';
 export { tariffOf, orderAmount } from './common/pricing.ts';

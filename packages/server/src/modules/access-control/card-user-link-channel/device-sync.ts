@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
 import { ISSUE, PENDING_SYNC } from './lifecycle.ts';
@@ -46,6 +47,19 @@ export async function devicesDueForSync(ctx: ServiceContext): Promise<number[]> 
     .where((eb) => eb.or([eb('NextSyncAt', 'is', null), eb('NextSyncAt', '<=', now)]))
     .execute();
   return rows.map((r) => r.DeviceId);
+}
+
+/**
+ * How many authorisations wait for their controller (to be written, changed or removed), across the database:
+ * the metrics' sync backlog (platform/metrics.ts). A backlog that grows is a controller that does not take them.
+ */
+export async function syncBacklog(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('CardUserLinkChannel')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('IssueStatus', 'in', PENDING_SYNC)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -123,3 +123,13 @@ export async function withPlacesAndOrders(
     };
   });
 }
+
+/** How many charging sessions are running across the database: the metrics' gauge (platform/metrics.ts). */
+export async function openSessionCount(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('ChargeRecord')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('EndAt', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
