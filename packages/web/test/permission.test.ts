@@ -79,6 +79,7 @@ describe('the route table under the spec roles (section 2)', () => {
       'AreaSettings/SystemSettings',
       'AreaSettings/Resources',
       'AreaSettings/AuditLog',
+      'AreaSettings/ApiKeys',
       'ExportLog',
       'ErrorLog',
       'I18n',
@@ -148,8 +149,9 @@ describe('the route table under the spec roles (section 2)', () => {
 
   it('shows admin every business screen', () => {
     const all = visibleMenu(['admin']);
-    // The spec's screens plus the operation log (SuperAdmin, under area settings; docs/web-shell.md), and
-    // the access rules' five (door monitor, door alarms, time profiles, holidays, door schedules; issue 22).
-    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 4 + 4);
+    // The spec's screens plus the operation log (SuperAdmin, under area settings; docs/web-shell.md), the
+    // access rules' five (door monitor, door alarms, time profiles, holidays, door schedules; issue 22) and
+    // the API keys (SuperAdmin, under area settings; issue 29).
+    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 5 + 4);
   });
 });

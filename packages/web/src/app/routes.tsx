@@ -416,6 +416,15 @@ export const layoutRoutes: readonly AppRoute[] = [
         roles: SUPER_ADMIN,
         page: () => import('../pages/system/audit-log/AuditLogPage.tsx'),
       },
+      {
+        // API keys of other systems (issue 29): made and revoked by the built-in admin and SuperAdmin only.
+        path: '/systemconfig/apikey',
+        name: 'ApiKeys',
+        titleKey: 'route.apiKeys',
+        icon: 'api',
+        roles: SUPER_ADMIN,
+        page: () => import('../pages/system/api-key/ApiKeysPage.tsx'),
+      },
     ],
   },
   {

@@ -46,6 +46,7 @@ export const route = {
   systemSettings: 'System Settings',
   resources: 'Resource Management',
   auditLog: 'Operation Log',
+  apiKeys: 'API Keys',
   exportLog: 'Export Management',
   errorLog: 'Error Log',
   i18n: 'I18n',

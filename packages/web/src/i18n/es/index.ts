@@ -17,6 +17,7 @@ import { list } from './list.ts';
 import { adminUi } from './adminUi.ts';
 import { acUi } from './acUi.ts';
 import { garageUi } from './garageUi.ts';
+import { apiKeyUi } from './apiKeyUi.ts';
 
 export const es: CatalogueShape<WebCatalogue> = {
   app,
@@ -43,4 +44,5 @@ export const es: CatalogueShape<WebCatalogue> = {
   adminUi,
   acUi,
   garageUi,
+  apiKeyUi,
 };

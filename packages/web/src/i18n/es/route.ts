@@ -46,6 +46,7 @@ export const route = {
   systemSettings: 'Configuración del sistema',
   resources: 'Recursos',
   auditLog: 'Registro de operaciones',
+  apiKeys: 'Claves de API',
   exportLog: 'Exportaciones',
   errorLog: 'Registro de errores',
   i18n: 'Internacionalización',

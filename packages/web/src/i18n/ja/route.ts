@@ -46,6 +46,7 @@ export const route = {
   systemSettings: 'システム設定',
   resources: 'リソース管理',
   auditLog: '操作ログ',
+  apiKeys: 'API キー',
   exportLog: 'エクスポート管理',
   errorLog: 'エラーログ',
   i18n: '国際化',

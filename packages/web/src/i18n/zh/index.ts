@@ -15,6 +15,7 @@ import { list } from './list.ts';
 import { adminUi } from './adminUi.ts';
 import { acUi } from './acUi.ts';
 import { garageUi } from './garageUi.ts';
+import { apiKeyUi } from './apiKeyUi.ts';
 
 /** The web app's own catalogue; its shape is the reference for en, es and ja. */
 export const zh = {
@@ -42,6 +43,7 @@ export const zh = {
   adminUi,
   acUi,
   garageUi,
+  apiKeyUi,
 } as const;
 
 export type WebCatalogue = typeof zh;

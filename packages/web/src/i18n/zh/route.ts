@@ -50,6 +50,7 @@ export const route = {
   systemSettings: '系统设置',
   resources: '资源管理',
   auditLog: '操作日志',
+  apiKeys: 'API 密钥',
   exportLog: '导出管理',
   errorLog: '错误日志',
   i18n: '国际化',

@@ -1,0 +1,25 @@
+/** Words of the API key screen (issue 29) that only the web app shows. */
+export const apiKeyUi = {
+  keyword: '名称、前缀或创建人',
+  state: {
+    active: '可用',
+    expired: '已过期',
+    revoked: '已吊销',
+  },
+  revoke: '吊销',
+  confirmRevoke: '确定吊销该 API 密钥吗？吊销后使用它的系统会立即被拒绝，且无法恢复。',
+  revoked: '已吊销，所有服务器已不再接受该密钥',
+  never: '从未使用',
+  noExpiry: '永不过期',
+  codesHint: '只能授予您自己拥有的权限编码',
+  areasHint: '密钥只能访问这些区域；只能选择您可操作的区域',
+  expiresHint: '留空则永不过期；过期后请求会被拒绝',
+  secretTitle: 'API 密钥已创建',
+  secretWarning: '请立即复制并妥善保存此密钥。它只显示这一次，关闭后无法再次查看；丢失后只能吊销并新建一个。',
+  secretUse: '调用接口时放在请求头中：Authorization: Bearer <密钥>',
+  copy: '复制',
+  copied: '已复制到剪贴板',
+  copyFailed: '无法自动复制，请手动选中密钥复制',
+  secretDone: '我已保存密钥',
+  lastUsed: '{{time}}，来自 {{address}}',
+} as const;
