@@ -147,6 +147,10 @@ describeEachDb('API keys', (h) => {
       'POST /api/AreaInfo/SetAuth',
     ])
       expect(paths).toContain(expected);
+    // Every operation on keys, users, roles, resources and webhooks is for people only, those to come too.
+    const managing = h().routes.filter((r) => /^\/api\/(ApiKey|AppUser|Role|Resource|Webhook\w*)\b/.test(r.url));
+    expect(managing.length).toBeGreaterThan(20);
+    expect(managing.filter((r) => r.op?.keys !== false).map((r) => `${r.method} ${r.url}`)).toEqual([]);
     for (const route of peopleOnly) {
       const url = route.url.replace(':Id', '1');
       const reply = await withKey(
