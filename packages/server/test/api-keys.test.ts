@@ -148,7 +148,9 @@ describeEachDb('API keys', (h) => {
     ])
       expect(paths).toContain(expected);
     // Every operation on keys, users, roles, resources and webhooks is for people only, those to come too.
-    const managing = h().routes.filter((r) => /^\/api\/(ApiKey|AppUser|Role|Resource|Webhook\w*)\b/.test(r.url));
+    const managing = h().routes.filter((r) =>
+      /^\/api\/(ApiKey|AppUser|Role|Resource|Webhook\w*)\b/.test(r.url),
+    );
     expect(managing.length).toBeGreaterThan(20);
     expect(managing.filter((r) => r.op?.keys !== false).map((r) => `${r.method} ${r.url}`)).toEqual([]);
     for (const route of peopleOnly) {
