@@ -165,6 +165,15 @@ describeEachDb('API keys', (h) => {
       expect(reply.status, `${route.method} ${route.url}`).toBe(403);
       expect(reply.msg).toBe(en('error.apiKeyNotAllowed'));
     }
+    // The API reference says so, where an integrator reads it.
+    const docs = await h().app.inject({
+      url: '/api/docs/json',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const operations = (docs.json() as { paths: Record<string, Record<string, { description?: string }>> })
+      .paths;
+    expect(operations['/api/ApiKey']!.post!.description).toContain('For people only');
+    expect(operations['/api/ChargeOrder']!.get!.description ?? '').not.toContain('For people only');
     // What its codes open besides is open to it, as to a user: the SuperAdmin-only operation log.
     expect((await withKey(key.Secret, 'GET', '/api/AuditLog')).status).toBe(200);
     expect((await call(h().app, 'GET', '/api/ApiKey', { token: admin })).status).toBe(200);

@@ -355,6 +355,13 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
 
 /** A route's OpenAPI schema: summary, tag, security, the area header, its parts and its enveloped reply. */
 function openApiOf(spec: AnyRoute) {
+  // Who may call, in words an integrator reads in the reference: the codes, and whether an API key may.
+  const notes = [
+    ...(Array.isArray(spec.access)
+      ? [`Permission codes: ${(spec.access as string[]).join(', ')} (or admin).`]
+      : []),
+    ...(spec.op?.keys === false ? ['For people only: an API key is refused (403).'] : []),
+  ];
   return {
     summary: spec.summary,
     tags: [spec.tag],
@@ -372,9 +379,7 @@ function openApiOf(spec: AnyRoute) {
     ...(spec.body ? { body: toJsonSchema(spec.body) } : {}),
     ...(spec.params ? { params: toJsonSchema(spec.params) } : {}),
     response: { 200: toJsonSchema(envelopeSchema(spec.response)) },
-    ...(Array.isArray(spec.access)
-      ? { description: `Permission codes: ${(spec.access as string[]).join(', ')} (or admin).` }
-      : {}),
+    ...(notes.length ? { description: notes.join(' ') } : {}),
   };
 }
 
