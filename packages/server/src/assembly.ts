@@ -11,6 +11,7 @@ import { constraintsMigration } from './platform/migrations/0009-constraints.ts'
 import { exportFilesMigration } from './platform/migrations/0012-export-files.ts';
 import { sharedAuthMigration } from './platform/migrations/0013-shared-auth.ts';
 import { apiKeysMigration } from './platform/migrations/0025-api-keys.ts';
+import { outboxMigration } from './platform/outbox/migration.ts';
 import { clusterMigration } from './platform/cluster/index.ts';
 import { serverModules } from './routes.ts';
 
@@ -32,6 +33,7 @@ export const migrations: MigrationSet = {
   '0012-export-files': exportFilesMigration,
   '0013-shared-auth': sharedAuthMigration,
   '0025-api-keys': apiKeysMigration,
+  '0026-outbox': outboxMigration,
 };
 
 /** Brings a database up to date with the house's migrations. */

@@ -28,6 +28,8 @@ const WRITER: Record<string, string> = {
   // API keys: made, revoked and marked as used only through platform/auth/api-keys.ts (the key store).
   ApiKey: 'platform/auth',
   ApiKeyArea: 'platform/auth',
+  // The outbox: events written through platform/outbox/outbox.ts (emitEvents, in the change's transaction).
+  OutboxEvent: 'platform/outbox',
   AppUser: `${S}/app-user`,
   AreaInfo: `${S}/area-info`,
   AuditLog: 'platform/audit',

@@ -126,8 +126,13 @@ async function withOpeners(db: Trx, areaId: number, items: SwipeItem[]): Promise
  * it is without asking again (alarms are their own event type: the dashboard counts them).
  */
 export function swipeEvent(r: StoredControllerRecord): HubEventInput {
-  const item = toItem({ ...r, Result: r.Result ? 1 : 0 });
+  const item = swipeItem(r);
   return { Type: r.EventType === ALARM_RECORD ? 'DoorAlarm' : 'Swipe', ...item };
+}
+
+/** A stored record as the swipe list shows it (the live list and the outbox's `swipe.recorded` both use it). */
+export function swipeItem(r: StoredControllerRecord): SwipeItem {
+  return toItem({ ...r, Result: r.Result ? 1 : 0 });
 }
 
 /** Record type 3 of a controller's ring: an alarm (docs/devices.md, "Record"). */

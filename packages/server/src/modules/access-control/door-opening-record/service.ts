@@ -10,8 +10,10 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import type { Fence, ServiceContext } from '../../../platform/context.ts';
+import { areaNames, emitEvents } from '../../../platform/outbox/outbox.ts';
 import { DAY_MS } from '../../../platform/record-days.ts';
 import type { Trx } from '../common.ts';
+import { swipeItem } from './list.ts';
 import { ensureSwipePartitions, isMissingPartition, monthsOf } from './partitions.ts';
 
 // The UTC day the per-day counts are kept by: the same one as the garage's record days.
@@ -133,6 +135,8 @@ interface RecordBatch {
   links: Map<string, LinkRow | null>;
   /** By `areaId:day:deviceId:result`. */
   days: Map<string, { AreaId: number; Day: number; DeviceId: number; Result: number; Count: number }>;
+  /** The records stored in this transaction, reported as `swipe.recorded` before the commit (emitSwipes). */
+  stored: StoredControllerRecord[];
 }
 
 function newBatch(): RecordBatch {
@@ -143,6 +147,7 @@ function newBatch(): RecordBatch {
     cards: new Map(),
     links: new Map(),
     days: new Map(),
+    stored: [],
   };
 }
 
@@ -169,6 +174,27 @@ async function flushDays(trx: Trx, batch: RecordBatch): Promise<void> {
 }
 
 /**
+ * The batch's records as `swipe.recorded` events in the outbox (platform/outbox), in the records' transaction:
+ * the swipe list's own item (swipeEvent, the formatter the live list uses) with the area, so a receiver reads
+ * the card, holder, door, result and reason the screen shows.
+ */
+async function emitSwipes(trx: Trx, batch: RecordBatch): Promise<void> {
+  if (batch.stored.length === 0) return;
+  const names = await areaNames(
+    trx,
+    batch.stored.map((r) => r.AreaId),
+  );
+  await emitEvents(
+    trx,
+    batch.stored.map((r) => ({
+      type: 'swipe.recorded' as const,
+      at: r.At,
+      data: { ...swipeItem(r), AreaId: r.AreaId, AreaName: names.get(r.AreaId) ?? '' },
+    })),
+  );
+}
+
+/**
  * Runs `work` in one transaction with one batch of lookups, its per-day counts written before the commit.
  *
  * PostgreSQL: a record whose UTC month has no partition (partitions.ts; a controller's clock years off) fails
@@ -186,6 +212,7 @@ async function inBatch<T>(
       const batch = newBatch();
       const result = await work(trx, batch);
       await flushDays(trx, batch);
+      await emitSwipes(trx, batch);
       return result;
     });
   try {
@@ -337,7 +364,14 @@ function storedSwipe(
 ): StoredControllerRecord {
   const { record, ring } = prepared;
   countDay(batch, record.AreaId, record.At, record.DeviceId, prepared.result);
-  return { Id: id, ...record, Result: result, ...(ring ?? { RecordIndex: 0, EventType: 1, EventReason: 0 }) };
+  const stored = {
+    Id: id,
+    ...record,
+    Result: result,
+    ...(ring ?? { RecordIndex: 0, EventType: 1, EventReason: 0 }),
+  };
+  batch.stored.push(stored);
+  return stored;
 }
 
 async function insertSwipe(

@@ -10,6 +10,7 @@ import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { AreaContext, UserContext } from '../../../platform/context.ts';
 import { notFound } from '../../../platform/errors.ts';
+import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import { socketWithHost } from '../charge-host/commands.ts';
 import { claimPowerOffStop, releaseSessionStop } from '../charge-record/settlement.ts';
@@ -172,5 +173,25 @@ async function recordPowerOffAnswer(
       },
       trx,
     );
+    await emitPowerOff(ctx, trx, recordId);
+  });
+}
+
+/**
+ * The outcome as a `socket.power_off` event (platform/outbox), in the transaction that stores it: the record as
+ * the power-off list shows it (socket, host, zone, operator, reason, result), its text in English so every
+ * receiver reads the same words, with the area.
+ */
+async function emitPowerOff(ctx: Ctx, trx: Kysely<Database>, recordId: number): Promise<void> {
+  const row = await forcedOutageView
+    .query(trx)
+    .where('ForcedOutageRecord.Id', '=', recordId)
+    .executeTakeFirstOrThrow();
+  const [item] = await forcedOutageView.enrich!({ ...ctx, lang: 'en' }, [forcedOutageView.toItem(row)]);
+  const names = await areaNames(trx, [ctx.areaId]);
+  await emitEvent(trx, {
+    type: 'socket.power_off',
+    at: ctx.clock.now(),
+    data: { ...item!, AreaId: ctx.areaId, AreaName: names.get(ctx.areaId) ?? '' },
   });
 }
