@@ -24,6 +24,7 @@ import { redactUrl, registerSecurityHeaders } from './platform/security-headers.
 import { openApiComponents, registerRoute, type AnyRoute } from './platform/route.ts';
 import { asyncApiDocument } from './platform/asyncapi.ts';
 import { Metrics, serveMetrics } from './platform/metrics.ts';
+import { startOutbox, type Outbox } from './platform/outbox/index.ts';
 import { AreaHub } from './platform/hub/hub.ts';
 import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
 import { SettingsService } from './modules/system/index.ts';
@@ -68,6 +69,8 @@ export interface Built {
   metrics: Metrics;
   /** Where METRICS_PORT's listener is bound, once the app is ready (undefined without one). */
   metricsAddress(): AddressInfo | undefined;
+  /** The outbox's readers on this instance (webhooks, MQTT): issue 29. */
+  outbox: Outbox;
   /**
    * A graceful stop's first half (main.ts on SIGTERM, docs/deployment.md): /readyz answers 503 at once, and
    * after `delayMs` (the proxy's health checks take the instance out of rotation meanwhile) the live hub's
@@ -126,6 +129,8 @@ export async function buildApp({
     config,
     devices,
   );
+  // The outbox's readers (issue 29): webhook deliveries on every instance, MQTT when MQTT_URL is set.
+  const outbox = startOutbox({ db, clock, log: app.log, config, metrics });
   metrics.observe({
     controllers: () => {
       const health = wg?.health();
@@ -135,6 +140,7 @@ export async function buildApp({
     syncBacklog: () => syncBacklog(db.kysely),
     openChargingSessions: () => openSessionCount(db.kysely),
     databasePool: () => db.pool?.(),
+    outboxAgeSeconds: () => outbox.ageSeconds(),
   });
   // The gateways' seams, carried by every context from here on (withdrawn when the gateways close): the
   // chargers' from the first request, the door controllers' once their gateway has started (below).
@@ -164,6 +170,7 @@ export async function buildApp({
 
   if (extend) await extend(app, platform);
   app.addHook('onClose', async () => {
+    await outbox.close();
     await closeDevices();
     unwatchHub();
     hub.close();
@@ -187,6 +194,7 @@ export async function buildApp({
     readiness,
     metrics,
     metricsAddress: () => metricsListener.address(),
+    outbox,
     drain,
   };
 }

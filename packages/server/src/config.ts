@@ -1,4 +1,5 @@
 import { instanceId } from './platform/cluster/instances.ts';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -69,6 +70,13 @@ export interface Config {
   instanceId: string;
   /** Prometheus metrics (`/metrics`, docs/integrations.md "Metrics"). */
   metrics: MetricsConfig;
+  /**
+   * `WEBHOOK_ALLOW_NETWORKS`: comma-separated CIDRs (`10.0.0.0/8, 127.0.0.1/32`) a webhook may be sent to although
+   * they are private, loopback or link-local (refused otherwise, docs/integrations.md "Webhooks"). Empty: none.
+   */
+  webhookAllowNetworks: { address: string; prefix: number; family: 'ipv4' | 'ipv6' }[];
+  /** `MQTT_URL` (`mqtt://host:1883`): publish the outbox's events to this broker; null: no MQTT. */
+  mqttUrl: string | null;
 }
 
 /**
@@ -277,10 +285,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   const host = get('HOST') ?? (seed === 'demo' ? '127.0.0.1' : '0.0.0.0');
   const metrics = metricsConfig(get, host, port);
+  const webhookAllowNetworks = parseNetworks(get('WEBHOOK_ALLOW_NETWORKS') ?? '');
+  const mqttUrl = get('MQTT_URL') ?? null;
+  if (mqttUrl !== null && !/^mqtts?:\/\/[^/\s]+/i.test(mqttUrl))
+    throw new ConfigError('MQTT_URL', `expected mqtt://host:port or mqtts://host:port, got "${mqttUrl}"`);
 
   return {
     instanceId: instance,
     metrics,
+    webhookAllowNetworks,
+    mqttUrl,
     trustProxy,
     // One process on SQLite: no proxy to wait for, unless DRAIN_DELAY says otherwise.
     drainSeconds: /^0+[a-z]?$/i.test(
@@ -317,6 +331,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
           : path.join(path.dirname(path.resolve(cwd, databaseUrl)), 'exports')),
     ),
   };
+}
+
+/** WEBHOOK_ALLOW_NETWORKS: each entry an IPv4 or IPv6 address with a prefix length in its bounds. */
+export function parseNetworks(text: string): Config['webhookAllowNetworks'] {
+  const networks: Config['webhookAllowNetworks'] = [];
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const [address = '', prefixText, extra] = entry.split('/');
+    const version = isIP(address);
+    const max = version === 6 ? 128 : 32;
+    const prefix = prefixText === undefined ? max : Number(prefixText);
+    if (version === 0 || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > max)
+      throw new ConfigError(
+        'WEBHOOK_ALLOW_NETWORKS',
+        `expected comma-separated CIDRs such as 10.0.0.0/8 or fd00::/8, got "${entry}"`,
+      );
+    networks.push({ address, prefix, family: version === 6 ? 'ipv6' : 'ipv4' });
+  }
+  return networks;
 }
 
 /** METRICS_PORT and METRICS_TOKEN (see MetricsConfig). */

@@ -28,8 +28,11 @@ const WRITER: Record<string, string> = {
   // API keys: made, revoked and marked as used only through platform/auth/api-keys.ts (the key store).
   ApiKey: 'platform/auth',
   ApiKeyArea: 'platform/auth',
-  // The outbox: events written through platform/outbox/outbox.ts (emitEvents, in the change's transaction).
+  // The outbox: events written through platform/outbox/outbox.ts (emitEvents, in the change's transaction);
+  // subscriptions and their deliveries through platform/outbox/webhooks.ts (the routes call it).
   OutboxEvent: 'platform/outbox',
+  Webhook: 'platform/outbox',
+  WebhookDelivery: 'platform/outbox',
   AppUser: `${S}/app-user`,
   AreaInfo: `${S}/area-info`,
   AuditLog: 'platform/audit',

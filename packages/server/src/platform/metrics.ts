@@ -51,6 +51,8 @@ export interface MetricSources {
   openChargingSessions(): Promise<number>;
   /** PostgreSQL's connection pool of this instance; undefined on SQLite (one connection, no pool). */
   databasePool(): { total: number; idle: number; waiting: number } | undefined;
+  /** Seconds since the oldest outbox event not yet dispatched to webhooks was stored (whole database). */
+  outboxAgeSeconds?(): Promise<number>;
 }
 
 // Every action of OCPP 1.6J, in both directions: any other name a charge point sends is counted as 'other',
@@ -119,8 +121,12 @@ export class Metrics implements GatewayMetrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  // Webhook deliveries by outcome and the outbox's age come with the outbox (issue 29): declared here, beside
-  // the others, as gatehouse_webhook_deliveries_total{outcome} and gatehouse_outbox_age_seconds.
+  private readonly webhookDeliveries = new Counter({
+    name: 'gatehouse_webhook_deliveries_total',
+    help: 'Webhook delivery attempts made by this instance, by outcome: delivered (2xx), retried (failed, tried again later), failed (given up after a day)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
 
   private defaults = false;
 
@@ -129,6 +135,13 @@ export class Metrics implements GatewayMetrics {
     for (const via of ['push', 'poll'] as const) this.swipes.inc({ via }, 0);
     for (const outcome of ['sent', 'cut', 'failed', 'not_sent', 'confirmed'] as const)
       this.powerOffs.inc({ outcome }, 0);
+    for (const outcome of ['delivered', 'retried', 'failed'] as const)
+      this.webhookDeliveries.inc({ outcome }, 0);
+  }
+
+  /** One webhook attempt's outcome (platform/outbox/webhooks.ts). */
+  webhookDelivery(outcome: 'delivered' | 'retried' | 'failed'): void {
+    this.webhookDeliveries.inc({ outcome });
   }
 
   swipesIngested(count: number, via: 'push' | 'poll'): void {
@@ -187,6 +200,16 @@ export class Metrics implements GatewayMetrics {
         return guarded('gatehouse_wg_sync_backlog', this, async () => this.set(await sources.syncBacklog()));
       },
     });
+    const outboxAge = sources.outboxAgeSeconds;
+    if (outboxAge)
+      new Gauge({
+        name: 'gatehouse_outbox_age_seconds',
+        help: 'Age of the oldest event in the outbox not yet dispatched to webhooks, 0 when none waits (whole database)',
+        registers: [this.registry],
+        collect() {
+          return guarded('gatehouse_outbox_age_seconds', this, async () => this.set(await outboxAge()));
+        },
+      });
     new Gauge({
       name: 'gatehouse_ocpp_connections',
       help: 'Charge points connected to this instance',

@@ -1,5 +1,6 @@
 import type { ServerModule } from '../../platform/module.ts';
 import { apiKeyRoutes } from './api-key/routes.ts';
+import { webhookRoutes } from './webhook/routes.ts';
 import { appUserRoutes } from './app-user/routes.ts';
 import { areaInfoRoutes } from './area-info/routes.ts';
 import { auditLogRoutes } from './audit-log/routes.ts';
@@ -24,6 +25,7 @@ export const systemModule: ServerModule = {
     ...areaInfoRoutes,
     ...roleRoutes,
     ...apiKeyRoutes,
+    ...webhookRoutes,
     ...resourceRoutes,
     ...operatorStaffRoutes,
     ...settingsRoutes,

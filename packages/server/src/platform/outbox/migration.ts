@@ -17,7 +17,7 @@ export const outboxMigration: PortableMigration = {
       .addColumn('At', 'bigint', (c) => c.notNull())
       .addColumn('Payload', 'text', (c) => c.notNull())
       .addColumn('Dispatched', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('Published', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('Published', 'bigint', (c) => c.notNull().defaultTo(0))
       .execute();
     await sql`create index "OutboxEvent_Dispatched" on "OutboxEvent" ("Dispatched", "Id")`.execute(db);
     await sql`create index "OutboxEvent_Published" on "OutboxEvent" ("Published", "Id")`.execute(db);

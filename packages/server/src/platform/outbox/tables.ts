@@ -12,7 +12,10 @@ export interface OutboxEventTable {
   Payload: string;
   /** 1 once the webhook dispatcher made its deliveries. */
   Dispatched: Generated<number>;
-  /** 1 once published to MQTT (stays 0 without MQTT_URL). */
+  /**
+   * MQTT (mqtt.ts): 0 not yet published, 1 published, else the instant (epoch ms) until which an instance that
+   * claimed it is publishing it (a claim that lapses is taken again). Stays 0 without MQTT_URL.
+   */
   Published: Generated<number>;
 }
 

@@ -9,3 +9,4 @@ export * from './settings.ts';
 export * from './audit-log.ts';
 export * from './export-job.ts';
 export * from './api-key.ts';
+export * from './webhook.ts';

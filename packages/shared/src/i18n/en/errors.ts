@@ -57,4 +57,7 @@ export const errors: Record<keyof typeof zh, string> = {
   apiKeyRevoked: 'This API key has been revoked',
   apiKeyNotAllowed:
     'An API key cannot do this: keys, users, roles and webhooks are managed by a signed-in administrator only',
+  webhookTargetRefused:
+    'The webhook address {{address}} is a private, loopback or link-local address and is refused; allow its network in WEBHOOK_ALLOW_NETWORKS to send there',
+  webhookTargetUnresolved: "The webhook's host {{host}} could not be resolved",
 };

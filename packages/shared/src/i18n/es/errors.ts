@@ -58,4 +58,7 @@ export const errors: Record<keyof typeof zh, string> = {
   apiKeyRevoked: 'Esta clave de API ha sido revocada',
   apiKeyNotAllowed:
     'Una clave de API no puede hacer esto: las claves, usuarios, roles y webhooks solo los gestiona un administrador con sesión iniciada',
+  webhookTargetRefused:
+    'La dirección del webhook {{address}} es privada, de bucle local o de enlace local y se rechaza; permita su red en WEBHOOK_ALLOW_NETWORKS para enviar allí',
+  webhookTargetUnresolved: 'No se pudo resolver el host del webhook {{host}}',
 };

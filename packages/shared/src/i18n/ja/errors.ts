@@ -59,4 +59,7 @@ export const errors: Record<keyof typeof zh, string> = {
   apiKeyRevoked: 'この API キーは失効しています',
   apiKeyNotAllowed:
     'API キーではこの操作はできません。キー、ユーザー、ロール、Webhook はサインインした管理者のみが管理できます',
+  webhookTargetRefused:
+    'Webhook のアドレス {{address}} はプライベート、ループバックまたはリンクローカルのアドレスのため拒否されました。送信するには WEBHOOK_ALLOW_NETWORKS でそのネットワークを許可してください',
+  webhookTargetUnresolved: 'Webhook のホスト {{host}} を解決できませんでした',
 };

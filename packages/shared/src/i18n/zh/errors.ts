@@ -53,4 +53,7 @@ export const errors = {
   apiKeyExpired: 'API 密钥已过期，请使用新的密钥',
   apiKeyRevoked: 'API 密钥已被吊销',
   apiKeyNotAllowed: 'API 密钥不能执行此操作：密钥、用户、角色和 Webhook 只能由登录的管理员管理',
+  webhookTargetRefused:
+    'Webhook 地址 {{address}} 是私有、环回或链路本地地址，已拒绝；如需发送，请在 WEBHOOK_ALLOW_NETWORKS 中允许其网段',
+  webhookTargetUnresolved: '无法解析 Webhook 的主机 {{host}}',
 } as const;
