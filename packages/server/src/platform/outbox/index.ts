@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../clock.ts';
 import type { Metrics } from '../metrics.ts';
+import { MqttPublisher } from './mqtt.ts';
 import { TargetPolicy } from './target.ts';
 import { outboxAgeSeconds, WebhookWorker } from './webhooks.ts';
 
@@ -14,6 +15,8 @@ import { outboxAgeSeconds, WebhookWorker } from './webhooks.ts';
  */
 export interface Outbox {
   webhooks: WebhookWorker;
+  /** Present when MQTT_URL is set. */
+  mqtt: MqttPublisher | undefined;
   ageSeconds(): Promise<number>;
   close(): Promise<void>;
 }
@@ -33,11 +36,24 @@ export function startOutbox(deps: {
     policy: new TargetPolicy(deps.config.webhookAllowNetworks),
   });
   webhooks.start();
+  const url = deps.config.mqttUrl;
+  const mqtt = url
+    ? new MqttPublisher({
+        db: deps.db,
+        clock: deps.clock,
+        url,
+        instanceId: deps.config.instanceId,
+        log: deps.log,
+      })
+    : undefined;
+  mqtt?.start();
   return {
     webhooks,
+    mqtt,
     ageSeconds: () => outboxAgeSeconds(deps.db, deps.clock),
     async close() {
       await webhooks.close();
+      await mqtt?.close();
     },
   };
 }
