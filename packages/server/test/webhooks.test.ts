@@ -4,8 +4,10 @@ import {
   type WebhookItem,
   type WebhookWithSecret,
 } from '@gatehouse/shared';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { recordSwipe } from '../src/modules/access-control/index.ts';
+import { TargetPolicy } from '../src/platform/outbox/target.ts';
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, describeEachDb } from './support/harness.ts';
 import { WebhookReceiver, waitFor } from './support/webhook-receiver.ts';
@@ -203,3 +205,48 @@ describeEachDb(
   },
   { WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32' },
 );
+
+describe('WEBHOOK_ALLOW_NETWORKS and MQTT_URL', () => {
+  const load = (env: Record<string, string>) => loadConfig({ LOG_LEVEL: 'silent', ...env });
+
+  it('reads CIDRs (IPv4 and IPv6, a bare address as one host) and names the variable on a bad one', () => {
+    expect(load({}).webhookAllowNetworks).toEqual([]);
+    expect(
+      load({ WEBHOOK_ALLOW_NETWORKS: '10.20.0.0/16, 192.168.1.10, fd00::/8' }).webhookAllowNetworks,
+    ).toEqual([
+      { address: '10.20.0.0', prefix: 16, family: 'ipv4' },
+      { address: '192.168.1.10', prefix: 32, family: 'ipv4' },
+      { address: 'fd00::', prefix: 8, family: 'ipv6' },
+    ]);
+    for (const bad of ['10.0.0.0/33', 'example.com/8', '10.0.0.0/8/1', 'fd00::/129', '10.0.0.0/x'])
+      expect(() => load({ WEBHOOK_ALLOW_NETWORKS: bad }), bad).toThrow(/WEBHOOK_ALLOW_NETWORKS/);
+    expect(load({ MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqttUrl).toBe('mqtt://127.0.0.1:1883');
+    expect(() => load({ MQTT_URL: 'http://broker' })).toThrow(/MQTT_URL/);
+  });
+
+  it('refuses private, loopback and link-local addresses unless an allowed network holds them', () => {
+    const none = new TargetPolicy([]);
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+    ])
+      expect(none.permits(address), address).toBe(false);
+    for (const address of ['93.184.216.34', '2606:2800:220:1::1'])
+      expect(none.permits(address), address).toBe(true);
+    const some = new TargetPolicy(
+      load({ WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32,10.20.0.0/16' }).webhookAllowNetworks,
+    );
+    expect(some.permits('127.0.0.1')).toBe(true);
+    expect(some.permits('127.0.0.2')).toBe(false);
+    expect(some.permits('10.20.5.6')).toBe(true);
+    expect(some.permits('10.21.0.1')).toBe(false);
+  });
+});
