@@ -2,7 +2,8 @@ import { cataloguePayload, displayToCard } from '@gatehouse/shared';
 import { expect, it } from 'vitest';
 import { recordSwipe, recordSwipes } from '../src/modules/access-control/index.ts';
 import { emitEvent } from '../src/platform/outbox/outbox.ts';
-import { describeEachDb } from './support/harness.ts';
+import { call, login } from './support/client.ts';
+import { DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
 
 /**
  * Issue 29, the transactional outbox: an event is written in the transaction of the change it reports (a swipe
@@ -106,5 +107,43 @@ describeEachDb('Transactional outbox', (h) => {
         ),
     ).rejects.toThrow();
     expect((await events()).length).toBe(before);
+  });
+
+  it('a holder added, edited and deleted: holder.created, holder.updated, holder.deleted as the holder list shows it', async () => {
+    const { app, clock } = h();
+    const token = await login(app, 'acadmin', DEMO_PASSWORD);
+    const before = (await events()).length;
+    const body = {
+      Name: '事件持卡人',
+      Phone: '13800138002',
+      Nation: 1,
+      ValidFrom: new Date(clock.now() - 86_400_000).toISOString(),
+      ValidTo: new Date(clock.now() + 30 * 86_400_000).toISOString(),
+    };
+    const created = await call<{ Id: number }>(app, 'POST', '/api/CardUser', { token, area: 1, body });
+    expect(created.status, created.msg).toBe(200);
+    const id = created.data.Id;
+    const edited = await call(app, 'PUT', '/api/CardUser', {
+      token,
+      area: 1,
+      body: { ...body, Id: id, Phone: '13800138003' },
+    });
+    expect(edited.status, edited.msg).toBe(200);
+    const shown = await call<Record<string, unknown>>(app, 'GET', `/api/CardUser/${id}`, { token, area: 1 });
+    const removed = await call(app, 'DELETE', `/api/CardUser/${id}`, { token, area: 1 });
+    expect(removed.status, removed.msg).toBe(200);
+    const rows = (await events()).slice(before);
+    expect(rows.map((r) => r.Type)).toEqual(['holder.created', 'holder.updated', 'holder.deleted']);
+    const [add, edit, gone] = rows.map((r) => JSON.parse(r.Payload) as { data: Record<string, unknown> });
+    expect(add!.data).toMatchObject({ Id: id, Name: '事件持卡人', Phone: '13800138002', AreaId: 1 });
+    // The edit's event is the holder as the list showed it after the edit.
+    expect(edit!.data).toEqual({ ...shown.data, AreaId: 1, AreaName: expect.any(String) });
+    expect(gone!.data).toEqual({
+      Id: id,
+      Name: '事件持卡人',
+      CardNumbers: [],
+      AreaId: 1,
+      AreaName: expect.any(String),
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { HOLDER_FIELDS, type HolderField, type HolderFieldChange } from '@gatehouse/shared';
 import type { AreaContext } from '../../../platform/context.ts';
 import { areaFormatter, operator, type Trx } from '../common.ts';
-import { holderQuery } from './items.ts';
+import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
+import { enrichHolders, holderQuery, toHolderItem } from './items.ts';
 
 /** changeType values. */
 export const CHANGE = { add: 0, modify: 1, disable: 2, enable: 3, extend: 4 } as const;
@@ -64,6 +65,35 @@ export async function writeChangeRecord(
       At: ctx.clock.now(),
     })
     .execute();
+  await emitHolder(
+    ctx,
+    trx,
+    holder.Id,
+    holder.AreaId,
+    changeType === CHANGE.add ? 'holder.created' : 'holder.updated',
+  );
+}
+
+/**
+ * A holder's change as an event of the outbox (platform/outbox), in the change's transaction: every change a
+ * change record notes (added, modified, disabled, enabled, extended) is `holder.created` or `holder.updated`,
+ * with the holder as the holder list shows it (read in the transaction, so with this change).
+ */
+async function emitHolder(
+  ctx: AreaContext,
+  trx: Trx,
+  holderId: number,
+  areaId: number,
+  type: 'holder.created' | 'holder.updated',
+): Promise<void> {
+  const row = await holderQuery(trx).where('CardUser.Id', '=', holderId).executeTakeFirstOrThrow();
+  const [item] = await enrichHolders({ ...ctx, areaId, db: { ...ctx.db, kysely: trx } }, [toHolderItem(row)]);
+  const names = await areaNames(trx, [areaId]);
+  await emitEvent(trx, {
+    type,
+    at: ctx.clock.now(),
+    data: { ...item!, AreaId: areaId, AreaName: names.get(areaId) ?? '' },
+  });
 }
 
 export async function writeRenewalRecord(

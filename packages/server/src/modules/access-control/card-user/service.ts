@@ -1,6 +1,7 @@
 import type { CardUserItem, HolderInput } from '@gatehouse/shared';
 import { audit } from '../../../platform/audit.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { markHoldersChanged, restoreHolder, withdrawHolder } from '../card-user-link-channel/lifecycle.ts';
@@ -38,9 +39,38 @@ export async function holderById(ctx: AreaContext, holderId: number): Promise<Ca
  */
 export async function removeHolderRecords(ctx: AreaContext, trx: Trx, holderId: number): Promise<void> {
   await assertNoDependents('CardUser', trx, holderId, ctx.lang);
+  await emitHolderDeleted(ctx, trx, holderId);
   await trx.deleteFrom('ChangeRecord').where('CardUserId', '=', holderId).execute();
   await trx.deleteFrom('RenewalRecord').where('CardUserId', '=', holderId).execute();
 }
+/** `holder.deleted` in the delete's transaction (platform/outbox), named as it was. */
+async function emitHolderDeleted(ctx: AreaContext, trx: Trx, holderId: number): Promise<void> {
+  const holder = await trx
+    .selectFrom('CardUser')
+    .select(['Id', 'Name', 'AreaId'])
+    .where('Id', '=', holderId)
+    .executeTakeFirst();
+  if (!holder) return;
+  const cards = await trx
+    .selectFrom('Card')
+    .select('CardNumber')
+    .where('CardUserId', '=', holderId)
+    .orderBy('CardNumber')
+    .execute();
+  const names = await areaNames(trx, [holder.AreaId]);
+  await emitEvent(trx, {
+    type: 'holder.deleted',
+    at: ctx.clock.now(),
+    data: {
+      Id: holder.Id,
+      Name: holder.Name,
+      CardNumbers: cards.map((c) => c.CardNumber),
+      AreaId: holder.AreaId,
+      AreaName: names.get(holder.AreaId) ?? '',
+    },
+  });
+}
+
 async function inArea(
   trx: Trx,
   table: 'Department' | 'PeopleGroup' | 'PeopleType',
