@@ -44,7 +44,7 @@ describeEachDb('a WG controller session across tenures', (h) => {
   const syncState = async () =>
     h()
       .db.kysely.selectFrom('AccessControlDeviceState')
-      .select(['SyncState', 'SyncStartedAt'])
+      .select(['SyncState', 'SyncStartedAt', 'DriftCheckedAt'])
       .where('DeviceId', '=', device.Id)
       .executeTakeFirst();
 
@@ -66,6 +66,8 @@ describeEachDb('a WG controller session across tenures', (h) => {
       clock: systemClock,
       pollSeconds: 0.2,
       syncSeconds: 0.2,
+      // A drift reading far longer apart than the test runs: only a new tenure reads it again within it.
+      driftMinutes: 60,
       backoff: { baseMs: BACKOFF_MS, maxMs: BACKOFF_MS },
       driver: { timeoutMs: 60, tries: 2 },
       ownership: {
@@ -116,18 +118,23 @@ describeEachDb('a WG controller session across tenures', (h) => {
     await until(async () => gw.drives(device.Id), 10_000, 'taken again');
     const retaken = Date.now();
 
-    // Compared in full at once (as every controller taken is), not after the former tenure's back-off.
+    // Compared in full at once (as every controller taken is), not after the former tenure's back-off; and its
+    // clock drift read again at once, not an hour after the former tenure read it.
     const startedAfter = (row: Awaited<ReturnType<typeof syncState>>) =>
-      row?.SyncState === 'done' && Number(row.SyncStartedAt) >= retaken - 1000;
+      row?.SyncState === 'done' &&
+      Number(row.SyncStartedAt) >= retaken - 1000 &&
+      Number(row.DriftCheckedAt) >= retaken - 1000;
     let last = await syncState();
     for (const end = Date.now() + 10_000; Date.now() < end && !startedAfter(last); last = await syncState())
       await new Promise((r) => setTimeout(r, 50));
     expect({
       state: last?.SyncState,
       startedAfterRetake: Number(last?.SyncStartedAt) >= retaken - 1000,
+      driftReadAfterRetake: Number(last?.DriftCheckedAt) >= retaken - 1000,
     }).toEqual({
       state: 'done',
       startedAfterRetake: true,
+      driftReadAfterRetake: true,
     });
   }, 90_000);
 });
