@@ -1,9 +1,10 @@
 import { cataloguePayload, displayToCard } from '@gatehouse/shared';
 import { expect, it } from 'vitest';
 import { recordSwipe, recordSwipes } from '../src/modules/access-control/index.ts';
+import { ALARM, raiseAlarm } from '../src/modules/access-control/door-alarm/service.ts';
 import { emitEvent } from '../src/platform/outbox/outbox.ts';
 import { call, login } from './support/client.ts';
-import { DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
+import { DEMO_PASSWORD, describeEachDb, systemContext } from './support/harness.ts';
 
 /**
  * Issue 29, the transactional outbox: an event is written in the transaction of the change it reports (a swipe
@@ -145,5 +146,42 @@ describeEachDb('Transactional outbox', (h) => {
       AreaId: 1,
       AreaName: expect.any(String),
     });
+  });
+
+  it('an alarm raised and acknowledged: door.alarm.raised, then door.alarm.acknowledged with who and the note', async () => {
+    const { device } = await fixtures();
+    const before = (await events()).length;
+    const at = h().clock.now();
+    const raised = await h()
+      .db.kysely.transaction()
+      .execute((trx) =>
+        raiseAlarm(systemContext(h()), trx, {
+          device: { Id: device.Id, AreaId: 1, Name: device.Name },
+          door: 1,
+          doorName: '1号门',
+          kind: ALARM.forced,
+          at,
+        }),
+      );
+    const token = await login(h().app, 'acadmin', DEMO_PASSWORD);
+    const ack = await call(h().app, 'POST', '/api/DoorAlarm/Acknowledge', {
+      token,
+      area: 1,
+      body: { Ids: [raised.item.Id], Note: 'guard checked' },
+    });
+    expect(ack.status, ack.msg).toBe(200);
+    const rows = (await events()).slice(before);
+    expect(rows.map((r) => r.Type)).toEqual(['door.alarm.raised', 'door.alarm.acknowledged']);
+    const [up, seen] = rows.map((r) =>
+      cataloguePayload(r.Type as 'door.alarm.raised').parse(JSON.parse(r.Payload)),
+    );
+    expect(up!.data).toMatchObject({
+      Id: raised.item.Id,
+      Kind: ALARM.forced,
+      DeviceName: device.Name,
+      AreaId: 1,
+    });
+    expect(seen!.data).toMatchObject({ Id: raised.item.Id, Note: 'guard checked', State: 1 });
+    expect(seen!.data.AcknowledgedBy).toBeTruthy();
   });
 });

@@ -7,6 +7,7 @@ import {
   type ServiceContext,
 } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
+import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
 import type { LiveEvents } from '../../../platform/gateway.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import type { Trx } from '../common.ts';
@@ -128,7 +129,23 @@ export async function raiseAlarm(ctx: ServiceContext, trx: Trx, input: RaiseInpu
     .executeTakeFirstOrThrow();
   const item = await alarmById(trx, created.Id);
   await audit(ctx, { action: 'raise', entity: 'DoorAlarm', entityId: created.Id, after: item }, trx);
+  await emitAlarm(trx, 'door.alarm.raised', item, input.at);
   return { areaId: input.device.AreaId, item, raised: true };
+}
+
+/**
+ * An alarm raised or acknowledged as an event of the outbox (platform/outbox), in its transaction, as the alarm
+ * list shows it. A repeat of an open alarm (its count) is not an event of its own.
+ */
+async function emitAlarm(
+  trx: Trx,
+  type: 'door.alarm.raised' | 'door.alarm.acknowledged',
+  alarm: DoorAlarmItem & { AreaId: number },
+  at: number,
+): Promise<void> {
+  const { AreaId, ...item } = alarm;
+  const names = await areaNames(trx, [AreaId]);
+  await emitEvent(trx, { type, at, data: { ...item, AreaId, AreaName: names.get(AreaId) ?? '' } });
 }
 
 /** Refused cards are listed once each, the list kept short. */
@@ -215,6 +232,7 @@ export async function acknowledgeAlarms(
         },
         trx,
       );
+      await emitAlarm(trx, 'door.alarm.acknowledged', item, now);
       out.push({ areaId: item.AreaId, item, raised: false });
     }
     return out;
