@@ -117,8 +117,7 @@ function syncCell(page: Page, deviceId: number): Locator {
 
 describe('WG controllers on the screens', () => {
   it('device management: online state, firmware, drift, set time, sync now, none of them on a non-WG device', async () => {
-    const { page } = await suite.signedIn('admin', { language: 'en' });
-    await goto(page, '/accesscontrol/deviceManagement');
+    const { page } = await suite.signedIn('admin', { language: 'en', at: '/accesscontrol/deviceManagement' });
     await listRows(page).first().waitFor();
     // The gateway finds the simulated controllers shortly after start; the list reloads on deviceStatus.
     const online = listRows(page)
@@ -148,8 +147,10 @@ describe('WG controllers on the screens', () => {
   });
 
   it('channel management: open a door, then the remote-open record appears on the open swipe list', async () => {
-    const { page } = await suite.signedIn('admin', { language: 'en' });
-    await goto(page, '/accesscontrol/doorOpeningRecords');
+    const { page } = await suite.signedIn('admin', {
+      language: 'en',
+      at: '/accesscontrol/doorOpeningRecords',
+    });
     await listRows(page).first().waitFor();
     const before = await page.locator('[data-event-reason="44"]').filter({ visible: true }).count();
 
@@ -306,8 +307,7 @@ describe('WG controllers on the screens', () => {
 
 describe.each(['zh', 'en'] as const)('screenshots in %s', (language) => {
   it('device management and swipe records with door events', async () => {
-    const { page } = await suite.signedIn('admin', { language });
-    await goto(page, '/accesscontrol/deviceManagement');
+    const { page } = await suite.signedIn('admin', { language, at: '/accesscontrol/deviceManagement' });
     await listRows(page)
       .filter({ has: page.locator('[data-online="online"]') })
       .first()

@@ -95,8 +95,7 @@ async function saveDownload(download: Download, name: string): Promise<string> {
 
 describe('access-control screens', () => {
   it('registers devices (the comma rule and the WG model rule in the browser), assigns and returns them', async () => {
-    const { page } = await suite.signedIn('admin');
-    await goto(page, '/accesscontrol/deviceRegistration');
+    const { page } = await suite.signedIn('admin', { at: '/accesscontrol/deviceRegistration' });
     await listRows(page).first().waitFor();
 
     await page.locator('[data-testid="register-devices"]').click();
@@ -150,8 +149,7 @@ describe('access-control screens', () => {
   });
 
   it('registers cards by range and one by one, showing both forms of the number', async () => {
-    const { page } = await suite.signedIn('admin');
-    await goto(page, '/accesscontrol/cardRegistration');
+    const { page } = await suite.signedIn('admin', { at: '/accesscontrol/cardRegistration' });
     await listRows(page).first().waitFor();
 
     await page.locator('[data-testid="register-cards"]').click();
@@ -192,8 +190,7 @@ describe('access-control screens', () => {
   });
 
   it('adds a holder: the shared citizen-id messages in the browser, then it saves with a free card', async () => {
-    const { page } = await suite.signedIn('acuser');
-    await goto(page, '/accesscontrol/userManagement');
+    const { page } = await suite.signedIn('acuser', { at: '/accesscontrol/userManagement' });
     await listRows(page).first().waitFor();
     // Import is the Admin's.
     await expect(page.locator('[data-testid="import-holders"]').count()).resolves.toBe(0);
@@ -244,8 +241,10 @@ describe('access-control screens', () => {
   });
 
   it('grants a department with its sub-departments onto a device in one go', async () => {
-    const { page } = await suite.signedIn('acadmin', { width: 1700 });
-    await goto(page, '/accesscontrol/cardUserLinkChannel');
+    const { page } = await suite.signedIn('acadmin', {
+      width: 1700,
+      at: '/accesscontrol/cardUserLinkChannel',
+    });
     await listRows(page).first().waitFor();
     await page.locator('[data-testid="status-summary"] .ant-table-row').first().waitFor();
 
@@ -308,8 +307,7 @@ describe('access-control screens', () => {
   });
 
   it('filters swipe records by result and device and exports them to .xlsx', async () => {
-    const { page } = await suite.signedIn('acuser');
-    await goto(page, '/accesscontrol/doorOpeningRecords');
+    const { page } = await suite.signedIn('acuser', { at: '/accesscontrol/doorOpeningRecords' });
     await listRows(page).first().waitFor();
     // The list opens on the last 7 days.
     const [from, to] = await page
@@ -349,8 +347,7 @@ describe('access-control screens', () => {
   });
 
   it('imports holders from the template: a wrong row refuses the file with a per-row report, then it imports', async () => {
-    const { page } = await suite.signedIn('acadmin');
-    await goto(page, '/accesscontrol/userManagement');
+    const { page } = await suite.signedIn('acadmin', { at: '/accesscontrol/userManagement' });
     await listRows(page).first().waitFor();
     await page.locator('[data-testid="import-holders"]').click();
     const [download] = await Promise.all([
@@ -419,8 +416,7 @@ describe('access-control screens', () => {
   });
 
   it('the grant dialog marks the channels the chosen holder already has', async () => {
-    const { page } = await suite.signedIn('acuser');
-    await goto(page, '/accesscontrol/cardUserLinkChannel');
+    const { page } = await suite.signedIn('acuser', { at: '/accesscontrol/cardUserLinkChannel' });
     await listRows(page).first().waitFor();
     await pick(page, 'filter-IssueStatus', '下发成功');
     await page.locator('[data-testid="list-search"]').click();
@@ -446,8 +442,7 @@ describe('access-control screens', () => {
   });
 
   it('extends a holder (renewal record) and revokes and re-dates authorisations', async () => {
-    const { page } = await suite.signedIn('acuser');
-    await goto(page, '/accesscontrol/userManagement');
+    const { page } = await suite.signedIn('acuser', { at: '/accesscontrol/userManagement' });
     await listRows(page).first().waitFor();
     const name = (await listRows(page).first().locator('td:nth-child(2)').innerText()).trim();
     await row(page, name).first().locator('[data-testid="row-extend"]').click();
@@ -503,8 +498,7 @@ describe('access-control screens', () => {
   });
 
   it('limits door numbers to the device model; moves a fault report to resolved with a note', async () => {
-    const { page } = await suite.signedIn('acadmin');
-    await goto(page, '/accesscontrol/channelManagement');
+    const { page } = await suite.signedIn('acadmin', { at: '/accesscontrol/channelManagement' });
     await listRows(page).first().waitFor();
     await page.locator('[data-testid="list-create"]').click();
     await choose(page, 'field-DeviceId', '会所健身房');

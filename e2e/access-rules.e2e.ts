@@ -222,8 +222,11 @@ describe('access rules on the screens', () => {
   }, 240_000);
 
   it('the screens in Chinese', async () => {
-    const { page } = await suite.signedIn('admin', { language: 'zh', width: 1600 });
-    await goto(page, '/accesscontrol/doorMonitor');
+    const { page } = await suite.signedIn('admin', {
+      language: 'zh',
+      width: 1600,
+      at: '/accesscontrol/doorMonitor',
+    });
     await page.locator('[data-testid="door-grid"]').waitFor({ timeout: 30_000 });
     await page.waitForTimeout(500);
     await screenshot(page, 'access-rules-door-monitor-zh');

@@ -44,8 +44,7 @@ async function search(page: Page, filter: string, text: string) {
 
 describe('administration screens', () => {
   it('system users: create, filter, edit, disable and delete', async () => {
-    const { page } = await suite.signedIn('useradmin');
-    await goto(page, '/usermanagement/usermanagement');
+    const { page } = await suite.signedIn('useradmin', { at: '/usermanagement/usermanagement' });
     await page.locator('[data-testid="list-AppUser"] .ant-table-row').first().waitFor();
 
     await openCreate(page);
@@ -84,8 +83,7 @@ describe('administration screens', () => {
   });
 
   it('roles: create, assign resources, refuse deleting a role in use', async () => {
-    const { page } = await suite.signedIn('roleadmin');
-    await goto(page, '/usermanagement/role');
+    const { page } = await suite.signedIn('roleadmin', { at: '/usermanagement/role' });
     await openCreate(page);
     await page.locator('[data-testid="field-Code"]').fill('Gate/Clerk');
     await page.locator('[data-testid="field-Name"]').fill('门岗文员');
@@ -112,8 +110,7 @@ describe('administration screens', () => {
   });
 
   it('departments: add, add a child, rename, refuse deleting a non-empty one, delete', async () => {
-    const { page } = await suite.signedIn('deptadmin');
-    await goto(page, '/organization/department');
+    const { page } = await suite.signedIn('deptadmin', { at: '/organization/department' });
     await row(page, '物业服务中心').waitFor();
     await openCreate(page);
     await page.locator('[data-testid="field-Name"]').fill('测试中心');
@@ -144,8 +141,7 @@ describe('administration screens', () => {
   });
 
   it('areas: refuse invalid Custom JSON, create, disable and delete', async () => {
-    const { page } = await suite.signedIn('areaadmin');
-    await goto(page, '/systemconfig/areatable');
+    const { page } = await suite.signedIn('areaadmin', { at: '/systemconfig/areatable' });
     await row(page, '滨江花园社区').waitFor();
     await openCreate(page);
     await page.locator('[data-testid="field-Name"]').fill('测试园区');
@@ -173,8 +169,7 @@ describe('administration screens', () => {
   });
 
   it('exports a filtered list to .xlsx and downloads it again from the export log', async () => {
-    const { page } = await suite.signedIn('admin');
-    await goto(page, '/usermanagement/adminConfig');
+    const { page } = await suite.signedIn('admin', { at: '/usermanagement/adminConfig' });
     await row(page, '李建国').waitFor();
     await search(page, 'Keyword', '139057100');
     const [download] = await Promise.all([

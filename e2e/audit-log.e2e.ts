@@ -100,8 +100,11 @@ describe('operation log', () => {
     const raw = ['payment.Refund', 'payment_Refund', 'forcedPowerOff', 'grant', 'ParkOrder', 'PaymentState'];
     const more = ['loginFailed', 'modifyPasswordFailed', 'ExportJob', 'download', 'logout', 'AmountCents'];
     for (const language of ['zh', 'en'] as const) {
-      const { page } = await suite.signedIn('superadmin', { language, width: 1440 });
-      await goto(page, '/systemconfig/auditlog');
+      const { page } = await suite.signedIn('superadmin', {
+        language,
+        width: 1440,
+        at: '/systemconfig/auditlog',
+      });
       const table = page.locator('[data-testid="list-AuditLog"]');
       // Device syncs fill the log too: read the entries of the two operators, one filter at a time.
       let text = '';

@@ -195,8 +195,11 @@ it('shows the operation log in Chinese, objects by name, without raw field ident
 });
 
 it('shows the authorisation list (its warning figures included) at AA contrast', async () => {
-  const { page } = await suite.signedIn('admin', { language: 'zh', ...FOLD });
-  await goto(page, '/accesscontrol/cardUserLinkChannel');
+  const { page } = await suite.signedIn('admin', {
+    language: 'zh',
+    ...FOLD,
+    at: '/accesscontrol/cardUserLinkChannel',
+  });
   const table = page.locator('.app-main .ant-table-wrapper').filter({ visible: true }).first();
   await table.locator('.ant-table-row').first().waitFor({ timeout: 30_000 });
   await page.waitForTimeout(1000);
@@ -285,8 +288,12 @@ it('edits the data of an area as a form, the time zone picked from the IANA zone
 });
 
 it('keeps the host arrows of the socket grid beside the host on a phone', async () => {
-  const { page } = await suite.signedIn('admin', { language: 'zh', width: 390, height: 844 });
-  await goto(page, '/Bicycle/chargeEquipment?view=grid');
+  const { page } = await suite.signedIn('admin', {
+    language: 'zh',
+    width: 390,
+    height: 844,
+    at: '/Bicycle/chargeEquipment?view=grid',
+  });
   const host = page.locator('[data-testid="grid-host"]').filter({ visible: true }).first();
   await host.waitFor({ timeout: 30_000 });
   const next = (await page

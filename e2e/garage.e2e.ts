@@ -26,9 +26,7 @@ const tiles = (page: Page) => page.locator('[data-testid="socket-tile"]');
 
 describe('garage screens', () => {
   it('creates a zone, a charge rule for it and a charging host with its sockets', async () => {
-    const { page } = await suite.signedIn('bikeadmin');
-
-    await goto(page, '/Bicycle/parkArea');
+    const { page } = await suite.signedIn('bikeadmin', { at: '/Bicycle/parkArea' });
     await rows(page).first().waitFor();
     await openCreate(page);
     await control(page, 'field-Name').fill('E2E 测试车棚');
@@ -117,8 +115,7 @@ describe('garage screens', () => {
   });
 
   it('filters charging orders over the longest range and closes an unpaid one (User code: no refund)', async () => {
-    const { page } = await suite.signedIn('bikeuser');
-    await goto(page, '/Bicycle/chargeorderRecords');
+    const { page } = await suite.signedIn('bikeuser', { at: '/Bicycle/chargeorderRecords' });
     await rows(page).first().waitFor();
     await typeRange(page, dayFromToday(-60), dayFromToday(0));
 
@@ -154,8 +151,7 @@ describe('garage screens', () => {
   });
 
   it('refunds a paid order with a reason, then cancels the refund (Admin code)', async () => {
-    const { page } = await suite.signedIn('bikeadmin');
-    await goto(page, '/Bicycle/chargeorderRecords');
+    const { page } = await suite.signedIn('bikeadmin', { at: '/Bicycle/chargeorderRecords' });
     await rows(page).first().waitFor();
     await choose(page, 'filter-PaymentState', '支付成功');
     await control(page, 'list-search').click();
@@ -189,8 +185,7 @@ describe('garage screens', () => {
   it('a power-off the host never got says so: the session runs on, its order unsettled, the socket untouched', async () => {
     // No charge point is connected in this suite (SIMULATOR=off): the charging-API hosts' sockets read
     // "unknown / offline", and their sessions (seeded as running) cannot be stopped by anyone but the device.
-    const { page } = await suite.signedIn('bikeuser');
-    await goto(page, '/Bicycle/chargeEquipment?view=grid');
+    const { page } = await suite.signedIn('bikeuser', { at: '/Bicycle/chargeEquipment?view=grid' });
     // Generous: the machine is shared, and the grid waits for the host list, then the host's sockets.
     await tiles(page).first().waitFor({ timeout: 60_000 });
     const running = page.locator('[data-testid="socket-tile"][data-state="255"][data-card]');

@@ -40,8 +40,11 @@ describe('login locks on the users screen', () => {
     expect((await refused).status()).toBe(429);
 
     for (const language of ['zh', 'en'] as const) {
-      const { page } = await suite.signedIn('useradmin', { language, width: 1440 });
-      await goto(page, '/usermanagement/usermanagement');
+      const { page } = await suite.signedIn('useradmin', {
+        language,
+        width: 1440,
+        at: '/usermanagement/usermanagement',
+      });
       const banner = page.locator('[data-testid="login-locks"]');
       await banner.waitFor();
       const text = await banner.innerText();

@@ -222,8 +222,7 @@ describe('expired session (spec section 8)', () => {
 
 describe('error log (spec section 8)', () => {
   it('collects runtime errors with message, component, info, URL and stack, and clears them', async () => {
-    const { page } = await suite.signedIn('superadmin', { language: 'en' });
-    await goto(page, '/error-log/log');
+    const { page } = await suite.signedIn('superadmin', { language: 'en', at: '/error-log/log' });
     expect(await page.locator('[data-testid="error-log-button"]').count()).toBe(0);
     await page.locator('[data-testid="trigger-render-error"]').click();
     await page.locator('[data-testid="trigger-event-error"]').click();

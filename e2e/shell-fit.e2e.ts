@@ -11,8 +11,12 @@ const suite = useSuite();
 
 describe('the shell fits its content', () => {
   it('at 1440 px in English: one-line sidebar entries, the settings button beside the content', async () => {
-    const { page } = await suite.signedIn('admin', { language: 'en', width: 1440, height: 900 });
-    await goto(page, '/accesscontrol/doorOpeningRecords');
+    const { page } = await suite.signedIn('admin', {
+      language: 'en',
+      width: 1440,
+      height: 900,
+      at: '/accesscontrol/doorOpeningRecords',
+    });
     await page.locator('[data-testid="list-search"]').first().waitFor();
     // Every entry shown (the open group's and the group titles): one line, not cut.
     const entries = await page.locator('.sidebar .ant-menu-title-content').evaluateAll((nodes) =>
@@ -37,8 +41,12 @@ describe('the shell fits its content', () => {
   });
 
   it('at 390 px: the breadcrumb shows the page whole, the settings button beside the content', async () => {
-    const { page } = await suite.signedIn('admin', { language: 'en', width: 390, height: 844 });
-    await goto(page, '/accesscontrol/doorOpeningRecords');
+    const { page } = await suite.signedIn('admin', {
+      language: 'en',
+      width: 390,
+      height: 844,
+      at: '/accesscontrol/doorOpeningRecords',
+    });
     await page.locator('[data-testid="list-search"]').first().waitFor();
     const crumb = page.locator('.app-breadcrumb li:visible');
     expect(await crumb.allTextContents()).toEqual(['Swipe Records']);

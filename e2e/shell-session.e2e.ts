@@ -85,8 +85,7 @@ describe('redirects and the no-token whitelist (spec section 4)', () => {
   });
 
   it('logs out through the avatar menu, back to the login page with the full path', async () => {
-    const { page } = await suite.signedIn('exporter', { language: 'en' });
-    await goto(page, '/export/log?page=2');
+    const { page } = await suite.signedIn('exporter', { language: 'en', at: '/export/log?page=2' });
     await page.locator('[data-testid="list-ExportJob"]').waitFor();
     const token = await sessionToken(page);
     await page.locator('[data-testid="avatar-menu"]').click();

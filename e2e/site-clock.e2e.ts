@@ -111,8 +111,12 @@ describe('one clock per site', () => {
   });
 
   it('names the site zone in English too (browser in UTC)', async () => {
-    const { page } = await suite.signedIn('acadmin', { timezoneId: 'UTC', language: 'en', width: 1440 });
-    await goto(page, '/accesscontrol/changeRecord');
+    const { page } = await suite.signedIn('acadmin', {
+      timezoneId: 'UTC',
+      language: 'en',
+      width: 1440,
+      at: '/accesscontrol/changeRecord',
+    });
     await rows(page).first().waitFor();
     const note = await page.locator('.app-main [data-testid="site-zone"]:visible').innerText();
     expect(note.trim()).toBe('Times are site time (Asia/Shanghai, UTC+8)');

@@ -26,6 +26,8 @@ export interface PageOptions {
   height?: number;
   /** The browser's time zone (IANA name, e.g. 'UTC'); the host's when absent. */
   timezoneId?: string;
+  /** Where `signedIn` opens the app (an app route, e.g. '/accesscontrol/doorMonitor'); the dashboard by default. */
+  at?: string;
 }
 
 export const LANGUAGE_COOKIE = 'language';

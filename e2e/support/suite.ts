@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { TOKEN_COOKIE } from '@gatehouse/shared';
 import { launchBrowser, openPage, type PageOptions } from './browser.ts';
-import { login } from './app.ts';
+import { goto, waitForPath } from './app.ts';
 import { DEMO_PASSWORD, startServer, type RunningServer } from './server.ts';
 
 export interface Suite {
@@ -39,6 +40,19 @@ function devicePorts(): Record<string, string> {
   return { DEMO_WG_PORTS: String(base), WG_LISTEN: `127.0.0.1:${base + 900}` };
 }
 
+/** The session token of a user, from the API's login (POST /api/Auth/login). */
+async function apiLogin(baseUrl: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/Auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await response.json()) as { data?: { token?: string } };
+  if (!response.ok || !body.data?.token)
+    throw new Error(`Login of ${username} failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.data.token;
+}
+
 /**
  * One real server (fresh database, demo seed) and one Chromium per test file; every test opens its own
  * contexts, closed after it. Call at the top of a test file: `const suite = useSuite();`.
@@ -52,8 +66,21 @@ export function useSuite(options: SuiteOptions = {}): Suite {
       return opened;
     },
     async signedIn(user: string, options: PageOptions = {}) {
+      // Signed in as the app keeps a session (its token cookie), through the API: the login form is the
+      // subject of its own tests (shell-session, login-locks), and typing it again for each of about a hundred
+      // tests cost a login page and a dashboard each. The app then opens where the test works.
       const opened = await suite.open(options);
-      await login(opened.page, user, user === 'admin' ? suite.server.adminPassword : DEMO_PASSWORD);
+      const token = await apiLogin(
+        suite.server.url,
+        user,
+        user === 'admin' ? suite.server.adminPassword : DEMO_PASSWORD,
+      );
+      await opened.context.addCookies([
+        { name: TOKEN_COOKIE, value: token, url: suite.server.url, sameSite: 'Strict' },
+      ]);
+      await goto(opened.page, options.at ?? '/dashboard');
+      await opened.page.locator('[data-testid="navbar"]').waitFor({ timeout: 20_000 });
+      await waitForPath(opened.page, options.at ?? '/dashboard', 20_000);
       return opened;
     },
     async control() {

@@ -10,16 +10,27 @@ import { useKeepAliveContext } from 'keepalive-for-react';
  * Only an open one is hidden: one that is closing must stay displayed until its leave animation ends, or
  * antd never learns that it has closed and keeps (or re-shows) it.
  */
-function useAwayClass(rootClassName: string | undefined, open: boolean | undefined): string | undefined {
+function useAway(
+  rootClassName: string | undefined,
+  open: boolean | undefined,
+): { away: boolean; rootClassName: string | undefined } {
   const { active, _cacheKey } = useKeepAliveContext();
   // Outside a kept-alive page (no cache key) there is nothing to follow.
   const away = _cacheKey !== '' && !active && open === true;
-  return [rootClassName, away ? 'page-popup-away' : ''].filter(Boolean).join(' ') || undefined;
+  return {
+    away,
+    rootClassName: [rootClassName, away ? 'page-popup-away' : ''].filter(Boolean).join(' ') || undefined,
+  };
 }
 
-/** A page's dialog. */
-export function PageModal({ rootClassName, ...props }: ModalProps) {
-  return <Modal {...props} rootClassName={useAwayClass(rootClassName, props.open)} />;
+/**
+ * A page's dialog. While away it takes no Escape: antd sends Escape to the newest open dialog or popup in the
+ * whole document, so an Escape typed on another page (closing the menu search, say) closed this hidden dialog
+ * and lost what was typed in it (seen in shell-layout.e2e.ts when the search's list had no popup open).
+ */
+export function PageModal({ rootClassName, keyboard, ...props }: ModalProps) {
+  const away = useAway(rootClassName, props.open);
+  return <Modal {...props} keyboard={away.away ? false : keyboard} rootClassName={away.rootClassName} />;
 }
 
 /** A page's confirmation bubble (delete, batch actions); usually uncontrolled, so its state is followed here. */
@@ -32,7 +43,7 @@ export function PagePopconfirm({ rootClassName, onOpenChange, ...props }: Popcon
         setShown(open);
         onOpenChange?.(open);
       }}
-      rootClassName={useAwayClass(rootClassName, props.open ?? shown)}
+      rootClassName={useAway(rootClassName, props.open ?? shown).rootClassName}
     />
   );
 }
