@@ -214,6 +214,48 @@ describeEachDb(
         expect(hook.payload.data).toMatchObject({ ...cut.data, AreaId: host.AreaId });
         expect(hook.payload.data).toMatchObject({ Reason: 'fire drill', UserName: 'bikeadmin', Result: 1 });
         expect(receiver.unverified).toEqual([]);
+
+        // The charger's status reports are socket.state events; MQTT keeps each socket's last one retained, so a
+        // subscriber arriving now sees the socket's present state at once, as the socket list shows it.
+        const shown = async () =>
+          (
+            await call<{ State: number }>(h().app, 'GET', `/api/ChargeEquipment/${socket.Id}`, {
+              token,
+              area: host.AreaId,
+            })
+          ).data.State;
+        const late = await mqtt.connectAsync(MQTT_URL, { clientId: `gh-late-${process.pid}-${Date.now()}` });
+        try {
+          const retained: { State: number; Id: number; PreviousState: number }[] = [];
+          late.on('message', (_topic, payload, packet) => {
+            if (packet.retain) retained.push(JSON.parse(payload.toString('utf8')));
+          });
+          const topic = `gatehouse/${host.AreaId}/state/socket/${socket.Id}`;
+          await waitFor('a socket.state published', async () => {
+            const row = await k
+              .selectFrom('OutboxEvent')
+              .select('Id')
+              .where('Type', '=', 'socket.state')
+              .where('Published', '=', 1)
+              .executeTakeFirst();
+            return !!row;
+          });
+          await waitFor('the state settled', async () => {
+            const row = await k
+              .selectFrom('OutboxEvent')
+              .select('Id')
+              .where('Published', '!=', 1)
+              .where('Type', '=', 'socket.state')
+              .executeTakeFirst();
+            return !row;
+          });
+          await late.subscribeAsync(topic, { qos: 1 });
+          await waitFor('the retained state', () => retained.length > 0, 2_000);
+          expect(retained.at(-1)!.Id).toBe(socket.Id);
+          expect(retained.at(-1)!.State).toBe(await shown());
+        } finally {
+          await late.endAsync(true);
+        }
       } finally {
         await cp.close();
       }

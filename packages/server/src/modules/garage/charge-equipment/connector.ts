@@ -1,5 +1,9 @@
 import { portStateFromOcpp, type OcppChargePointStatus, type OcppErrorCode } from '@gatehouse/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
 import type { AreaContext } from '../../../platform/context.ts';
+import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
+import { chargeEquipmentItem, socketQuery } from './service.ts';
 
 /**
  * A socket as its charger's connector reports it (docs/chargers.md, "Socket states"): the device-facing
@@ -62,21 +66,56 @@ export async function connectorReported(
         endedFull: socket.OcppStatus === 'SuspendedEV',
       });
   const now = ctx.clock.now();
-  const written = await ctx.db.kysely
-    .updateTable('ChargeEquipment')
-    .set({
-      OcppStatus: report.status,
-      OcppErrorCode: report.errorCode,
-      OcppVendorErrorCode: report.vendorErrorCode,
-      OcppStatusAt: report.reportedAt,
-      ...(state !== socket.State ? { State: state, StateChangedAt: now } : {}),
-    })
-    .where('Id', '=', socket.Id)
-    // Two reports racing (two instances for a moment): the newer one wins, whichever writes last.
-    .where((eb) => eb.or([eb('OcppStatusAt', 'is', null), eb('OcppStatusAt', '<=', report.reportedAt)]))
-    .executeTakeFirst();
-  if (Number(written.numUpdatedRows) !== 1) return { outcome: 'stale' };
-  return { outcome: 'applied', change: { socketId: socket.Id, state, previousState: socket.State } };
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    const written = await trx
+      .updateTable('ChargeEquipment')
+      .set({
+        OcppStatus: report.status,
+        OcppErrorCode: report.errorCode,
+        OcppVendorErrorCode: report.vendorErrorCode,
+        OcppStatusAt: report.reportedAt,
+        ...(state !== socket.State ? { State: state, StateChangedAt: now } : {}),
+      })
+      .where('Id', '=', socket.Id)
+      // Two reports racing (two instances for a moment): the newer one wins, whichever writes last.
+      .where((eb) => eb.or([eb('OcppStatusAt', 'is', null), eb('OcppStatusAt', '<=', report.reportedAt)]))
+      .executeTakeFirst();
+    if (Number(written.numUpdatedRows) !== 1) return { outcome: 'stale' as const };
+    if (state !== socket.State) await emitSocketState(trx, ctx.areaId, socket.Id, socket.State, now);
+    return {
+      outcome: 'applied' as const,
+      change: { socketId: socket.Id, state, previousState: socket.State },
+    };
+  });
+}
+
+/**
+ * A socket's state change as a `socket.state` event of the outbox (platform/outbox), in the transaction that
+ * stores it: the socket as the socket list shows it (host, zone, port, state and since when), and the state
+ * it left. MQTT keeps the last one retained per socket.
+ */
+async function emitSocketState(
+  trx: Kysely<Database>,
+  areaId: number,
+  socketId: number,
+  previousState: number,
+  at: number,
+): Promise<void> {
+  const row = await socketQuery(trx).where('ChargeEquipment.Id', '=', socketId).executeTakeFirstOrThrow();
+  const {
+    Session: _session,
+    StateColor: _color,
+    Remark: _remark,
+    CreatedAt: _created,
+    UpdatedAt: _updated,
+    ...item
+  } = chargeEquipmentItem(row);
+  const names = await areaNames(trx, [areaId]);
+  await emitEvent(trx, {
+    type: 'socket.state',
+    at,
+    data: { ...item, PreviousState: previousState, AreaId: areaId, AreaName: names.get(areaId) ?? '' },
+  });
 }
 
 /**
@@ -100,10 +139,14 @@ export async function connectorPower(
     powerW,
   });
   if (state === socket.State) return undefined;
-  await k
-    .updateTable('ChargeEquipment')
-    .set({ State: state, StateChangedAt: ctx.clock.now() })
-    .where('Id', '=', socket.Id)
-    .execute();
+  const now = ctx.clock.now();
+  await k.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('ChargeEquipment')
+      .set({ State: state, StateChangedAt: now })
+      .where('Id', '=', socket.Id)
+      .execute();
+    await emitSocketState(trx, ctx.areaId, socket.Id, socket.State, now);
+  });
   return { socketId: socket.Id, state, previousState: socket.State };
 }
