@@ -80,6 +80,7 @@ describe('the route table under the spec roles (section 2)', () => {
       'AreaSettings/Resources',
       'AreaSettings/AuditLog',
       'AreaSettings/ApiKeys',
+      'AreaSettings/Webhooks',
       'ExportLog',
       'ErrorLog',
       'I18n',
@@ -151,7 +152,7 @@ describe('the route table under the spec roles (section 2)', () => {
     const all = visibleMenu(['admin']);
     // The spec's screens plus the operation log (SuperAdmin, under area settings; docs/web-shell.md), the
     // access rules' five (door monitor, door alarms, time profiles, holidays, door schedules; issue 22) and
-    // the API keys (SuperAdmin, under area settings; issue 29).
-    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 5 + 4);
+    // the API keys and webhooks (SuperAdmin, under area settings; issue 29).
+    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 6 + 4);
   });
 });

@@ -425,6 +425,15 @@ export const layoutRoutes: readonly AppRoute[] = [
         roles: SUPER_ADMIN,
         page: () => import('../pages/system/api-key/ApiKeysPage.tsx'),
       },
+      {
+        // Webhook subscriptions (issue 29): managed by the built-in admin and SuperAdmin only, like API keys.
+        path: '/systemconfig/webhook',
+        name: 'Webhooks',
+        titleKey: 'route.webhooks',
+        icon: 'api',
+        roles: SUPER_ADMIN,
+        page: () => import('../pages/system/webhook/WebhooksPage.tsx'),
+      },
     ],
   },
   {

@@ -47,6 +47,7 @@ export const route = {
   resources: 'Resource Management',
   auditLog: 'Operation Log',
   apiKeys: 'API Keys',
+  webhooks: 'Webhooks',
   exportLog: 'Export Management',
   errorLog: 'Error Log',
   i18n: 'I18n',

@@ -47,6 +47,7 @@ export const route = {
   resources: 'Recursos',
   auditLog: 'Registro de operaciones',
   apiKeys: 'Claves de API',
+  webhooks: 'Webhooks',
   exportLog: 'Exportaciones',
   errorLog: 'Registro de errores',
   i18n: 'Internacionalización',

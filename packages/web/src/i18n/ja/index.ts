@@ -18,6 +18,7 @@ import { adminUi } from './adminUi.ts';
 import { acUi } from './acUi.ts';
 import { garageUi } from './garageUi.ts';
 import { apiKeyUi } from './apiKeyUi.ts';
+import { webhookUi } from './webhookUi.ts';
 
 export const ja: CatalogueShape<WebCatalogue> = {
   app,
@@ -45,4 +46,5 @@ export const ja: CatalogueShape<WebCatalogue> = {
   acUi,
   garageUi,
   apiKeyUi,
+  webhookUi,
 };

@@ -47,6 +47,7 @@ export const route = {
   resources: 'リソース管理',
   auditLog: '操作ログ',
   apiKeys: 'API キー',
+  webhooks: 'Webhook',
   exportLog: 'エクスポート管理',
   errorLog: 'エラーログ',
   i18n: '国際化',

@@ -16,6 +16,7 @@ import { adminUi } from './adminUi.ts';
 import { acUi } from './acUi.ts';
 import { garageUi } from './garageUi.ts';
 import { apiKeyUi } from './apiKeyUi.ts';
+import { webhookUi } from './webhookUi.ts';
 
 /** The web app's own catalogue; its shape is the reference for en, es and ja. */
 export const zh = {
@@ -44,6 +45,7 @@ export const zh = {
   acUi,
   garageUi,
   apiKeyUi,
+  webhookUi,
 } as const;
 
 export type WebCatalogue = typeof zh;

@@ -51,6 +51,7 @@ export const route = {
   resources: '资源管理',
   auditLog: '操作日志',
   apiKeys: 'API 密钥',
+  webhooks: 'Webhook 订阅',
   exportLog: '导出管理',
   errorLog: '错误日志',
   i18n: '国际化',
