@@ -25,6 +25,7 @@ import { openApiComponents, registerRoute, type AnyRoute } from './platform/rout
 import { asyncApiDocument } from './platform/asyncapi.ts';
 import { Metrics, serveMetrics } from './platform/metrics.ts';
 import { startOutbox, type Outbox } from './platform/outbox/index.ts';
+import { pruneOutbox } from './platform/outbox/webhooks.ts';
 import { AreaHub } from './platform/hub/hub.ts';
 import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
 import { SettingsService } from './modules/system/index.ts';
@@ -286,6 +287,10 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
   await platform.exports.start();
   // Login counts and hub tickets live in the database: their old rows are swept once across the cluster.
   cluster.singleton('auth-prune', 10 * 60_000, () => platform.throttle.prune());
+  // The outbox and the webhook delivery log past their keeping (platform/outbox/webhooks.ts), once across the cluster.
+  cluster.singleton('outbox-retention', 10 * 60_000, async () => {
+    await pruneOutbox(db, clock);
+  });
   // Swipe records past their retention, in bounded steps, once across the cluster (docs/performance.md).
   cluster.singleton('swipe-retention', 10 * 60_000, async () => {
     await pruneSwipeRecords(db, clock.now(), settings.get('SwipeRetentionMonths'), { pauseMs: 50 });

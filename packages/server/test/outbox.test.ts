@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { recordSwipe, recordSwipes } from '../src/modules/access-control/index.ts';
 import { ALARM, raiseAlarm } from '../src/modules/access-control/door-alarm/service.ts';
 import { emitEvent } from '../src/platform/outbox/outbox.ts';
+import { pruneOutbox } from '../src/platform/outbox/webhooks.ts';
 import { call, login } from './support/client.ts';
 import { DEMO_PASSWORD, describeEachDb, systemContext } from './support/harness.ts';
 
@@ -183,5 +184,73 @@ describeEachDb('Transactional outbox', (h) => {
     });
     expect(seen!.data).toMatchObject({ Id: raised.item.Id, Note: 'guard checked', State: 1 });
     expect(seen!.data.AcknowledgedBy).toBeTruthy();
+  });
+
+  it('keeps dispatched events 7 days and finished deliveries 30 days, nothing waiting is removed', async () => {
+    const k = h().db.kysely;
+    const now = h().clock.now();
+    const day = 86_400_000;
+    const payload = '{}';
+    const ids: number[] = [];
+    for (const [at, dispatched] of [
+      [now - 8 * day, 1],
+      [now - 8 * day, 0],
+      [now - 6 * day, 1],
+    ] as const)
+      ids.push(
+        (
+          await k
+            .insertInto('OutboxEvent')
+            .values({ Type: 'swipe.recorded', AreaId: 1, At: at, Payload: payload, Dispatched: dispatched })
+            .returning('Id')
+            .executeTakeFirstOrThrow()
+        ).Id,
+      );
+    const hook = await k
+      .insertInto('Webhook')
+      .values({
+        Url: 'http://127.0.0.1:9/x',
+        AreaIds: '[1]',
+        Events: '["swipe.recorded"]',
+        Secret: 'whsec_AAAA',
+        DisabledReason: null,
+        FailingSince: null,
+        CreatedByName: 'test',
+        CreatedAt: now,
+        UpdatedAt: now,
+        Disabled: 1,
+      })
+      .returning('Id')
+      .executeTakeFirstOrThrow();
+    const delivery = (status: string, last: number) => ({
+      WebhookId: hook.Id,
+      EventId: ids[0]!,
+      MessageId: `evt_${ids[0]}`,
+      Type: 'swipe.recorded',
+      EventAt: last,
+      Payload: payload,
+      Status: status,
+      NextAttemptAt: last,
+      LastAttemptAt: last,
+      CreatedAt: last,
+    });
+    await k
+      .insertInto('WebhookDelivery')
+      .values([
+        delivery('delivered', now - 31 * day),
+        delivery('pending', now - 31 * day),
+        delivery('failed', now - 29 * day),
+      ])
+      .execute();
+    await pruneOutbox(h().db, h().clock);
+    const left = await k.selectFrom('OutboxEvent').select('Id').where('Id', 'in', ids).execute();
+    expect(left.map((r) => r.Id)).toEqual([ids[1], ids[2]]);
+    const kept = await k
+      .selectFrom('WebhookDelivery')
+      .select('Status')
+      .where('WebhookId', '=', hook.Id)
+      .orderBy('Id')
+      .execute();
+    expect(kept.map((r) => r.Status)).toEqual(['pending', 'failed']);
   });
 });

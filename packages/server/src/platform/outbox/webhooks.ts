@@ -460,6 +460,53 @@ export function deliveryHeaders(delivery: { MessageId: string; Payload: string; 
   };
 }
 
+/** How long the outbox keeps a dispatched event (MQTT's backlog bound), and the log a finished delivery. */
+export const OUTBOX_KEEP_MS = 7 * 24 * 3_600_000;
+export const DELIVERY_LOG_KEEP_MS = 30 * 24 * 3_600_000;
+const PRUNE_ROWS = 1_000;
+
+/**
+ * Keeps the outbox and the delivery log bounded (once across the cluster, app.ts): events dispatched to the
+ * webhooks more than 7 days ago go (a delivery keeps its own copy of the payload; a broker away for longer
+ * than that misses them), and deliveries delivered or given up more than 30 days ago. In bounded steps, so a
+ * large backlog never holds a long transaction. Answers how many rows went.
+ */
+export async function pruneOutbox(db: Db, clock: Clock): Promise<number> {
+  const now = clock.now();
+  let removed = 0;
+  for (;;) {
+    const events = await db.kysely
+      .deleteFrom('OutboxEvent')
+      .where(
+        'Id',
+        'in',
+        db.kysely
+          .selectFrom('OutboxEvent')
+          .select('Id')
+          .where('Dispatched', '=', 1)
+          .where('At', '<', now - OUTBOX_KEEP_MS)
+          .limit(PRUNE_ROWS),
+      )
+      .executeTakeFirst();
+    const deliveries = await db.kysely
+      .deleteFrom('WebhookDelivery')
+      .where(
+        'Id',
+        'in',
+        db.kysely
+          .selectFrom('WebhookDelivery')
+          .select('Id')
+          .where('Status', '!=', 'pending')
+          .where('LastAttemptAt', '<', now - DELIVERY_LOG_KEEP_MS)
+          .limit(PRUNE_ROWS),
+      )
+      .executeTakeFirst();
+    const step = Number(events.numDeletedRows) + Number(deliveries.numDeletedRows);
+    removed += step;
+    if (step === 0) return removed;
+  }
+}
+
 /** Seconds since the oldest event not yet dispatched was stored (0 when none waits): the outbox's age. */
 export async function outboxAgeSeconds(db: Db, clock: Clock): Promise<number> {
   const row = await db.kysely
