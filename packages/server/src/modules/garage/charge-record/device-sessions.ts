@@ -1,6 +1,7 @@
 import { STOP_REASON, estimateSession, localDateKey } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { emitSession } from './events.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { RULE_TERMS } from '../charge-rule/service.ts';
 import { areaTimeZone } from '../common/index.ts';
@@ -227,6 +228,7 @@ async function startSession(
       UpdatedAt: ctx.clock.now(),
     })
     .execute();
+  await emitSession(ctx, trx, record.Id, 'charging.session.started', input.startAt);
   return record.Id;
 }
 

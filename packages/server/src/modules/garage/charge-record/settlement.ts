@@ -11,6 +11,7 @@ import { powerOffConfirmed } from '../forced-outage-record/records.ts';
 import { transition } from '../common/payments.ts';
 import { tariffOf } from '../common/pricing.ts';
 import type { ChargeOrderTable } from '../tables.ts';
+import { emitSession } from './events.ts';
 import { socketSessions } from './service.ts';
 
 /**
@@ -418,10 +419,15 @@ export async function endSession(
     .where('Id', '=', recordId)
     .executeTakeFirstOrThrow();
   const order = await orderOfSession(trx, recordId);
-  if (!order) return { orderId: null, amountCents: null };
+  if (!order) {
+    await emitSession(ctx, trx, recordId, 'charging.session.ended', endAt);
+    return { orderId: null, amountCents: null };
+  }
   const price = priceSession(tariffOf(order), { StartAt: record.StartAt, EndAt: endAt, EnergyWh: energyWh });
-  if (!(await priceOrder(ctx, trx, order.Id, price.AmountCents, endAt, 'settled')))
+  if (!(await priceOrder(ctx, trx, order.Id, price.AmountCents, endAt, 'settled'))) {
+    await emitSession(ctx, trx, recordId, 'charging.session.ended', endAt);
     return { orderId: order.Id, amountCents: order.AmountCents };
+  }
   await auditPricing(ctx, trx, 'settle', order, {
     AmountCents: price.AmountCents,
     SettledAt: endAt,
@@ -429,6 +435,8 @@ export async function endSession(
     StopReason: stopReason,
   });
   await closeIfFree(ctx, trx, order, price.AmountCents);
+  // After the pricing: the event carries the settled amount, as the charging-record list then shows it.
+  await emitSession(ctx, trx, recordId, 'charging.session.ended', endAt);
   return { orderId: order.Id, amountCents: price.AmountCents };
 }
 
