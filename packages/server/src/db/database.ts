@@ -8,6 +8,12 @@ import type { Database as Schema } from './schema.ts';
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Db {
+  /**
+   * This database connection's number in the process: a per-process cache of what was read (the lists' totals,
+   * platform/count-cache.ts) keys by it, since two connections (tests, several apps in one process) run the
+   * same SQL on different data.
+   */
+  id: number;
   kysely: Kysely<Schema>;
   dialect: DialectName;
   /** The underlying better-sqlite3 handle (SQLite only), for bulk seeding and benchmarks. */
@@ -63,7 +69,10 @@ export interface OpenOptions {
   statementTimeoutMs?: number;
 }
 
+let opened = 0;
+
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
+  const id = ++opened;
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({
       connectionString: url,
@@ -77,6 +86,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     pool.on('error', (error) => console.error(`PostgreSQL: an idle connection was lost (${error.message})`));
     const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
     return {
+      id,
       kysely,
       dialect: 'postgres',
       url,
@@ -92,5 +102,5 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() };
+  return { id, kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() };
 }

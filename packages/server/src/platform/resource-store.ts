@@ -407,9 +407,9 @@ async function rowsOfPage(
 /**
  * The number of rows a list query matches (cached briefly, see count-cache.ts), or `cap` when there are at
  * least that many: `count(*)` over the first `cap` matches, which reads at most `cap` index entries however
- * large the area. The key is the resource, the caller, the area, the parsed filters and the cap: exactly what
- * the query is built from, and far cheaper to make than building the count query on every page, which is
- * only done when the total is not kept (and then from a kept statement, list-statements.ts).
+ * large the area. The key is the database, the resource, the caller, the area, the parsed filters and the cap:
+ * exactly what the query is built from, and far cheaper to make than building the count query on every page,
+ * which is only done when the total is not kept (and then from a kept statement, list-statements.ts).
  */
 export function countRows(
   def: ResourceDef<any, any, any, any, any>,
@@ -419,7 +419,7 @@ export function countRows(
 ): Promise<number> {
   const { onTable = false, cap } = options;
   const { PageIndex: _page, PageSize: _size, SortField: _field, SortOrder: _order, ...filters } = q;
-  const key = `${def.name}\u0000${actorKey(ctx.actor)}\u0000${ctx.areaId ?? ''}\u0000${cap ?? ''}\u0000${JSON.stringify(filters)}`;
+  const key = `${ctx.db.id}\u0000${def.name}\u0000${actorKey(ctx.actor)}\u0000${ctx.areaId ?? ''}\u0000${cap ?? ''}\u0000${JSON.stringify(filters)}`;
   const k = ctx.db.kysely as AnyKysely;
   return cachedCount(key, ctx.clock.now(), async () => {
     const [row] = await shapedRows<{ n: number | string | bigint }>(
