@@ -135,13 +135,41 @@ export function parseDuration(value: string): number | null {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Reads and validates the environment once at start; the first bad variable is named in the error. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
-  const get = (name: string) => {
-    const value = env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  };
+/** A variable's trimmed value, undefined when unset or blank. */
+type Env = (name: string) => string | undefined;
 
+/** A duration variable of at least `min` seconds. */
+function durationVar(get: Env, name: string, fallback: string, min: number): number {
+  const text = get(name) ?? fallback;
+  const seconds = parseDuration(text);
+  if (seconds === null || seconds < min)
+    throw new ConfigError(name, `expected a duration of at least ${min}s, got "${text}"`);
+  return seconds;
+}
+
+/** An on/off variable (also true/false, 1/0). */
+function onOffVar(get: Env, name: string, fallback: boolean): boolean {
+  const text = (get(name) ?? (fallback ? 'on' : 'off')).toLowerCase();
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(text))
+    throw new ConfigError(name, `expected "on" or "off", got "${text}"`);
+  return ['on', 'true', '1'].includes(text);
+}
+
+/** A host:port (or a bare port) variable; null when off or unset without a fallback. */
+function hostPortVar(get: Env, name: string, fallback: string | null): string | null {
+  const text = get(name) ?? fallback;
+  if (text === null || text.toLowerCase() === 'off') return null;
+  const m = /^(?:(\d{1,3}(?:\.\d{1,3}){3}):)?(\d{1,5})$/.exec(text);
+  if (!m || Number(m[2]) > 65535)
+    throw new ConfigError(name, `expected host:port such as 0.0.0.0:60099, got "${text}"`);
+  return text;
+}
+
+// loadConfig reads the variables in groups, each group a function, in the order the checks always ran: the
+// first bad variable is the one named, so the groups are called in that order.
+
+/** PORT, DATABASE_URL and the PostgreSQL pool and statement timeout. */
+function serverVars(get: Env): Pick<Config, 'port' | 'databaseUrl' | 'pg'> {
   const portText = get('PORT') ?? '8080';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port < 0 || port > 65535) {
@@ -164,7 +192,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       'PG_STATEMENT_TIMEOUT',
       `expected a duration such as 60s, or 0 for none, got "${timeoutText}"`,
     );
+  return {
+    port,
+    databaseUrl,
+    pg: { poolSize: Number(poolText), statementTimeoutMs: statementTimeout * 1000 },
+  };
+}
 
+/** SESSION_TTL, ADMIN_PASSWORD, SEED, DEMO_SCALE and DEMO_WG_PORTS. */
+function accountAndDemoVars(
+  get: Env,
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'sessionTtlSeconds' | 'adminPassword' | 'seed' | 'demoScale' | 'demoWgPorts'> {
   const ttlText = get('SESSION_TTL') ?? '8h';
   const sessionTtlSeconds = parseDuration(ttlText);
   if (sessionTtlSeconds === null) {
@@ -194,42 +233,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const demoWgPorts = Number(wgPortsText);
   if (!/^\d+$/.test(wgPortsText) || demoWgPorts < 1024 || demoWgPorts > 65000)
     throw new ConfigError('DEMO_WG_PORTS', `expected a UDP port from 1024 to 65000, got "${wgPortsText}"`);
+  return { sessionTtlSeconds, adminPassword, seed, demoScale, demoWgPorts };
+}
 
-  const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel))
-    throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
-
-  const heartbeatText = get('HUB_HEARTBEAT') ?? '15s';
-  const hubHeartbeatSeconds = parseDuration(heartbeatText);
-  if (hubHeartbeatSeconds === null)
-    throw new ConfigError('HUB_HEARTBEAT', `expected a duration, got "${heartbeatText}"`);
-
-  const duration = (name: string, fallback: string, min: number) => {
-    const text = get(name) ?? fallback;
-    const seconds = parseDuration(text);
-    if (seconds === null || seconds < min)
-      throw new ConfigError(name, `expected a duration of at least ${min}s, got "${text}"`);
-    return seconds;
-  };
-  const ocpp: OcppConfig = {
-    heartbeatSeconds: duration('OCPP_HEARTBEAT', '60s', 1),
-    offlineGraceSeconds: duration('OCPP_OFFLINE_GRACE', '10m', 0),
-  };
-
-  const onOff = (name: string, fallback: boolean) => {
-    const text = (get(name) ?? (fallback ? 'on' : 'off')).toLowerCase();
-    if (!['on', 'off', 'true', 'false', '1', '0'].includes(text))
-      throw new ConfigError(name, `expected "on" or "off", got "${text}"`);
-    return ['on', 'true', '1'].includes(text);
-  };
-  const hostPort = (name: string, fallback: string | null) => {
-    const text = get(name) ?? fallback;
-    if (text === null || text.toLowerCase() === 'off') return null;
-    const m = /^(?:(\d{1,3}(?:\.\d{1,3}){3}):)?(\d{1,5})$/.exec(text);
-    if (!m || Number(m[2]) > 65535)
-      throw new ConfigError(name, `expected host:port such as 0.0.0.0:60099, got "${text}"`);
-    return text;
-  };
+/** WG_POLL, WG_TIMEOUT, WG_TRIES, then WG, WG_LISTEN and WG_ADVERTISE. */
+function wgVars(get: Env): WgConfig {
   const wgPollText = get('WG_POLL') ?? '10s';
   const wgPoll = parseDuration(wgPollText);
   if (wgPoll === null) throw new ConfigError('WG_POLL', `expected a duration, got "${wgPollText}"`);
@@ -239,16 +247,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError('WG_TIMEOUT', `expected milliseconds 10-10000, got "${wgTimeoutText}"`);
   if (!/^\d+$/.test(wgTriesText) || Number(wgTriesText) < 1 || Number(wgTriesText) > 10)
     throw new ConfigError('WG_TRIES', `expected 1-10, got "${wgTriesText}"`);
-  const wg: WgConfig = {
-    enabled: onOff('WG', true),
-    listen: hostPort('WG_LISTEN', '0.0.0.0:60099'),
-    advertise: hostPort('WG_ADVERTISE', null),
+  return {
+    enabled: onOffVar(get, 'WG', true),
+    listen: hostPortVar(get, 'WG_LISTEN', '0.0.0.0:60099'),
+    advertise: hostPortVar(get, 'WG_ADVERTISE', null),
     pollSeconds: wgPoll,
     timeoutMs: Number(wgTimeoutText),
     tries: Number(wgTriesText),
   };
-  const simulator = onOff('SIMULATOR', true);
-  const controlText = hostPort('SIMULATOR_CONTROL', null);
+}
+
+/** SIMULATOR, SIMULATOR_CONTROL and SIMULATOR_OCPP_URL. */
+function simulatorVars(get: Env): Pick<Config, 'simulator' | 'simulatorControl' | 'simulatorOcppUrl'> {
+  const simulator = onOffVar(get, 'SIMULATOR', true);
+  const controlText = hostPortVar(get, 'SIMULATOR_CONTROL', null);
   const simulatorControl = controlText
     ? {
         host: controlText.includes(':') ? controlText.slice(0, controlText.lastIndexOf(':')) : '127.0.0.1',
@@ -261,6 +273,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       'SIMULATOR_OCPP_URL',
       `expected the OCPP address ws://host:port/ocpp (through the proxy), got "${simulatorOcppUrl}"`,
     );
+  return { simulator, simulatorControl, simulatorOcppUrl };
+}
+
+/** TRUST_PROXY: on, off, or the proxies' addresses. */
+function trustProxyVar(get: Env): Config['trustProxy'] {
+  const trustText = (get('TRUST_PROXY') ?? 'off').trim();
+  const trustProxy = ['on', 'true', '1'].includes(trustText.toLowerCase())
+    ? true
+    : ['off', 'false', '0', ''].includes(trustText.toLowerCase())
+      ? false
+      : trustText;
+  if (typeof trustProxy === 'string' && !/^[0-9A-Fa-f.:/, ]+$/.test(trustProxy))
+    throw new ConfigError('TRUST_PROXY', `expected on, off or proxy addresses, got "${trustText}"`);
+  return trustProxy;
+}
+
+/** Reads and validates the environment once at start; the first bad variable is named in the error. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const get: Env = (name) => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const { port, databaseUrl, pg } = serverVars(get);
+  const { sessionTtlSeconds, adminPassword, seed, demoScale, demoWgPorts } = accountAndDemoVars(get, env);
+
+  const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
+
+  const heartbeatText = get('HUB_HEARTBEAT') ?? '15s';
+  const hubHeartbeatSeconds = parseDuration(heartbeatText);
+  if (hubHeartbeatSeconds === null)
+    throw new ConfigError('HUB_HEARTBEAT', `expected a duration, got "${heartbeatText}"`);
+
+  const ocpp: OcppConfig = {
+    heartbeatSeconds: durationVar(get, 'OCPP_HEARTBEAT', '60s', 1),
+    offlineGraceSeconds: durationVar(get, 'OCPP_OFFLINE_GRACE', '10m', 0),
+  };
+  const wg = wgVars(get);
+  const { simulator, simulatorControl, simulatorOcppUrl } = simulatorVars(get);
   // The reference lists every endpoint and field: a map for an attacker, so only for signed-in callers
   // unless the operator opens it.
   const apiDocs = (get('API_DOCS') ?? 'signed-in').toLowerCase();
@@ -274,14 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError('INSTANCE_ID', (error as Error).message);
   }
 
-  const trustText = (get('TRUST_PROXY') ?? 'off').trim();
-  const trustProxy = ['on', 'true', '1'].includes(trustText.toLowerCase())
-    ? true
-    : ['off', 'false', '0', ''].includes(trustText.toLowerCase())
-      ? false
-      : trustText;
-  if (typeof trustProxy === 'string' && !/^[0-9A-Fa-f.:/, ]+$/.test(trustProxy))
-    throw new ConfigError('TRUST_PROXY', `expected on, off or proxy addresses, got "${trustText}"`);
+  const trustProxy = trustProxyVar(get);
 
   const host = get('HOST') ?? (seed === 'demo' ? '127.0.0.1' : '0.0.0.0');
   const metrics = metricsConfig(get, host, port);
@@ -301,7 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       get('DRAIN_DELAY') ?? (/^postgres(ql)?:\/\//i.test(databaseUrl) ? '3s' : '0'),
     )
       ? 0
-      : duration('DRAIN_DELAY', '3s', 0),
+      : durationVar(get, 'DRAIN_DELAY', '3s', 0),
     wg,
     simulator,
     simulatorControl,
@@ -312,7 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     // unless HOST says otherwise (main.ts then warns).
     host,
     databaseUrl,
-    pg: { poolSize: Number(poolText), statementTimeoutMs: statementTimeout * 1000 },
+    pg,
     sessionTtlSeconds,
     adminPassword,
     seed,
