@@ -92,6 +92,20 @@ describeEachDb(
       expect(rotated.data.Secret).toMatch(/^whsec_/);
       expect(rotated.data.Secret).not.toBe(hook.Secret);
       await call(h().app, 'DELETE', `/api/Webhook/${hook.Id}`, { token: admin });
+      // The operation log names who made, rotated and deleted it, never a secret.
+      const log = await h()
+        .db.kysely.selectFrom('AuditLog')
+        .select(['Action', 'UserName', 'Before', 'After'])
+        .where('Entity', '=', 'Webhook')
+        .where('EntityId', '=', String(hook.Id))
+        .orderBy('Id')
+        .execute();
+      expect(log.map((r) => r.Action)).toEqual(['create', 'rotateSecret', 'delete']);
+      expect(log.every((r) => r.UserName === 'admin')).toBe(true);
+      const text = JSON.stringify(log);
+      expect(text).toContain('/secret');
+      expect(text).not.toContain(hook.Secret.slice(6));
+      expect(text).not.toContain(rotated.data.Secret.slice(6));
     });
 
     it('answered 500 twice then 200: the same webhook-id three times, every one verified, delivered once', async () => {

@@ -31,6 +31,8 @@ export const AUDIT_ENTITY_MODULE: Readonly<Record<string, AuditModule>> = {
   AuditLog: 'admin',
   ExportJob: 'admin',
   ApiKey: 'admin',
+  Webhook: 'admin',
+  WebhookDelivery: 'admin',
   Department: 'admin',
   PeopleGroup: 'admin',
   PeopleType: 'admin',

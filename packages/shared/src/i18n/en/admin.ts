@@ -87,6 +87,8 @@ export const admin: CatalogueShape<typeof zh> = {
     CreatedByName: 'Created by',
     RevokedByName: 'Revoked by',
     KeyState: 'State',
+    Url: 'URL',
+    Events: 'Events',
   },
   exportPart: '{{title}} ({{part}} of {{parts}})',
   exportStatus: {

@@ -4,6 +4,7 @@ import type { audit as zh } from '../zh/audit.ts';
 export const audit: CatalogueShape<typeof zh> = {
   action: {
     create: 'Create',
+    rotateSecret: 'Rotate webhook secret',
     update: 'Update',
     delete: 'Delete',
     status: 'Enable/disable',
@@ -100,6 +101,8 @@ export const audit: CatalogueShape<typeof zh> = {
     DoorSchedule: 'Door schedule',
     DoorAlarm: 'Door alarm',
     ApiKey: 'API key',
+    Webhook: 'Webhook',
+    WebhookDelivery: 'Webhook delivery',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

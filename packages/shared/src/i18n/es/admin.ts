@@ -87,6 +87,8 @@ export const admin: CatalogueShape<typeof zh> = {
     CreatedByName: 'Creada por',
     RevokedByName: 'Revocada por',
     KeyState: 'Estado',
+    Url: 'URL',
+    Events: 'Eventos',
   },
   exportPart: '{{title}} ({{part}} de {{parts}})',
   exportStatus: {

@@ -4,6 +4,7 @@ import type { audit as zh } from '../zh/audit.ts';
 export const audit: CatalogueShape<typeof zh> = {
   action: {
     create: 'Crear',
+    rotateSecret: 'Cambiar el secreto del webhook',
     update: 'Modificar',
     delete: 'Eliminar',
     status: 'Activar/desactivar',
@@ -100,6 +101,8 @@ export const audit: CatalogueShape<typeof zh> = {
     DoorSchedule: 'Horario de puerta',
     DoorAlarm: 'Alarma de puerta',
     ApiKey: 'Clave de API',
+    Webhook: 'Webhook',
+    WebhookDelivery: 'Entrega de webhook',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

@@ -87,6 +87,8 @@ export const admin: CatalogueShape<typeof zh> = {
     CreatedByName: '作成者',
     RevokedByName: '失効者',
     KeyState: '状態',
+    Url: 'URL',
+    Events: 'イベント',
   },
   exportPart: '{{title}}（{{part}}/{{parts}}）',
   exportStatus: {

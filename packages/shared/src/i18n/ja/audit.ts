@@ -4,6 +4,7 @@ import type { audit as zh } from '../zh/audit.ts';
 export const audit: CatalogueShape<typeof zh> = {
   action: {
     create: '新規作成',
+    rotateSecret: 'Webhook シークレットの再発行',
     update: '変更',
     delete: '削除',
     status: '有効/無効',
@@ -100,6 +101,8 @@ export const audit: CatalogueShape<typeof zh> = {
     DoorSchedule: 'ドアスケジュール',
     DoorAlarm: 'ドアアラーム',
     ApiKey: 'API キー',
+    Webhook: 'Webhook',
+    WebhookDelivery: 'Webhook 配信',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

@@ -85,6 +85,8 @@ export const admin = {
     CreatedByName: '创建人',
     RevokedByName: '吊销人',
     KeyState: '状态',
+    Url: '接收地址',
+    Events: '事件',
   },
   exportPart: '{{title}}（第 {{part}}/{{parts}} 批）',
   exportStatus: {

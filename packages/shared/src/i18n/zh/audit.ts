@@ -7,6 +7,7 @@
 export const audit = {
   action: {
     create: '新增',
+    rotateSecret: '更换 Webhook 密钥',
     update: '修改',
     delete: '删除',
     status: '启用/禁用',
@@ -103,6 +104,8 @@ export const audit = {
     DoorSchedule: '门定时任务',
     DoorAlarm: '门报警',
     ApiKey: 'API 密钥',
+    Webhook: 'Webhook 订阅',
+    WebhookDelivery: 'Webhook 推送记录',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

@@ -22,21 +22,21 @@ const policyOf = (ctx: {
 export const webhookRoutes = [
   ...implementResource(WebhookApi, webhookList),
   route(WebhookApi.create, async ({ body }, ctx) => {
-    const { id, secret } = await createWebhook(ctx.db, ctx.clock, policyOf(ctx), body, {
+    const { id, secret } = await createWebhook(ctx, policyOf(ctx), body, {
       name: ctx.user.userName,
     });
     return { ...(await shownWebhook(ctx, id)), Secret: secret };
   }),
   route(WebhookApi.update, async ({ body }, ctx) => {
-    await updateWebhook(ctx.db, ctx.clock, policyOf(ctx), body);
+    await updateWebhook(ctx, policyOf(ctx), body);
     return shownWebhook(ctx, body.Id);
   }),
   route(WebhookApi.remove, async ({ params }, ctx) => {
-    await deleteWebhook(ctx.db, params.Id);
+    await deleteWebhook(ctx, params.Id);
     return null;
   }),
   route(WebhookApi.rotateSecret, async ({ query }, ctx) => {
-    const secret = await rotateWebhookSecret(ctx.db, ctx.clock, query.Id);
+    const secret = await rotateWebhookSecret(ctx, query.Id);
     return { ...(await shownWebhook(ctx, query.Id)), Secret: secret };
   }),
   ...implementResource(WebhookDeliveryApi, webhookDeliveryList),
