@@ -52,6 +52,27 @@ const webhookHeaders = {
   required: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
 };
 
+/** Where the events go: the webhook receivers and the MQTT broker (a fresh object for each document). */
+function servers(): Record<string, unknown> {
+  return {
+    webhook: {
+      host: '{receiver}',
+      protocol: 'https',
+      title: 'A webhook receiver',
+      description:
+        "The receiver named by a webhook subscription's Url (http is allowed for addresses the operator allows).",
+      variables: { receiver: { description: "Host and port of the subscription's Url" } },
+    },
+    mqtt: {
+      host: '{broker}',
+      protocol: 'mqtt',
+      title: 'The MQTT broker',
+      description: 'The broker MQTT_URL names; Gatehouse publishes there when MQTT_URL is set.',
+      variables: { broker: { default: '127.0.0.1:1883', description: "MQTT_URL's host and port" } },
+    },
+  };
+}
+
 /** Builds the document. `version` is the API's (the OpenAPI document's info.version). */
 export function asyncApiDocument(version: string): Record<string, unknown> {
   const channels: Record<string, unknown> = {};
@@ -123,23 +144,7 @@ export function asyncApiDocument(version: string): Record<string, unknown> {
         `by the OpenAPI document at ${API_DOCS_PATH}/json.`,
     },
     defaultContentType: 'application/json',
-    servers: {
-      webhook: {
-        host: '{receiver}',
-        protocol: 'https',
-        title: 'A webhook receiver',
-        description:
-          "The receiver named by a webhook subscription's Url (http is allowed for addresses the operator allows).",
-        variables: { receiver: { description: "Host and port of the subscription's Url" } },
-      },
-      mqtt: {
-        host: '{broker}',
-        protocol: 'mqtt',
-        title: 'The MQTT broker',
-        description: 'The broker MQTT_URL names; Gatehouse publishes there when MQTT_URL is set.',
-        variables: { broker: { default: '127.0.0.1:1883', description: "MQTT_URL's host and port" } },
-      },
-    },
+    servers: servers(),
     channels,
     operations,
     components: { schemas, messages },
