@@ -107,30 +107,7 @@ export function ocppGateway(
         await cluster.owners.ready();
         if (!sweeping) {
           sweeping = true;
-          // Charge points of an instance that died stay "online" in their rows: once across the cluster, they
-          // are taken offline from their last sign of life (the offline grace then runs for their sessions).
-          cluster.singleton('ocpp-orphans', ORPHAN_SWEEP_MS, async () => {
-            // This instance is alive whatever its last heartbeat says (a test's clock may have jumped).
-            const live = [...(await cluster.liveInstances()), deps.instanceId];
-            const now = deps.clock.now();
-            for (const host of await releaseChargePointsOfGone(deps.db, live, now)) {
-              deps.log.info(
-                { chargePoint: host.serial, holder: host.holder },
-                'ocpp: holder gone, host offline',
-              );
-              central.emit('disconnected', {
-                hostId: host.hostId,
-                areaId: host.areaId,
-                serial: host.serial,
-                at: now,
-              });
-            }
-          });
-          // Sessions of hosts offline past the grace closed as power failure: by one instance, whichever holds
-          // the lease, as often as each instance looked before.
-          cluster.singleton('ocpp-lost-sessions', Math.min(central.heartbeatSeconds, 30) * 1000, async () => {
-            await central.closeLostSessions();
-          });
+          startClusterSweeps(cluster, central, deps);
         }
       }
       running = true;
@@ -149,6 +126,35 @@ export function ocppGateway(
       };
     },
   };
+}
+
+/** The OCPP side's cluster-wide sweeps, each run by whichever instance holds its lease. */
+function startClusterSweeps(
+  cluster: NonNullable<GatewayDeps['cluster']>,
+  central: CentralSystem,
+  deps: GatewayDeps,
+): void {
+  // Charge points of an instance that died stay "online" in their rows: once across the cluster, they
+  // are taken offline from their last sign of life (the offline grace then runs for their sessions).
+  cluster.singleton('ocpp-orphans', ORPHAN_SWEEP_MS, async () => {
+    // This instance is alive whatever its last heartbeat says (a test's clock may have jumped).
+    const live = [...(await cluster.liveInstances()), deps.instanceId];
+    const now = deps.clock.now();
+    for (const host of await releaseChargePointsOfGone(deps.db, live, now)) {
+      deps.log.info({ chargePoint: host.serial, holder: host.holder }, 'ocpp: holder gone, host offline');
+      central.emit('disconnected', {
+        hostId: host.hostId,
+        areaId: host.areaId,
+        serial: host.serial,
+        at: now,
+      });
+    }
+  });
+  // Sessions of hosts offline past the grace closed as power failure: by one instance, whichever holds
+  // the lease, as often as each instance looked before.
+  cluster.singleton('ocpp-lost-sessions', Math.min(central.heartbeatSeconds, 30) * 1000, async () => {
+    await central.closeLostSessions();
+  });
 }
 
 /**
