@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   displayToCard,
   type WebhookDeliveryItem,
@@ -8,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { recordSwipe } from '../src/modules/access-control/index.ts';
 import { TargetPolicy } from '../src/platform/outbox/target.ts';
+import { ATTEMPT_TIMEOUT_MS, sendOnce } from '../src/platform/outbox/webhooks.ts';
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, describeEachDb } from './support/harness.ts';
 import { WebhookReceiver, waitFor } from './support/webhook-receiver.ts';
@@ -262,5 +265,66 @@ describe('WEBHOOK_ALLOW_NETWORKS and MQTT_URL', () => {
     expect(some.permits('127.0.0.2')).toBe(false);
     expect(some.permits('10.20.5.6')).toBe(true);
     expect(some.permits('10.21.0.1')).toBe(false);
+  });
+});
+
+describe('one attempt', () => {
+  const policy = new TargetPolicy([{ address: '127.0.0.1', prefix: 32, family: 'ipv4' }]);
+
+  it('does not follow a redirect: a failure naming it, nothing sent to its target', async () => {
+    let followed = 0;
+    const target = createServer((_q, r) => {
+      followed += 1;
+      r.end();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const redirect = createServer((_q, r) =>
+      r.writeHead(302, { location: `http://127.0.0.1:${(target.address() as AddressInfo).port}/` }).end(),
+    );
+    await new Promise<void>((resolve) => redirect.listen(0, '127.0.0.1', resolve));
+    try {
+      const result = await sendOnce(
+        policy,
+        `http://127.0.0.1:${(redirect.address() as AddressInfo).port}/hook`,
+        {},
+        '{}',
+      );
+      expect(result.statusCode).toBe(302);
+      expect(result.error).toMatch(/^redirect not followed/);
+      expect(followed).toBe(0);
+    } finally {
+      redirect.close();
+      target.close();
+    }
+  });
+
+  it('a receiver that never answers holds the attempt 10 s at most', async () => {
+    const silent = createServer(() => {
+      /* never answers */
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const result = await sendOnce(
+        policy,
+        `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`,
+        {},
+        '{}',
+      );
+      const took = Date.now() - started;
+      expect(result).toMatchObject({ statusCode: null, error: 'no answer within 10 s' });
+      expect(took).toBeGreaterThanOrEqual(ATTEMPT_TIMEOUT_MS - 100);
+      expect(took).toBeLessThan(ATTEMPT_TIMEOUT_MS + 2_000);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  }, 20_000);
+
+  it('refuses before connecting when the address is outside the allowed networks', async () => {
+    const result = await sendOnce(policy, 'http://127.0.0.2:9/hook', {}, '{}');
+    expect(result.statusCode).toBeNull();
+    expect(result.error).toContain('webhookTargetRefused');
+    expect(result.error).toContain('127.0.0.2');
   });
 });
