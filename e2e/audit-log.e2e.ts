@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { eventually, goto, screenshot, untranslatedKeys } from './support/app.ts';
+import { eventually, screenshot, untranslatedKeys } from './support/app.ts';
 import { DEMO_PASSWORD } from './support/server.ts';
 import { useSuite } from './support/suite.ts';
 

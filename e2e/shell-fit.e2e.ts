@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { goto } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
 /*
