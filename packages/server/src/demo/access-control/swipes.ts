@@ -51,6 +51,61 @@ const CONTROLLER_REFUSALS: { below: number; reason: number }[] = [
  */
 const CONTROLLER_REASON: Record<number, number> = { 1: 1, 2: 6, 3: 6, 4: 6, 5: 6, 6: 6, 7: 15, 8: 8 };
 
+/** A swipe at a channel (an unknown card when there is no holder); granted exactly when the reason is 1. */
+function swipeRow(
+  areaId: number,
+  { device, channel }: SwipeHolder['channels'][number],
+  at: number,
+  card: string,
+  holder: { id: number; name: string } | null,
+  reason: number,
+): Record<string, number | string | null> {
+  return {
+    AreaId: areaId,
+    At: at,
+    CardNumber: card,
+    CardUserId: holder?.id ?? null,
+    HolderName: holder?.name ?? null,
+    DeviceId: device.Id,
+    DeviceName: device.Name,
+    ChannelId: channel.Id,
+    ChannelName: channel.Name,
+    DoorNumber: channel.DoorNumber,
+    Direction: channel.Direction,
+    Result: reason === 1 ? 1 : 0,
+    Reason: reason,
+    // Shaped as the WG gateway stores a swipe it read from a controller: record type 1 and the controller's own
+    // reason byte. No ring index: these were never in a simulated controller's ring (an index there would
+    // stand for a record the controller still holds), as records stored before a ring restart have none.
+    RecordIndex: null,
+    EventType: 1,
+    EventReason: CONTROLLER_REASON[reason] ?? 6,
+  };
+}
+
+/** The per-day counts of the records (by UTC day, device and result), as the service keeps them. */
+function dayCountRows(
+  areaId: number,
+  records: Record<string, number | string | null>[],
+): Record<string, number>[] {
+  const days = new Map<string, Record<string, number>>();
+  for (const rec of records) {
+    const Day = Math.floor((rec.At as number) / DAY_MS);
+    const key = `${Day}:${rec.DeviceId}:${rec.Result}`;
+    const row = days.get(key);
+    if (row) row.Count! += 1;
+    else
+      days.set(key, {
+        AreaId: areaId,
+        Day,
+        DeviceId: rec.DeviceId as number,
+        Result: rec.Result as number,
+        Count: 1,
+      });
+  }
+  return [...days.values()];
+}
+
 /**
  * Swipe records of the last 90 days, written in time order with the per-day counts the list relies on.
  * Mostly authorised swipes; some unregistered cards, doors without authorisation, expired validity and
@@ -86,34 +141,6 @@ export async function seedSwipes(
   };
 
   const records: Record<string, number | string | null>[] = [];
-  /** A swipe at a channel (an unknown card when there is no holder); granted exactly when the reason is 1. */
-  const record = (
-    { device, channel }: (typeof allChannels)[number],
-    at: number,
-    card: string,
-    holder: { id: number; name: string } | null,
-    reason: number,
-  ) => ({
-    AreaId: areaId,
-    At: at,
-    CardNumber: card,
-    CardUserId: holder?.id ?? null,
-    HolderName: holder?.name ?? null,
-    DeviceId: device.Id,
-    DeviceName: device.Name,
-    ChannelId: channel.Id,
-    ChannelName: channel.Name,
-    DoorNumber: channel.DoorNumber,
-    Direction: channel.Direction,
-    Result: reason === 1 ? 1 : 0,
-    Reason: reason,
-    // Shaped as the WG gateway stores a swipe it read from a controller: record type 1 and the controller's own
-    // reason byte. No ring index: these were never in a simulated controller's ring (an index there would
-    // stand for a record the controller still holds), as records stored before a ring restart have none.
-    RecordIndex: null,
-    EventType: 1,
-    EventReason: CONTROLLER_REASON[reason] ?? 6,
-  });
   for (let i = 0; i < options.count; i++) {
     const u = r.next();
     if (u < 0.02 || holders.length === 0) {
@@ -121,7 +148,7 @@ export async function seedSwipes(
       const where = r.pick(allChannels);
       const at = timeIn(windowStart);
       const card = String(r.int(90_000_000, 99_999_999)).padStart(10, '0');
-      records.push(record(where, at, card, null, 2));
+      records.push(swipeRow(areaId, where, at, card, null, 2));
       continue;
     }
     const h = r.pick(holders);
@@ -132,7 +159,7 @@ export async function seedSwipes(
     if (reason === 1 && h.disabledAt !== null && at >= h.disabledAt) reason = 6;
     else if (reason === 1 && (at > h.validTo || at < h.validFrom)) reason = 5;
     else if (reason === 1) reason = CONTROLLER_REFUSALS.find((c) => u < c.below)?.reason ?? 1;
-    records.push(record({ device, channel }, at, r.pick(h.cards), h, reason));
+    records.push(swipeRow(areaId, { device, channel }, at, r.pick(h.cards), h, reason));
   }
   records.sort((a, b) => (a.At as number) - (b.At as number));
   // PostgreSQL: written around the service, so the months they fall in get their partitions here.
@@ -140,20 +167,5 @@ export async function seedSwipes(
   await bulkInsert(db, ctx.sqlite, 'DoorOpeningRecord', records);
   if (options.dayCounts === false) return;
 
-  const days = new Map<string, Record<string, number>>();
-  for (const rec of records) {
-    const Day = Math.floor((rec.At as number) / DAY_MS);
-    const key = `${Day}:${rec.DeviceId}:${rec.Result}`;
-    const row = days.get(key);
-    if (row) row.Count! += 1;
-    else
-      days.set(key, {
-        AreaId: areaId,
-        Day,
-        DeviceId: rec.DeviceId as number,
-        Result: rec.Result as number,
-        Count: 1,
-      });
-  }
-  await bulkInsert(db, ctx.sqlite, 'DoorOpeningRecordDay', [...days.values()]);
+  await bulkInsert(db, ctx.sqlite, 'DoorOpeningRecordDay', dayCountRows(areaId, records));
 }
