@@ -207,6 +207,69 @@ function statusFor(r: Random, h: HolderPlan, device: DeviceRow, now: number): nu
   return u < 0.03 ? ISSUE.pendingUpdate : u < 0.05 ? ISSUE.pendingIssue : ISSUE.issueSucceeded;
 }
 
+/**
+ * Authorisations: the gates for everyone, a building by holder, the third-party gate for some. Marks each
+ * holder's authorised channels (h.channels), which the swipes draw from; draws from `r` as seedArea did.
+ */
+function planAuthorisations(
+  r: Random,
+  areaId: number,
+  plans: HolderPlan[],
+  devices: Awaited<ReturnType<typeof seedDevices>>,
+  now: number,
+): Row[] {
+  const gates = devices.filter((d) => d.seed.gate);
+  const buildings = devices.filter((d) => !d.seed.gate && !d.seed.other);
+  const other = devices.find((d) => d.seed.other);
+  const auths: Row[] = [];
+  for (const h of plans) {
+    if (h.cards.length === 0) continue;
+    const granted = [...gates, buildings[h.index % buildings.length]!];
+    if (other && (h.index < 8 || r.chance(0.3))) granted.push(other);
+    const custom = r.chance(0.05);
+    for (const device of granted) {
+      const status = statusFor(r, h, device, now);
+      for (const channel of device.channels) {
+        auths.push({
+          AreaId: areaId,
+          CardUserId: h.id,
+          ChannelId: channel.Id,
+          DeviceId: device.Id,
+          ValidFrom: null,
+          ValidTo: custom ? h.validTo - 30 * DAY : null,
+          IssueStatus: status,
+          Revoked: 0,
+          SentToDevice: sentToDevice(status),
+          CreatedAt: h.createdAt,
+          UpdatedAt: status === ISSUE.issueSucceeded ? h.createdAt : now - r.int(0, 2) * DAY,
+        });
+        if (status !== ISSUE.pendingDeletion && status !== ISSUE.deletionSucceeded)
+          h.channels.push({ device, channel });
+      }
+    }
+    const revoked = h.index === 4 || h.index === 5 || (h.index > 6 && r.chance(0.02));
+    const spare = buildings.find((d) => !granted.includes(d));
+    if (revoked && spare) {
+      const channel = spare.channels[0]!;
+      const revokedStatus = h.index === 4 || r.chance(0.4) ? ISSUE.pendingDeletion : ISSUE.deletionSucceeded;
+      auths.push({
+        AreaId: areaId,
+        CardUserId: h.id,
+        ChannelId: channel.Id,
+        DeviceId: spare.Id,
+        ValidFrom: null,
+        ValidTo: null,
+        IssueStatus: revokedStatus,
+        Revoked: 1,
+        SentToDevice: sentToDevice(revokedStatus),
+        CreatedAt: h.createdAt,
+        UpdatedAt: now - r.int(0, 30) * DAY,
+      });
+    }
+  }
+  return auths;
+}
+
 async function seedArea(db: Db, ctx: DemoContext, r: Random, area: number, operator: Row): Promise<void> {
   const areaId = ctx.areaIds[area];
   if (areaId === undefined) return;
@@ -271,56 +334,7 @@ async function seedArea(db: Db, ctx: DemoContext, r: Random, area: number, opera
   for (let i = 0; i < Math.max(20, Math.round(count * 0.15)); i++) card(null, now - r.int(10, 200) * DAY);
   await bulkInsert(db, ctx.sqlite, 'Card', cards);
 
-  // Authorisations: the gates for everyone, a building by holder, the third-party gate for some.
-  const gates = devices.filter((d) => d.seed.gate);
-  const buildings = devices.filter((d) => !d.seed.gate && !d.seed.other);
-  const other = devices.find((d) => d.seed.other);
-  const auths: Row[] = [];
-  for (const h of plans) {
-    if (h.cards.length === 0) continue;
-    const granted = [...gates, buildings[h.index % buildings.length]!];
-    if (other && (h.index < 8 || r.chance(0.3))) granted.push(other);
-    const custom = r.chance(0.05);
-    for (const device of granted) {
-      const status = statusFor(r, h, device, now);
-      for (const channel of device.channels) {
-        auths.push({
-          AreaId: areaId,
-          CardUserId: h.id,
-          ChannelId: channel.Id,
-          DeviceId: device.Id,
-          ValidFrom: null,
-          ValidTo: custom ? h.validTo - 30 * DAY : null,
-          IssueStatus: status,
-          Revoked: 0,
-          SentToDevice: sentToDevice(status),
-          CreatedAt: h.createdAt,
-          UpdatedAt: status === ISSUE.issueSucceeded ? h.createdAt : now - r.int(0, 2) * DAY,
-        });
-        if (status !== ISSUE.pendingDeletion && status !== ISSUE.deletionSucceeded)
-          h.channels.push({ device, channel });
-      }
-    }
-    const revoked = h.index === 4 || h.index === 5 || (h.index > 6 && r.chance(0.02));
-    const spare = buildings.find((d) => !granted.includes(d));
-    if (revoked && spare) {
-      const channel = spare.channels[0]!;
-      const revokedStatus = h.index === 4 || r.chance(0.4) ? ISSUE.pendingDeletion : ISSUE.deletionSucceeded;
-      auths.push({
-        AreaId: areaId,
-        CardUserId: h.id,
-        ChannelId: channel.Id,
-        DeviceId: spare.Id,
-        ValidFrom: null,
-        ValidTo: null,
-        IssueStatus: revokedStatus,
-        Revoked: 1,
-        SentToDevice: sentToDevice(revokedStatus),
-        CreatedAt: h.createdAt,
-        UpdatedAt: now - r.int(0, 30) * DAY,
-      });
-    }
-  }
+  const auths = planAuthorisations(r, areaId, plans, devices, now);
   await bulkInsert(db, ctx.sqlite, 'CardUserLinkChannel', auths);
 
   await seedHolderHistory(db, ctx, r, areaId, plans, operator);
