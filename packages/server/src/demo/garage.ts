@@ -487,6 +487,31 @@ function session(
   };
 }
 
+/** Daytime arrivals, stays from a few minutes to a night. Drawn in the order parkOrders always drew them. */
+function arrival(rng: Random, todayStart: number, now: number): { entryAt: number; minutes: number } {
+  const day = rng.int(0, DAYS - 1);
+  const hour = rng.weighted([
+    [7, 3],
+    [8, 6],
+    [9, 5],
+    [10, 3],
+    [12, 3],
+    [14, 3],
+    [17, 5],
+    [18, 6],
+    [19, 4],
+    [21, 2],
+  ] as const);
+  const minutes = rng.weighted([
+    [rng.int(2, 30), 20],
+    [rng.int(30, 300), 60],
+    [rng.int(300, 900), 20],
+  ] as const);
+  let entryAt = todayStart - day * DAY + hour * HOUR + rng.int(0, 59) * MINUTE;
+  if (entryAt + minutes * MINUTE > now) entryAt = now - minutes * MINUTE - rng.int(1, 600) * MINUTE;
+  return { entryAt, minutes };
+}
+
 function parkOrders(
   rng: Random,
   areaId: number,
@@ -543,27 +568,7 @@ function parkOrders(
   };
   for (let i = 0; i < count; i++) {
     const zone = zones[i % zones.length]!;
-    // Daytime arrivals, stays from a few minutes to a night.
-    const day = rng.int(0, DAYS - 1);
-    const hour = rng.weighted([
-      [7, 3],
-      [8, 6],
-      [9, 5],
-      [10, 3],
-      [12, 3],
-      [14, 3],
-      [17, 5],
-      [18, 6],
-      [19, 4],
-      [21, 2],
-    ] as const);
-    const minutes = rng.weighted([
-      [rng.int(2, 30), 20],
-      [rng.int(30, 300), 60],
-      [rng.int(300, 900), 20],
-    ] as const);
-    let entryAt = todayStart - day * DAY + hour * HOUR + rng.int(0, 59) * MINUTE;
-    if (entryAt + minutes * MINUTE > now) entryAt = now - minutes * MINUTE - rng.int(1, 600) * MINUTE;
+    const { entryAt, minutes } = arrival(rng, todayStart, now);
     add(zone, entryAt, entryAt + minutes * MINUTE + rng.int(0, 59) * 1000);
   }
   // Vehicles inside now, whatever the scale.
