@@ -9,6 +9,7 @@ import {
   citizenId,
   citizenIdCheckChar,
   commaDigits,
+  commaIds,
   digits,
   email,
   hasKey,
@@ -332,4 +333,16 @@ describe('validator registry', () => {
     for (const key of keys)
       for (const lang of LANGUAGES) expect(hasKey(lang, key), `${lang} ${key}`).toBe(true);
   });
+});
+
+describe('commaIds', () => {
+  it.each([['1'], ['1,2,3'], ['2147483647'], [7]])('accepts %j', (value) => {
+    expect(commaIds(value)).toBeNull();
+  });
+  it.each([['0'], ['2147483648'], ['8640000000000001'], ['1,0'], ['1,,2'], [''], ['a'], ['1, 2']])(
+    'refuses %j (not ids of the database, or not a list)',
+    (value) => {
+      expect(commaIds(value)).toBe('validation.commaIds');
+    },
+  );
 });

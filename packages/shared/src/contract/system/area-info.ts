@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseCustom } from '../../utils/index.ts';
-import { commaDigits, zodRule } from '../../validators/index.ts';
+import { commaIds, zodRule } from '../../validators/index.ts';
 import { operation, peopleOnly } from '../operation.ts';
 import { AREA_MANAGERS } from '../permissions.ts';
 import { id, idParams, idText, pageOf, paging, queryBool } from '../wire.ts';
@@ -119,7 +119,7 @@ const areaOperations = {
     access: AREA_MANAGERS,
     query: z.object({
       Id: idText,
-      UserIds: z.string().trim().max(10_000).superRefine(zodRule(commaDigits)).or(z.literal('')).default(''),
+      UserIds: z.string().trim().max(10_000).superRefine(zodRule(commaIds)).or(z.literal('')).default(''),
     }),
   }),
   setCustom: operation({

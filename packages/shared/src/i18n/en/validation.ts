@@ -4,6 +4,7 @@ export const validation: Record<keyof typeof zh, string> = {
   required: 'Cannot be empty',
   digits: 'Digits only',
   commaDigits: 'Must be all digits; separate multiple serial numbers with commas',
+  commaIds: 'Must be ids from 1 to 2147483647, separated by commas',
   cardNumber: 'Incorrect card number',
   upperAlnum: 'Must be upper-case letters or digits',
   phone: 'Phone number format error',

@@ -4,6 +4,7 @@ export const validation: Record<keyof typeof zh, string> = {
   required: 'No puede estar vacío',
   digits: 'Solo dígitos',
   commaDigits: 'Deben ser todo dígitos; separe varios números de serie con comas',
+  commaIds: 'Deben ser identificadores de 1 a 2147483647, separados por comas',
   cardNumber: 'Número de tarjeta incorrecto',
   upperAlnum: 'Solo letras mayúsculas o dígitos',
   phone: 'Formato de número de teléfono incorrecto',

@@ -4,6 +4,7 @@ export const validation: Record<keyof typeof zh, string> = {
   required: '入力必須です',
   digits: '数字のみ入力できます',
   commaDigits: 'すべて数字で入力し、複数のシリアル番号はカンマで区切ってください',
+  commaIds: '1 から 2147483647 までの ID をカンマで区切って入力してください',
   cardNumber: 'カード番号が正しくありません',
   upperAlnum: '英大文字または数字で入力してください',
   phone: '携帯電話番号の形式が正しくありません',

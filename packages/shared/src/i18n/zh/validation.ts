@@ -3,6 +3,7 @@ export const validation = {
   required: '不能为空',
   digits: '只能输入数字',
   commaDigits: '必须全部为数字，多个序列号请用英文逗号分隔',
+  commaIds: '必须是以英文逗号分隔的编号（1 到 2147483647）',
   cardNumber: '卡号不正确',
   upperAlnum: '必须是大写字母或数字',
   phone: '手机号码格式错误',
