@@ -11,6 +11,7 @@ export type ValidationKey =
   | 'validation.required'
   | 'validation.digits'
   | 'validation.commaDigits'
+  | 'validation.commaIds'
   | 'validation.cardNumber'
   | 'validation.upperAlnum'
   | 'validation.phone'
