@@ -289,6 +289,26 @@ function trustProxyVar(get: Env): Config['trustProxy'] {
   return trustProxy;
 }
 
+/** DRAIN_DELAY. */
+function drainDelayVar(get: Env, databaseUrl: string): number {
+  // One process on SQLite: no proxy to wait for, unless DRAIN_DELAY says otherwise.
+  return /^0+[a-z]?$/i.test(get('DRAIN_DELAY') ?? (/^postgres(ql)?:\/\//i.test(databaseUrl) ? '3s' : '0'))
+    ? 0
+    : durationVar(get, 'DRAIN_DELAY', '3s', 0);
+}
+
+/** EXPORT_DIR. */
+function exportDirVar(get: Env, cwd: string, databaseUrl: string): string {
+  // Next to the SQLite file by default, so a temporary database keeps its exports with it.
+  return path.resolve(
+    cwd,
+    get('EXPORT_DIR') ??
+      (/^postgres(ql)?:\/\//i.test(databaseUrl) || databaseUrl === ':memory:'
+        ? path.join(REPO_ROOT, 'data/exports')
+        : path.join(path.dirname(path.resolve(cwd, databaseUrl)), 'exports')),
+  );
+}
+
 /** Reads and validates the environment once at start; the first bad variable is named in the error. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const get: Env = (name) => {
@@ -342,12 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webhookAllowNetworks,
     mqttUrl,
     trustProxy,
-    // One process on SQLite: no proxy to wait for, unless DRAIN_DELAY says otherwise.
-    drainSeconds: /^0+[a-z]?$/i.test(
-      get('DRAIN_DELAY') ?? (/^postgres(ql)?:\/\//i.test(databaseUrl) ? '3s' : '0'),
-    )
-      ? 0
-      : durationVar(get, 'DRAIN_DELAY', '3s', 0),
+    drainSeconds: drainDelayVar(get, databaseUrl),
     wg,
     simulator,
     simulatorControl,
@@ -368,14 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel,
     hubHeartbeatSeconds,
     ocpp,
-    // Next to the SQLite file by default, so a temporary database keeps its exports with it.
-    exportDir: path.resolve(
-      cwd,
-      get('EXPORT_DIR') ??
-        (/^postgres(ql)?:\/\//i.test(databaseUrl) || databaseUrl === ':memory:'
-          ? path.join(REPO_ROOT, 'data/exports')
-          : path.join(path.dirname(path.resolve(cwd, databaseUrl)), 'exports')),
-    ),
+    exportDir: exportDirVar(get, cwd, databaseUrl),
   };
 }
 
