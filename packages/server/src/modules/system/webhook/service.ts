@@ -1,5 +1,4 @@
-import type {
-  WebhookDeliveryApi} from '@gatehouse/shared';
+import type { WebhookDeliveryApi } from '@gatehouse/shared';
 import {
   isoInstant,
   WebhookApi,
