@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyLoggerOptions,
+  type FastifyRequest,
+} from 'fastify';
 import { API_DOCS_PATH, ASYNCAPI_PATH, TOKEN_COOKIE } from '@gatehouse/shared';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -21,6 +26,7 @@ import { ExportQueue } from './platform/exports/queue.ts';
 import { installErrorHandling } from './platform/http-errors.ts';
 import type { Platform } from './platform/platform.ts';
 import { redactUrl, registerSecurityHeaders } from './platform/security-headers.ts';
+import { echoRequestId, requestIdOf } from './platform/request-log.ts';
 import { openApiComponents, registerRoute, type AnyRoute } from './platform/route.ts';
 import { asyncApiDocument } from './platform/asyncapi.ts';
 import { Metrics, serveMetrics } from './platform/metrics.ts';
@@ -50,6 +56,8 @@ export interface BuildOptions {
   devices?: boolean;
   /** Extra routes registered before the app is sealed (benchmarks add their baselines this way). */
   extend?: (app: FastifyInstance, platform: Platform) => void | Promise<void>;
+  /** Where the log's JSON lines go instead of stdout (a test reads them: request-log.test.ts). */
+  logStream?: FastifyLoggerOptions['stream'];
 }
 
 export interface Built {
@@ -102,8 +110,10 @@ export async function buildApp({
   clock = systemClock,
   extend,
   devices = false,
+  logStream,
 }: BuildOptions): Promise<Built> {
-  const app = createFastify(config);
+  const app = createFastify(config, logStream);
+  echoRequestId(app);
   const { platform, hub, cluster } = await startPlatform(app, config, db, clock);
   // One registry per app (two apps in one process count apart), carried as a seam like the hub.
   const metrics = new Metrics(app.log);
@@ -200,10 +210,11 @@ export async function buildApp({
   };
 }
 
-function createFastify(config: Config): FastifyInstance {
+function createFastify(config: Config, stream?: FastifyLoggerOptions['stream']): FastifyInstance {
   return Fastify({
     logger: {
       level: config.logLevel,
+      ...(stream ? { stream } : {}),
       // Credentials never reach the log, whatever a later log line includes (URLs are redacted where logged).
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
@@ -212,6 +223,9 @@ function createFastify(config: Config): FastifyInstance {
     },
     // Per-request lines are noise at this volume; failures are logged by logFailedRequests.
     logController: new LogController({ disableRequestLogging: true }),
+    // Every line of a request carries its id (`reqId`): the proxy's X-Request-ID when well formed, else a UUID
+    // (platform/request-log.ts); sent back on every reply.
+    genReqId: requestIdOf,
     bodyLimit: 2 * 1024 * 1024,
     // Behind the reverse proxy (deploy/haproxy.cfg): client addresses from X-Forwarded-For.
     trustProxy: config.trustProxy,

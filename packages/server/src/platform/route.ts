@@ -16,6 +16,7 @@ import { AppError, fieldError } from './errors.ts';
 import { registerExportable, type Exportable } from './exports/registry.ts';
 import { hasAnyCode, type Principal } from './principal.ts';
 import type { Platform } from './platform.ts';
+import { bindActor } from './request-log.ts';
 import { fieldErrors } from './validation.ts';
 
 export type Access = 'public' | 'authenticated' | readonly string[];
@@ -320,7 +321,7 @@ export function registerRoute(app: FastifyInstance, platform: Platform, spec: An
     schema: openApiOf(spec),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const lang = requestLang(request);
-      const user = isPublic ? undefined : await signedIn(platform, request, spec);
+      const user = isPublic ? undefined : await signedIn(platform, request, reply, spec);
       const areaId = spec.area
         ? assertAreaAccess(user!, parseAreaHeader(request.headers['x-area-id']))
         : undefined;
@@ -386,9 +387,15 @@ function openApiOf(spec: AnyRoute) {
 /**
  * The signed-in caller (401 without a live session or a valid API key) holding one of the route's codes (403
  * otherwise). An API key (`ghk_…`) is a principal like a user's, so every check after this one is the same;
- * an operation for people only refuses it first, whatever codes it holds (OperationSpec.keys).
+ * an operation for people only refuses it first, whatever codes it holds (OperationSpec.keys). Once known, the
+ * caller is named on the request's log lines (request-log.ts), a refusal's included.
  */
-async function signedIn(platform: Platform, request: FastifyRequest, spec: AnyRoute): Promise<Principal> {
+async function signedIn(
+  platform: Platform,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spec: AnyRoute,
+): Promise<Principal> {
   const token = bearerToken(request.headers.authorization);
   const user = !token
     ? undefined
@@ -396,6 +403,7 @@ async function signedIn(platform: Platform, request: FastifyRequest, spec: AnyRo
       ? await platform.apiKeys.resolve(token, request.ip)
       : ((await platform.sessions.resolve(token)) ?? undefined);
   if (!user) throw new AppError(401, 'error.unauthorized');
+  bindActor(request, reply, user);
   if (user.apiKey && spec.op?.keys === false) throw new AppError(403, 'error.apiKeyNotAllowed');
   if (Array.isArray(spec.access) && !hasAnyCode(user, spec.access))
     throw new AppError(403, 'error.forbidden');
