@@ -76,7 +76,9 @@ describe('redirects and the no-token whitelist (spec section 4)', () => {
     const { page } = await suite.signedIn('deptuser');
     const token = await sessionToken(page);
     await goto(page, '/login');
-    await waitForPath(page, '/login?redirect=%2F');
+    await waitForPath(page, '/login?redirect=%2F').catch((error: unknown) => {
+      throw new Error(`at ${appPath(page)}: ${String(error)}`);
+    });
     expect((await page.context().cookies()).some((c) => c.name === 'REToken')).toBe(false);
     const info = await fetch(`${suite.server.url}/api/AppUser/Info`, {
       headers: { Authorization: `Bearer ${token}` },
@@ -133,6 +135,8 @@ const MENUS: Record<string, string[]> = {
     'SystemSettings',
     'Resources',
     'AuditLog',
+    'ApiKeys',
+    'Webhooks',
     'ExportLog',
     'ErrorLog',
     'I18n',
@@ -211,9 +215,10 @@ describe('menus by role (spec sections 2 and 6)', () => {
     ]) {
       expect(entries).toContain(name);
     }
-    // Every spec entry plus the operation log (SuperAdmin, under area settings) and the five access-rule
-    // screens of issue 22 (door monitor, door alarms, time profiles, holidays, door schedules).
-    expect(entries).toHaveLength(44);
+    // Every spec entry plus the operation log (SuperAdmin, under area settings), the five access-rule screens
+    // of issue 22 (door monitor, door alarms, time profiles, holidays, door schedules), and API keys and
+    // webhooks (issue 29, under area settings).
+    expect(entries).toHaveLength(46);
   });
 
   it('sends a hand-typed forbidden address to 404', async () => {

@@ -38,8 +38,11 @@ export function RootGuard() {
       setResetting(false);
       navigate('/', { replace: true });
     });
+    // The path as well as the key: a hash typed in the address bar (or a link opened from outside) arrives with no
+    // history state, so its key is 'default', the same as the page's first location; with the key alone, a user
+    // who opened the app at /dashboard and then typed /#/login kept the token (seen in shell-session.e2e).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [location.key]);
+  }, [location.key, location.pathname]);
 
   useEffect(() => {
     if (!token || loaded || resetting || location.pathname === '/login') return;
