@@ -141,6 +141,90 @@ describeEachDb(
       }
     });
 
+    it('a door opened at a simulated controller is door.state, kept retained: a late subscriber sees it as the door monitor shows it', async () => {
+      const k = h().db.kysely;
+      const device = await k
+        .selectFrom('AccessControlDevice')
+        .select(['Id', 'SerialNumber', 'AreaId'])
+        .where('AreaId', '=', 1)
+        .where('Protocol', '=', 0)
+        .where('Disabled', '=', 0)
+        .where('SerialNumber', 'like', '2%')
+        .orderBy('Id')
+        .executeTakeFirstOrThrow();
+      const serial = Number(device.SerialNumber);
+      const sim = await WgSimulator.start({ controllers: [{ serial }], timeZone: 'Asia/Shanghai' });
+      await fleetOfSimulated(h().db, sim, [device]);
+      const gateway = await WgGateway.start({
+        db: h().db,
+        clock: systemClock,
+        hub: h().hub,
+        listen: '127.0.0.1:0',
+        pollSeconds: 0.2,
+        syncSeconds: 0.1,
+        driftMinutes: 60,
+        backoff: { baseMs: 20, maxMs: 300 },
+        driver: { timeoutMs: 40, tries: 3 },
+      });
+      const late = await mqtt.connectAsync(MQTT_URL, { clientId: `gh-door-${process.pid}-${Date.now()}` });
+      try {
+        await waitFor(
+          'the controller configured',
+          async () =>
+            !!(
+              await k
+                .selectFrom('AccessControlDeviceState')
+                .select('ListenerAddress')
+                .where('DeviceId', '=', device.Id)
+                .executeTakeFirst()
+            )?.ListenerAddress,
+          20_000,
+        );
+        sim.setDoorSensor(serial, 1, true);
+        // Stored as open and published: door.state events of this door, every one taken by the broker.
+        const doorEvents = () =>
+          k
+            .selectFrom('OutboxEvent')
+            .select(['Id', 'Payload', 'Published'])
+            .where('Type', '=', 'door.state')
+            .orderBy('Id')
+            .execute()
+            .then((rows) =>
+              rows.filter((r) => {
+                const data = (JSON.parse(r.Payload) as { data: { DeviceId: number; DoorNumber: number } })
+                  .data;
+                return data.DeviceId === device.Id && data.DoorNumber === 1;
+              }),
+            );
+        await waitFor('door 1 open, published', async () => {
+          const rows = await doorEvents();
+          const last = rows.at(-1);
+          return (
+            !!last &&
+            (JSON.parse(last.Payload) as { data: { Open: boolean } }).data.Open &&
+            rows.every((r) => Number(r.Published) === 1)
+          );
+        });
+        const retained: Record<string, unknown>[] = [];
+        late.on('message', (_topic, payload, packet) => {
+          if (packet.retain) retained.push(JSON.parse(payload.toString('utf8')));
+        });
+        await late.subscribeAsync(`gatehouse/1/state/door/${device.Id}-1`, { qos: 1 });
+        await waitFor('the retained door state', () => retained.length > 0, 2_000);
+        const monitor = await call<{ Doors: Record<string, unknown>[] }>(h().app, 'GET', '/api/DoorMonitor', {
+          token: admin,
+          area: 1,
+        });
+        const shown = monitor.data.Doors.find((d) => d.DeviceId === device.Id && d.DoorNumber === 1)!;
+        expect(shown.State).toBe(2);
+        expect(retained.at(-1)).toEqual({ ...shown, AreaId: 1, AreaName: expect.any(String) });
+      } finally {
+        await late.endAsync(true);
+        await gateway.close();
+        await sim.close();
+      }
+    });
+
     it('a forced power-off reaches the receiver and the broker within 2 s, as the power-off list shows it', async () => {
       await h().app.listen({ port: 0, host: '127.0.0.1' });
       const port = (h().app.server.address() as AddressInfo).port;

@@ -1,6 +1,8 @@
 import { DEFAULT_SITE_TIME_ZONE, PROTOCOL_WG, displayToCard } from '@gatehouse/shared';
 import { customTimeZone } from '../../../platform/area-zone.ts';
 import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
+import { isoOrNull } from '../../../platform/instants.ts';
+import { emitEvent } from '../../../platform/outbox/outbox.ts';
 import type { SyncRow } from '../card-user-link-channel/device-sync.ts';
 import { ISSUE } from '../card-user-link-channel/lifecycle.ts';
 import { inChunks, type Trx } from '../common.ts';
@@ -143,7 +145,11 @@ export interface DeviceStatePatch {
   SyncError?: string | null;
 }
 
-/** Records what the gateway learnt about a controller (one row per device, created on first use). */
+/**
+ * Records what the gateway learnt about a controller (one row per device, created on first use). A stored
+ * connection that changes (answering, or silent; not "unknown") is a `controller.online` or
+ * `controller.offline` event, written in the same transaction: the stored state is what the screens show.
+ */
 export async function saveDeviceState(
   ctx: ServiceContext,
   deviceId: number,
@@ -156,8 +162,61 @@ export async function saveDeviceState(
       .values({ DeviceId: deviceId, ...patch, UpdatedAt: now })
       .onConflict((oc) => oc.column('DeviceId').doUpdateSet({ ...patch, UpdatedAt: now }))
       .execute();
+  const online = patch.Online;
+  if (online === 0 || online === 1) {
+    await fencedWrite(ctx, async (trx) => {
+      // Locked on PostgreSQL, so of two writers of the same change only the first sees it as one.
+      const before = await trx
+        .selectFrom('AccessControlDeviceState')
+        .select('Online')
+        .where('DeviceId', '=', deviceId)
+        .$if(ctx.db.dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      await upsert(trx);
+      const was = before?.Online === null || before?.Online === undefined ? null : Number(before.Online);
+      if (was !== online) await emitControllerState(trx, deviceId, online === 1, now);
+    });
+    return;
+  }
   // A gateway's write goes behind its lease on the controller (ServiceContext.fence); a route's alone.
   await (ctx.fence ? fencedWrite(ctx, upsert) : upsert(ctx.db.kysely));
+}
+
+/**
+ * A controller's stored connection changed, as the event of the outbox (platform/outbox) a monitoring system
+ * pages on: the controller's name, serial number, last answer and firmware as stored with this change.
+ */
+async function emitControllerState(trx: Trx, deviceId: number, online: boolean, at: number): Promise<void> {
+  const row = await trx
+    .selectFrom('AccessControlDevice as D')
+    .innerJoin('AreaInfo as A', 'A.Id', 'D.AreaId')
+    .leftJoin('AccessControlDeviceState as S', 'S.DeviceId', 'D.Id')
+    .select([
+      'D.Id',
+      'D.Name',
+      'D.SerialNumber',
+      'D.AreaId',
+      'A.Name as AreaName',
+      'S.LastSeenAt',
+      'S.Firmware',
+    ])
+    .where('D.Id', '=', deviceId)
+    .executeTakeFirst();
+  // A controller in no area is driven by nobody and belongs to no area's subscribers.
+  if (!row || row.AreaId === null) return;
+  await emitEvent(trx, {
+    type: online ? 'controller.online' : 'controller.offline',
+    at,
+    data: {
+      AreaId: row.AreaId,
+      AreaName: row.AreaName,
+      DeviceId: row.Id,
+      DeviceName: row.Name,
+      SerialNumber: row.SerialNumber,
+      LastSeenAt: isoOrNull(row.LastSeenAt),
+      Firmware: row.Firmware ?? null,
+    },
+  });
 }
 
 // ---- authorisation sync: what the controller must hold (the statuses move in card-user-link-channel) ---------

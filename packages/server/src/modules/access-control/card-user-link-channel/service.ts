@@ -4,6 +4,7 @@ import {
   protocolNeedsSync,
   type BatchGrantInput,
   type BatchGrantResult,
+  type CardUserLinkChannelItem,
   type DeviceStatusCount,
   type GrantResult,
   type RevokeResult,
@@ -20,6 +21,13 @@ import { areaChannels } from '../access-control-channel/service.ts';
 import { inDepartmentTree } from '../card-user/items.ts';
 import type { CardUserLinkChannelTable } from '../tables.ts';
 import { ISSUE, PENDING_SYNC, changedStatus, grantedStatus, removedStatusSql } from './lifecycle.ts';
+import {
+  authorisationIds,
+  authorisationItems,
+  emitAuthorisationChanges,
+  emitAuthorisations,
+  type AuthorisationChange,
+} from './events.ts';
 
 /**
  * Granting and revoking. An authorisation is one holder on one channel; the controller opens the door for
@@ -89,9 +97,29 @@ async function grant(
   validity: Terms,
 ): Promise<GrantResult> {
   await checkProfile(trx, ctx.areaId, validity.TimeProfileId);
-  const result = await writeGrants(ctx, trx, holderIds, channels, validity);
+  const { result, changed } = await writeGrants(ctx, trx, holderIds, channels, validity);
   await afterProfileChange(ctx, trx, holderIds, [...new Set(channels.map((c) => c.DeviceId))]);
+  await emitGrants(ctx, trx, changed);
   return result;
+}
+
+/** A grant's new and changed authorisations as events (rows left as they were report nothing). */
+async function emitGrants(
+  ctx: AreaContext,
+  trx: Trx,
+  changed: { holderId: number; channelId: number; change: AuthorisationChange }[],
+): Promise<void> {
+  if (changed.length === 0) return;
+  const changeOf = new Map(changed.map((c) => [`${c.holderId}:${c.channelId}`, c.change]));
+  const items = await authorisationItems(ctx, trx, await authorisationIds(trx, changed));
+  await emitAuthorisationChanges(
+    ctx,
+    trx,
+    [...items.values()].map((item) => ({
+      item,
+      change: changeOf.get(`${item.CardUserId}:${item.ChannelId}`)!,
+    })),
+  );
 }
 
 async function writeGrants(
@@ -100,9 +128,15 @@ async function writeGrants(
   holderIds: number[],
   channels: ChannelRow[],
   validity: Terms,
-): Promise<GrantResult> {
+): Promise<{
+  result: GrantResult;
+  changed: { holderId: number; channelId: number; change: AuthorisationChange }[];
+}> {
   const now = ctx.clock.now();
   const result: GrantResult = { Granted: 0, Updated: 0, Unchanged: 0 };
+  const changed: { holderId: number; channelId: number; change: AuthorisationChange }[] = [];
+  const note = (holderId: number, channelId: number, change: AuthorisationChange) =>
+    changed.push({ holderId, channelId, change });
   const channelIds = channels.map((c) => c.Id);
   const inserts: Insertable<CardUserLinkChannelTable>[] = [];
   for (let i = 0; i < holderIds.length; i += 500) {
@@ -138,6 +172,7 @@ async function writeGrants(
             CreatedAt: now,
             UpdatedAt: now,
           });
+          note(holderId, channel.Id, 'granted');
           result.Granted++;
         } else if (row.Revoked) {
           await trx
@@ -145,6 +180,7 @@ async function writeGrants(
             .set({ ...validity, Revoked: 0, IssueStatus: grantedStatus(channel.Protocol), UpdatedAt: now })
             .where('Id', '=', row.Id)
             .execute();
+          note(holderId, channel.Id, 'granted');
           result.Granted++;
         } else if (!sameTerms(row, validity)) {
           await trx
@@ -152,6 +188,7 @@ async function writeGrants(
             .set({ ...validity, IssueStatus: changedStatus(row.IssueStatus), UpdatedAt: now })
             .where('Id', '=', row.Id)
             .execute();
+          note(holderId, channel.Id, 'updated');
           result.Updated++;
         } else {
           result.Unchanged++;
@@ -160,7 +197,7 @@ async function writeGrants(
     }
   }
   await inChunks(inserts, (chunk) => trx.insertInto('CardUserLinkChannel').values(chunk).execute());
-  return result;
+  return { result, changed };
 }
 
 /** The time profile of a grant must be one of the area's. */
@@ -351,6 +388,7 @@ export async function changeValidity(
       .execute();
     if (terms.TimeProfileId !== row.TimeProfileId)
       await afterProfileChange(ctx, trx, [row.CardUserId], [row.DeviceId]);
+    await emitAuthorisations(ctx, trx, [authId], 'updated');
     await audit(
       ctx,
       { action: 'update', entity: 'CardUserLinkChannel', entityId: authId, before: row, after: terms },
@@ -368,13 +406,19 @@ export async function revoke(ctx: AreaContext, ids: number[]): Promise<RevokeRes
   const now = ctx.clock.now();
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const out = { Revoked: 0, Removed: 0 };
+    const revoked: number[] = [];
+    // A removed row is reported as it was just before, revoked: nothing is left to read afterwards.
+    const removed: CardUserLinkChannelItem[] = [];
     for (const authId of new Set(ids)) {
       const row = await findAuthorization(ctx, trx, authId);
       if (row.Revoked) continue;
       if (!protocolNeedsSync(row.Protocol)) {
+        const before = (await authorisationItems(ctx, trx, [authId])).get(authId);
         await trx.deleteFrom('CardUserLinkChannel').where('Id', '=', authId).execute();
+        if (before) removed.push({ ...before, Revoked: true, UpdatedAt: iso(now)! });
         out.Removed++;
       } else {
+        revoked.push(authId);
         await trx
           .updateTable('CardUserLinkChannel')
           .set({ Revoked: 1, IssueStatus: removedStatusSql(), UpdatedAt: now })
@@ -384,6 +428,12 @@ export async function revoke(ctx: AreaContext, ids: number[]): Promise<RevokeRes
       }
     }
     await audit(ctx, { action: 'revoke', entity: 'CardUserLinkChannel', after: { Ids: ids, ...out } }, trx);
+    const items = await authorisationItems(ctx, trx, revoked);
+    await emitAuthorisationChanges(
+      ctx,
+      trx,
+      [...removed, ...items.values()].map((item) => ({ item, change: 'revoked' as const })),
+    );
     return out;
   });
 }

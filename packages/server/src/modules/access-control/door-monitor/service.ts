@@ -7,6 +7,7 @@ import {
 import { sql } from 'kysely';
 import type { AreaContext, ServiceContext } from '../../../platform/context.ts';
 import { isoOrNull } from '../../../platform/instants.ts';
+import { areaNames, emitEvents } from '../../../platform/outbox/outbox.ts';
 import type { Trx } from '../common.ts';
 import { ALARM, clearAlarms, openAlarms, raiseAlarm, type AlarmChange } from '../door-alarm/service.ts';
 import { listSwipes } from '../door-opening-record/list.ts';
@@ -201,11 +202,37 @@ async function patchDoor(
   const out = none();
   if (patch.Open === 0 && before?.Alarm)
     out.alarms.push(...(await clearAlarms(trx, deviceId, door, [ALARM.forced, ALARM.heldOpen], at)));
-  if (changed)
-    out.doors.push(
-      ...(await doorItems(trx, { deviceIds: [deviceId] })).filter((d) => d.item.DoorNumber === door),
-    );
+  if (changed) {
+    const doors = (await doorItems(trx, { deviceIds: [deviceId] })).filter((d) => d.item.DoorNumber === door);
+    out.doors.push(...doors);
+    await emitDoorStates(trx, doors, at);
+  }
   return out;
+}
+
+/**
+ * Doors whose live state changed as `door.state` events of the outbox (platform/outbox), in the transaction that
+ * stores the state: each as the door monitor shows it. MQTT keeps the last one of each door retained
+ * (`gatehouse/<areaId>/state/door/<deviceId>-<doorNumber>`).
+ */
+async function emitDoorStates(
+  trx: Trx,
+  doors: { areaId: number; item: DoorLiveItem }[],
+  at: number,
+): Promise<void> {
+  if (doors.length === 0) return;
+  const names = await areaNames(
+    trx,
+    doors.map((d) => d.areaId),
+  );
+  await emitEvents(
+    trx,
+    doors.map((d) => ({
+      type: 'door.state' as const,
+      at,
+      data: { ...d.item, AreaId: d.areaId, AreaName: names.get(d.areaId) ?? '' },
+    })),
+  );
 }
 
 async function deviceOnline(db: Trx, deviceId: number): Promise<boolean | null> {

@@ -5,6 +5,7 @@ import type { AreaContext, UserContext } from '../../../platform/context.ts';
 import { socketPlaces } from '../charge-record/places.ts';
 import { iso, itemById, type ItemView } from '../common/index.ts';
 import { orderFieldsOf, pricedOrder, rowsOfItems } from '../common/orders.ts';
+import { orderAmount } from '../common/pricing.ts';
 import type { ChargeOrderTable } from '../tables.ts';
 
 type Row = Selectable<ChargeOrderTable>;
@@ -37,8 +38,24 @@ function chargeOrderItem(row: Row): ChargeOrderItem {
 }
 
 /** Per page: each order's session (where, card, energy, how it stopped), rule name, amount and actions. */
-async function withSessions(ctx: Ctx, items: ChargeOrderItem[]): Promise<ChargeOrderItem[]> {
-  const k = ctx.db.kysely;
+function withSessions(ctx: Ctx, items: ChargeOrderItem[]): Promise<ChargeOrderItem[]> {
+  return withSessionsPriced(ctx.db.kysely, items, (row, session, settled) =>
+    pricedOrder(ctx, row, session, settled),
+  );
+}
+
+/** The amount and the buttons of an order, from its row and its session. */
+type Pricing = (
+  row: Row,
+  session: { StartAt: number; EndAt: number | null; EnergyWh: number | null },
+  settled: boolean,
+) => Pick<ChargeOrderItem, 'AmountCents' | 'Estimated' | 'DurationMinutes' | 'Actions'>;
+
+async function withSessionsPriced(
+  k: Kysely<Database>,
+  items: ChargeOrderItem[],
+  price: Pricing,
+): Promise<ChargeOrderItem[]> {
   const [sessions, rules] = await Promise.all([
     k
       .selectFrom('ChargeRecord')
@@ -70,7 +87,7 @@ async function withSessions(ctx: Ctx, items: ChargeOrderItem[]): Promise<ChargeO
       StopReason: session.StopReason,
       Forced: session.StopReason === STOP_REASON.forcedPowerOff,
       RuleName: rules.find((r) => r.Id === item.ChargeRuleId)?.Name ?? null,
-      ...pricedOrder(ctx, rows.rowOf(item), session, !item.Open),
+      ...price(rows.rowOf(item), session, !item.Open),
     };
   });
 }
@@ -84,3 +101,25 @@ export const chargeOrderView: ItemView<ChargeOrderItem, Ctx> = {
 };
 
 export const chargeOrderById = (ctx: Ctx, id: number) => itemById(chargeOrderView, ctx, id);
+
+/**
+ * A settled order as its list shows it, for the `order.settled` event (charge-record/settlement.ts): read in the
+ * settlement's transaction, so with its amount and payment state, and without the caller's buttons (an event
+ * has no caller).
+ */
+export async function settledChargeOrder(
+  ctx: AreaContext,
+  trx: Kysely<Database>,
+  orderId: number,
+): Promise<Omit<ChargeOrderItem, 'Actions'>> {
+  const row = await chargeOrderView
+    .query(trx)
+    .where('ChargeOrder.Id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  const [item] = await withSessionsPriced(trx, [chargeOrderItem(row as Row)], (r, session) => ({
+    ...orderAmount(r, session, ctx.clock.now()),
+    Actions: [],
+  }));
+  const { Actions: _actions, ...rest } = item!;
+  return rest;
+}

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
+import { settledChargeOrder } from '../charge-order/service.ts';
 import { chargeRecordItem, chargeRecordQuery, withPlacesAndOrders } from './service.ts';
 
 /**
@@ -25,5 +26,25 @@ export async function emitSession(
     type,
     at,
     data: { ...item!, AreaId: ctx.areaId, AreaName: names.get(ctx.areaId) ?? '' },
+  });
+}
+
+/**
+ * A charging order whose amount became final (its session ended and settlement priced it, or a provisional end
+ * was corrected and it was priced again) as an `order.settled` event, in the settlement's transaction: the order
+ * as the charging-order list shows it, with its amount and payment state (a ¥0 order already closed).
+ */
+export async function emitOrderSettled(
+  ctx: AreaContext,
+  trx: Kysely<Database>,
+  orderId: number,
+  at: number,
+): Promise<void> {
+  const item = await settledChargeOrder(ctx, trx, orderId);
+  const names = await areaNames(trx, [ctx.areaId]);
+  await emitEvent(trx, {
+    type: 'order.settled',
+    at,
+    data: { ...item, Kind: 'ChargeOrder', AreaId: ctx.areaId, AreaName: names.get(ctx.areaId) ?? '' },
   });
 }

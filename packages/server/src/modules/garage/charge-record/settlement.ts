@@ -11,7 +11,7 @@ import { powerOffConfirmed } from '../forced-outage-record/records.ts';
 import { transition } from '../common/payments.ts';
 import { tariffOf } from '../common/pricing.ts';
 import type { ChargeOrderTable } from '../tables.ts';
-import { emitSession } from './events.ts';
+import { emitOrderSettled, emitSession } from './events.ts';
 import { socketSessions } from './service.ts';
 
 /**
@@ -390,7 +390,11 @@ async function correctProvisionalEnd(
     StopReason: deviceStopReason,
     ...(repriced ? {} : { Repriced: false, Computed: price.AmountCents }),
   });
-  if (repriced) await closeIfFree(ctx, trx, { ...order, PaymentState: 0 }, price.AmountCents);
+  if (repriced) {
+    await closeIfFree(ctx, trx, { ...order, PaymentState: 0 }, price.AmountCents);
+    // Its amount changed: receivers hear the final one (the same order again, priced with the real end).
+    await emitOrderSettled(ctx, trx, order.Id, endAt);
+  }
   return { ...result, orderId: order.Id, amountCents };
 }
 
@@ -435,8 +439,9 @@ export async function endSession(
     StopReason: stopReason,
   });
   await closeIfFree(ctx, trx, order, price.AmountCents);
-  // After the pricing: the event carries the settled amount, as the charging-record list then shows it.
+  // After the pricing: the events carry the settled amount, as the charging-record list then shows it.
   await emitSession(ctx, trx, recordId, 'charging.session.ended', endAt);
+  await emitOrderSettled(ctx, trx, order.Id, endAt);
   return { orderId: order.Id, amountCents: price.AmountCents };
 }
 
