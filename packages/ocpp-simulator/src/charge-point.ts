@@ -1,7 +1,7 @@
-import { EventEmitter, once } from 'node:events';
-import { RPCClient } from 'ocpp-rpc';
+import { once } from 'node:events';
+import type { RPCClient } from 'ocpp-rpc';
 import { charge, type Battery } from './battery.ts';
-import { Configuration } from './configuration.ts';
+import { ChargePointConnection } from './connection.ts';
 import { registerRemoteCalls } from './remote-calls.ts';
 import { TransactionQueue, type Queued } from './transaction-queue.ts';
 import type { ChargePointOptions, ConnectorState, Transaction } from './types.ts';
@@ -9,7 +9,6 @@ import type { ChargePointOptions, ConnectorState, Transaction } from './types.ts
 export type { ChargePointOptions, ConnectorState, Transaction } from './types.ts';
 import type {
   AuthorizationStatus,
-  BootNotificationConf,
   ChargePointErrorCode,
   ChargePointStatus,
   IdTagInfo,
@@ -25,40 +24,26 @@ import type {
 
 /**
  * One simulated OCPP 1.6J charge point with M connectors, over an ocpp-rpc client in strict mode: every call
- * it makes and every answer it gives is checked against the official 1.6 schemas before it leaves.
+ * it makes and every answer it gives is checked against the official 1.6 schemas before it leaves. The
+ * connection, the boot and the timers are its base class's (connection.ts); its connectors and transactions
+ * are here.
  *
  * Events: 'log' (text), 'status' (connectorId, status), 'boot' (conf), 'ready' (accepted, every connector
  * reported), 'online', 'offline', 'transaction' (connectorId, transactionId), 'error' never (failures are logged,
  * the simulator carries on).
  */
-export class ChargePoint extends EventEmitter {
-  readonly id: string;
+export class ChargePoint extends ChargePointConnection {
   readonly connectors: ConnectorState[];
-  private client: RPCClient | undefined;
-  private readonly now: () => number;
-  private readonly speed: number;
-  private heartbeatSeconds = 60;
-  private meterSeconds: number;
-  private heartbeatTimer: NodeJS.Timeout | undefined;
-  private meterTimer: NodeJS.Timeout | undefined;
-  private bootTimer: NodeJS.Timeout | undefined;
   /** Transaction messages, sent in order and exactly as made, queued while they cannot go. */
   private readonly transactions: TransactionQueue;
   private nextTxRef = 1;
   /** Status of the charge point itself (connector 0). */
   status: ChargePointStatus = 'Available';
-  bootStatus: BootNotificationConf['status'] | 'none' = 'none';
   /** A faulty charger (tests): it accepts a remote stop and never carries it out, so no StopTransaction comes. */
   ignoreRemoteStop = false;
-  /** Its configuration keys (GetConfiguration, ChangeConfiguration). */
-  readonly configuration: Configuration;
 
-  constructor(private readonly options: ChargePointOptions) {
-    super();
-    this.id = options.id;
-    this.now = options.now ?? Date.now;
-    this.speed = options.speed ?? 1;
-    this.meterSeconds = options.meterIntervalSeconds ?? 60;
+  constructor(options: ChargePointOptions) {
+    super(options);
     this.connectors = Array.from({ length: options.connectors }, (_, i) => ({
       id: i + 1,
       status: 'Available',
@@ -86,22 +71,6 @@ export class ChargePoint extends EventEmitter {
       },
       log: (text) => this.log(text),
     });
-    this.configuration = new Configuration(
-      {
-        heartbeatSeconds: this.heartbeatSeconds,
-        meterSeconds: this.meterSeconds,
-        connectors: options.connectors,
-      },
-      (key, seconds) => {
-        if (key === 'HeartbeatInterval') this.heartbeatSeconds = seconds;
-        if (key === 'MeterValueSampleInterval') this.meterSeconds = seconds;
-        if (this.online && this.bootStatus === 'Accepted') this.startTimers();
-      },
-    );
-  }
-
-  get online(): boolean {
-    return this.client?.state === RPCClient.OPEN;
   }
 
   /** Transaction messages waiting for the connection. */
@@ -115,146 +84,8 @@ export class ChargePoint extends EventEmitter {
     return found;
   }
 
-  private iso(): string {
-    return new Date(this.now()).toISOString();
-  }
-
-  private log(text: string): void {
-    this.emit('log', `[${this.id}] ${text}`);
-  }
-
-  // ---------------------------------------------------------------- connection and boot
-
-  /** Connects and boots; rejects when the handshake is refused (unknown id, wrong password). */
-  async goOnline(): Promise<void> {
-    if (this.client && this.client.state !== RPCClient.CLOSED) return;
-    const client = this.createClient();
-    this.client = client;
-    try {
-      await client.connect();
-    } catch (error) {
-      this.client = undefined;
-      throw error;
-    }
-  }
-
-  /** Drops the connection as a network failure would; transaction messages queue until goOnline. */
-  async goOffline(): Promise<void> {
-    this.stopTimers();
-    const client = this.client;
-    this.client = undefined;
-    if (client) await client.close({ force: true });
-    this.emit('offline');
-  }
-
-  /** Stops everything (no reconnect). */
-  async close(): Promise<void> {
-    await this.goOffline();
-    this.removeAllListeners();
-  }
-
-  private createClient(): RPCClient {
-    // The typings mark every option required; the library fills in the ones left out.
-    const client = new RPCClient({
-      endpoint: this.options.url,
-      identity: this.id,
-      protocols: ['ocpp1.6'],
-      strictMode: true,
-      ...(this.options.password !== undefined ? { password: this.options.password } : {}),
-      callTimeoutMs: this.options.callTimeoutMs ?? 30_000,
-      reconnect: true,
-      backoff: { initialDelay: 1000, maxDelay: 30_000, factor: 2, randomisationFactor: 0.25 },
-    } as ConstructorParameters<typeof RPCClient>[0]);
-    client.on('open', () => {
-      this.emit('online');
-      void this.afterOpen();
-    });
-    client.on('disconnect', () => {
-      this.stopTimers();
-      this.emit('offline');
-    });
-    client.on('strictValidationFailure', (event: unknown) => {
-      this.log(
-        `strict validation failure: ${JSON.stringify(event, (k, v: unknown) => (k === 'error' ? String(v) : v))}`,
-      );
-    });
+  protected answerCalls(client: RPCClient): void {
     registerRemoteCalls(client, this);
-    return client;
-  }
-
-  /** Every (re)connection: boot unless already accepted, then report the connectors and resend the queue. */
-  private async afterOpen(): Promise<void> {
-    try {
-      if (this.bootStatus !== 'Accepted') {
-        await this.boot();
-        return;
-      }
-      this.startTimers();
-      await this.reportAll();
-      await this.flush();
-    } catch (error) {
-      this.log(`after connect: ${String(error)}`);
-    }
-  }
-
-  private async boot(): Promise<void> {
-    clearTimeout(this.bootTimer);
-    const conf = (await this.call('BootNotification', {
-      chargePointVendor: this.options.vendor ?? 'Gatehouse',
-      chargePointModel: this.options.model ?? 'EBikeSim',
-      chargePointSerialNumber: this.id.slice(0, 25),
-      firmwareVersion: '1.0.0',
-    })) as BootNotificationConf;
-    this.bootStatus = conf.status;
-    this.emit('boot', conf);
-    if (conf.status === 'Accepted') {
-      if (conf.interval > 0) this.heartbeatSeconds = conf.interval;
-      this.configuration.note('HeartbeatInterval', String(this.heartbeatSeconds));
-      this.startTimers();
-      await this.reportAll();
-      await this.flush();
-      this.emit('ready');
-      return;
-    }
-    // Pending or Rejected: ask again after the interval given (the charge point picks one for 0) and send
-    // nothing else meanwhile, as the specification requires of a rejected charge point.
-    const retry = conf.interval > 0 ? conf.interval : (this.options.bootRetrySeconds ?? 30);
-    this.log(`boot ${conf.status}, retry in ${retry} s`);
-    this.bootTimer = setTimeout(() => {
-      if (this.online) void this.boot().catch((error: unknown) => this.log(`boot: ${String(error)}`));
-    }, retry * 1000);
-    this.bootTimer.unref();
-  }
-
-  private startTimers(): void {
-    this.stopTimers();
-    if (this.options.timers === false) return;
-    this.heartbeatTimer = setInterval(
-      () => void this.heartbeat().catch(() => {}),
-      this.heartbeatSeconds * 1000,
-    );
-    this.heartbeatTimer.unref();
-    this.meterTimer = setInterval(
-      () => void this.advance(this.meterSeconds * this.speed),
-      this.meterSeconds * 1000,
-    );
-    this.meterTimer.unref();
-  }
-
-  private stopTimers(): void {
-    clearInterval(this.heartbeatTimer);
-    clearInterval(this.meterTimer);
-    clearTimeout(this.bootTimer);
-  }
-
-  async heartbeat(): Promise<string> {
-    const conf = (await this.call('Heartbeat', {})) as { currentTime: string };
-    return conf.currentTime;
-  }
-
-  private call(action: string, payload: Record<string, unknown>): Promise<unknown> {
-    if (!this.client || !this.online) return Promise.reject(new Error(`${this.id} is offline`));
-    return this.client.call(action, payload);
   }
 
   // ---------------------------------------------------------------- status
@@ -278,7 +109,7 @@ export class ChargePoint extends EventEmitter {
     };
   }
 
-  private async reportAll(): Promise<void> {
+  protected async reportAll(): Promise<void> {
     await this.report(0);
     for (const c of this.connectors) await this.report(c.id);
   }
