@@ -5,7 +5,7 @@ import {
   replayDeliveries,
   rotateWebhookSecret,
   updateWebhook,
-} from '../../../platform/outbox/webhooks.ts';
+} from '../../../platform/outbox/subscriptions.ts';
 import { TargetPolicy } from '../../../platform/outbox/target.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';

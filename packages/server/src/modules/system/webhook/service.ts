@@ -19,7 +19,7 @@ const instant = (value: unknown) =>
 
 /**
  * Webhook subscriptions as their list shows them (the built-in admin and SuperAdmin): never the secret. Their
- * writes are the platform's webhook store (platform/outbox/webhooks.ts), the tables' one writer.
+ * writes are the platform's webhook store (platform/outbox/subscriptions.ts), the tables' one writer.
  */
 export const webhookList: ResourceImpl<typeof WebhookApi> = {
   table: 'Webhook',
