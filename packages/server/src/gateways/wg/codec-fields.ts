@@ -397,6 +397,61 @@ export function uint(value: unknown, max: number, what: string): number {
   return value;
 }
 
+function writeCardNo(buf: Buffer, at: number, value: unknown, name: string): void {
+  const card = uint(value, 0xffffffff, name);
+  if (card === CARD_NONE || card === CARD_DELETED)
+    throw new RangeError(`${name}: ${card} is a reserved card value`);
+  buf.writeUInt32LE(card, at);
+}
+
+function writeIpv4(buf: Buffer, at: number, value: unknown, name: string): void {
+  const parts = String(value).split('.');
+  if (parts.length !== 4) throw new RangeError(`${name}: ${String(value)} is not an IPv4 address`);
+  parts.forEach((p, i) => (buf[at + i] = uint(/^\d{1,3}$/.test(p) ? Number(p) : NaN, 255, name)));
+}
+
+function writeMac(buf: Buffer, at: number, value: unknown, name: string): void {
+  const parts = String(value).split(':');
+  if (parts.length !== 6 || !parts.every((p) => /^[0-9a-f]{2}$/i.test(p)))
+    throw new RangeError(`${name}: ${String(value)} is not a MAC address`);
+  parts.forEach((p, i) => (buf[at + i] = parseInt(p, 16)));
+}
+
+function writeVersion(buf: Buffer, at: number, value: unknown, name: string): void {
+  const m = /^([0-9a-f]{1,2})\.([0-9a-f]{2})$/i.exec(String(value));
+  if (!m) throw new RangeError(`${name}: ${String(value)} is not a version like 8.92`);
+  buf[at] = parseInt(m[1]!, 16);
+  buf[at + 1] = parseInt(m[2]!, 16);
+}
+
+/** The four one-byte values of a `u8x4` or `bool4` field. */
+function writeFourBytes(buf: Buffer, at: number, value: unknown, name: string, flags: boolean): void {
+  const list = value as unknown[];
+  if (!Array.isArray(list) || list.length !== 4) throw new RangeError(`${name}: expected 4 values`);
+  list.forEach((v, i) => (buf[at + i] = flags ? (v ? 1 : 0) : uint(v, 0xff, name)));
+}
+
+function writeWeekdays(buf: Buffer, at: number, value: unknown, name: string): void {
+  const days = value as Weekdays;
+  if (!days || typeof days !== 'object') throw new RangeError(`${name}: expected weekday flags`);
+  WEEKDAYS.forEach((day, i) => (buf[at + i] = days[day] ? 1 : 0));
+}
+
+function writeSegments(buf: Buffer, at: number, value: unknown, name: string): void {
+  const list = value as TimeSegment[];
+  if (!Array.isArray(list) || list.length !== 3) throw new RangeError(`${name}: expected 3 segments`);
+  list.forEach((s, i) => {
+    writeHHmm(buf, at + 4 * i, s.start, `${name}[${i}].start`);
+    writeHHmm(buf, at + 4 * i + 2, s.end, `${name}[${i}].end`);
+  });
+}
+
+function writeU32x4(buf: Buffer, at: number, value: unknown, name: string): void {
+  const list = value as unknown[];
+  if (!Array.isArray(list) || list.length !== 4) throw new RangeError(`${name}: expected 4 values`);
+  list.forEach((v, i) => buf.writeUInt32LE(uint(v, 0xffffffff, name), at + 4 * i));
+}
+
 export function writeField(buf: Buffer, spec: FieldSpec, value: unknown, name: string): void {
   const at = spec.at;
   switch (spec.kind) {
@@ -409,13 +464,8 @@ export function writeField(buf: Buffer, spec: FieldSpec, value: unknown, name: s
     case 'u32':
       buf.writeUInt32LE(uint(value, 0xffffffff, name), at);
       return;
-    case 'cardno': {
-      const card = uint(value, 0xffffffff, name);
-      if (card === CARD_NONE || card === CARD_DELETED)
-        throw new RangeError(`${name}: ${card} is a reserved card value`);
-      buf.writeUInt32LE(card, at);
-      return;
-    }
+    case 'cardno':
+      return writeCardNo(buf, at, value, name);
     case 'bool':
       buf[at] = value ? 1 : 0;
       return;
@@ -426,70 +476,32 @@ export function writeField(buf: Buffer, spec: FieldSpec, value: unknown, name: s
       buf.writeUInt32LE(cardRaw(value as CardRef), at);
       return;
     case 'date':
-      writeDate(buf, at, value as LocalDate | null);
-      return;
+      return writeDate(buf, at, value as LocalDate | null);
     case 'datetime':
-      writeDateTime(buf, at, value as LocalDateTime | null);
-      return;
+      return writeDateTime(buf, at, value as LocalDateTime | null);
     case 'sysdatetime':
-      writeSysDateTime(buf, at, spec.at2!, value as LocalDateTime | null);
-      return;
-    case 'ipv4': {
-      const parts = String(value).split('.');
-      if (parts.length !== 4) throw new RangeError(`${name}: ${String(value)} is not an IPv4 address`);
-      parts.forEach((p, i) => (buf[at + i] = uint(/^\d{1,3}$/.test(p) ? Number(p) : NaN, 255, name)));
-      return;
-    }
-    case 'mac': {
-      const parts = String(value).split(':');
-      if (parts.length !== 6 || !parts.every((p) => /^[0-9a-f]{2}$/i.test(p)))
-        throw new RangeError(`${name}: ${String(value)} is not a MAC address`);
-      parts.forEach((p, i) => (buf[at + i] = parseInt(p, 16)));
-      return;
-    }
-    case 'version': {
-      const m = /^([0-9a-f]{1,2})\.([0-9a-f]{2})$/i.exec(String(value));
-      if (!m) throw new RangeError(`${name}: ${String(value)} is not a version like 8.92`);
-      buf[at] = parseInt(m[1]!, 16);
-      buf[at + 1] = parseInt(m[2]!, 16);
-      return;
-    }
+      return writeSysDateTime(buf, at, spec.at2!, value as LocalDateTime | null);
+    case 'ipv4':
+      return writeIpv4(buf, at, value, name);
+    case 'mac':
+      return writeMac(buf, at, value, name);
+    case 'version':
+      return writeVersion(buf, at, value, name);
     case 'pin':
       buf.writeUIntLE(uint(value, 0xffffff, name), at, 3);
       return;
     case 'u8x4':
-    case 'bool4': {
-      const list = value as unknown[];
-      if (!Array.isArray(list) || list.length !== 4) throw new RangeError(`${name}: expected 4 values`);
-      list.forEach((v, i) => (buf[at + i] = spec.kind === 'bool4' ? (v ? 1 : 0) : uint(v, 0xff, name)));
-      return;
-    }
+    case 'bool4':
+      return writeFourBytes(buf, at, value, name, spec.kind === 'bool4');
     case 'record':
-      writeRecord(buf, at, value as WgRecord);
-      return;
+      return writeRecord(buf, at, value as WgRecord);
     case 'hhmm':
-      writeHHmm(buf, at, value as LocalHHmm, name);
-      return;
-    case 'weekdays': {
-      const days = value as Weekdays;
-      if (!days || typeof days !== 'object') throw new RangeError(`${name}: expected weekday flags`);
-      WEEKDAYS.forEach((day, i) => (buf[at + i] = days[day] ? 1 : 0));
-      return;
-    }
-    case 'segments': {
-      const list = value as TimeSegment[];
-      if (!Array.isArray(list) || list.length !== 3) throw new RangeError(`${name}: expected 3 segments`);
-      list.forEach((s, i) => {
-        writeHHmm(buf, at + 4 * i, s.start, `${name}[${i}].start`);
-        writeHHmm(buf, at + 4 * i + 2, s.end, `${name}[${i}].end`);
-      });
-      return;
-    }
-    case 'u32x4': {
-      const list = value as unknown[];
-      if (!Array.isArray(list) || list.length !== 4) throw new RangeError(`${name}: expected 4 values`);
-      list.forEach((v, i) => buf.writeUInt32LE(uint(v, 0xffffffff, name), at + 4 * i));
-      return;
-    }
+      return writeHHmm(buf, at, value as LocalHHmm, name);
+    case 'weekdays':
+      return writeWeekdays(buf, at, value, name);
+    case 'segments':
+      return writeSegments(buf, at, value, name);
+    case 'u32x4':
+      return writeU32x4(buf, at, value, name);
   }
 }

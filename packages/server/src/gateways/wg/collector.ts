@@ -74,6 +74,115 @@ export function recordInput(
   };
 }
 
+/** One collection pass's running state: the cursor, the batch not yet stored and what the ring lost. */
+class CollectionPass {
+  next: number;
+  read = 0;
+  lostTotal = 0;
+  readonly stored: StoredControllerRecord[] = [];
+  private lostPending = 0;
+  private batch: ControllerRecordInput[] = [];
+  private storedWindow: Set<number> = new Set();
+  private knownUpTo: number;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly device: ControllerRef,
+    readonly start: number,
+    private readonly batchSize: number,
+    private readonly onStored?: (records: StoredControllerRecord[]) => void,
+  ) {
+    this.next = start;
+    this.knownUpTo = start;
+  }
+
+  /** Records read and not yet stored. */
+  get pending(): number {
+    return this.batch.length;
+  }
+
+  /** Whether this pass has anything to store: records, a gap, or a moved cursor. */
+  get hasNews(): boolean {
+    return this.batch.length > 0 || this.lostPending !== 0 || this.next !== this.start;
+  }
+
+  async flush(): Promise<void> {
+    const rows = await storeControllerRecords(this.ctx, this.device.Id, this.batch, {
+      nextIndex: this.next,
+      lost: this.lostPending,
+    });
+    this.stored.push(...rows);
+    if (rows.length) this.onStored?.(rows);
+    this.batch = [];
+    this.lostPending = 0;
+  }
+
+  async take(input: ControllerRecordInput | null): Promise<void> {
+    if (input) this.batch.push(input);
+    this.read++;
+    this.next++;
+    if (this.batch.length >= this.batchSize) await this.flush();
+  }
+
+  // Records between the cursor and `index` are gone from the ring; those a push already stored are not lost.
+  async skipTo(index: number): Promise<void> {
+    const seen = await storedRecordCount(this.ctx, this.device.Id, this.next, index);
+    this.lostPending += index - this.next - seen;
+    this.lostTotal += index - this.next - seen;
+    this.next = index;
+  }
+
+  // Records a push already stored need no reading (one request each): under a burst the poll would otherwise
+  // read again everything the listener brought. Looked up a window at a time; the ring's end is still found
+  // by reading, at the first index not stored.
+  async alreadyStored(index: number): Promise<boolean> {
+    if (index >= this.knownUpTo) {
+      this.knownUpTo = index + this.batchSize;
+      this.storedWindow = await storedRecordIndexes(this.ctx, this.device.Id, index, this.knownUpTo);
+    }
+    return this.storedWindow.has(index);
+  }
+}
+
+/** Reads the ring from the pass's cursor to its end, storing in batches as it goes. */
+async function readRing(
+  driver: WgDriver,
+  ctx: ServiceContext,
+  device: ControllerRef,
+  wg: WgDevice,
+  pass: CollectionPass,
+): Promise<void> {
+  for (;;) {
+    if (await pass.alreadyStored(pass.next)) {
+      pass.next++;
+      continue;
+    }
+    let record: Awaited<ReturnType<WgDriver['getRecord']>>;
+    try {
+      record = await driver.getRecord(wg, pass.next);
+    } catch (error) {
+      // A request the controller did not answer (a lost datagram under load) ends the pass; what it read up to
+      // here is kept with the cursor just past it, so the next pass starts there instead of reading it again.
+      if (pass.pending || pass.next !== pass.start) await pass.flush().catch(() => {});
+      throw error;
+    }
+    if (record.type === RecordType.Overwritten) {
+      // The slot was reused: jump to the oldest record still held (index 0 asks for it).
+      const oldest = await driver.getRecord(wg, 0);
+      if (oldest.index <= pass.next || oldest.type === RecordType.None) break;
+      await pass.skipTo(oldest.index);
+      continue;
+    }
+    if (record.index === 0 || record.type === RecordType.None) break;
+    if (record.index !== pass.next) {
+      // A controller that answers a wrapped index with a newer record: the ones between are gone.
+      if (record.index < pass.next) break;
+      await pass.skipTo(record.index);
+    }
+    await pass.take(recordInput(record, device, ctx.clock.now()));
+  }
+}
+
 /**
  * Reads every record the controller has past the cursor. A first collection starts after the controller's
  * read index (what an earlier host already took). Overwritten slots (type 0xFF) and a ring that moved past
@@ -87,82 +196,15 @@ export async function collectRecords(
   wg: WgDevice,
   options: { batchSize?: number; onStored?: (records: StoredControllerRecord[]) => void } = {},
 ): Promise<CollectResult> {
-  const batchSize = options.batchSize ?? 100;
   const cursor = await recordCursor(ctx, device.Id);
   const start = cursor?.nextIndex ?? (await driver.getReadIndex(wg)) + 1;
-  let next = start;
-  let lostPending = 0;
-  let lostTotal = 0;
-  let read = 0;
-  let batch: ControllerRecordInput[] = [];
-  const stored: StoredControllerRecord[] = [];
-
-  const flush = async () => {
-    const rows = await storeControllerRecords(ctx, device.Id, batch, { nextIndex: next, lost: lostPending });
-    stored.push(...rows);
-    if (rows.length) options.onStored?.(rows);
-    batch = [];
-    lostPending = 0;
-  };
-
-  // Records between the cursor and `index` are gone from the ring; those a push already stored are not lost.
-  const skipTo = async (index: number) => {
-    const seen = await storedRecordCount(ctx, device.Id, next, index);
-    lostPending += index - next - seen;
-    lostTotal += index - next - seen;
-    next = index;
-  };
-
-  // Records a push already stored need no reading (one request each): under a burst the poll would otherwise
-  // read again everything the listener brought. Looked up a window at a time; the ring's end is still found
-  // by reading, at the first index not stored.
-  let storedWindow: Set<number> = new Set();
-  let knownUpTo = next;
-  const alreadyStored = async (index: number) => {
-    if (index >= knownUpTo) {
-      knownUpTo = index + batchSize;
-      storedWindow = await storedRecordIndexes(ctx, device.Id, index, knownUpTo);
-    }
-    return storedWindow.has(index);
-  };
-
-  for (;;) {
-    if (await alreadyStored(next)) {
-      next++;
-      continue;
-    }
-    let record: Awaited<ReturnType<WgDriver['getRecord']>>;
-    try {
-      record = await driver.getRecord(wg, next);
-    } catch (error) {
-      // A request the controller did not answer (a lost datagram under load) ends the pass; what it read up to
-      // here is kept with the cursor just past it, so the next pass starts there instead of reading it again.
-      if (batch.length || next !== start) await flush().catch(() => {});
-      throw error;
-    }
-    if (record.type === RecordType.Overwritten) {
-      // The slot was reused: jump to the oldest record still held (index 0 asks for it).
-      const oldest = await driver.getRecord(wg, 0);
-      if (oldest.index <= next || oldest.type === RecordType.None) break;
-      await skipTo(oldest.index);
-      continue;
-    }
-    if (record.index === 0 || record.type === RecordType.None) break;
-    if (record.index !== next) {
-      // A controller that answers a wrapped index with a newer record: the ones between are gone.
-      if (record.index < next) break;
-      await skipTo(record.index);
-    }
-    const input = recordInput(record, device, ctx.clock.now());
-    if (input) batch.push(input);
-    read++;
-    next++;
-    if (batch.length >= batchSize) await flush();
-  }
-  if (batch.length || lostPending || !cursor || next !== start) await flush();
+  const pass = new CollectionPass(ctx, device, start, options.batchSize ?? 100, options.onStored);
+  await readRing(driver, ctx, device, wg, pass);
+  if (pass.hasNews || !cursor) await pass.flush();
+  const next = pass.next;
   if (next !== start && next > 1) {
     // Tell the controller what was taken; a failure here costs nothing (the database cursor is the truth).
     await driver.setReadIndex(wg, next - 1).catch(() => {});
   }
-  return { stored, lost: lostTotal, nextIndex: next, read };
+  return { stored: pass.stored, lost: pass.lostTotal, nextIndex: next, read: pass.read };
 }

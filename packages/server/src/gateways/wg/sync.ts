@@ -11,6 +11,7 @@ import {
   syncPlan,
   type ControllerRef,
   type DesiredCard,
+  type SyncPlan,
 } from '../../modules/access-control/index.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { LocalDate } from './codec.ts';
@@ -74,12 +75,114 @@ export function sameCard(a: CardRecord, b: CardRecord): boolean {
   );
 }
 
-function failureOf(error: unknown): 'offline' | 'refused' | 'timeout' {
+type SyncFailure = 'offline' | 'refused' | 'timeout';
+
+function failureOf(error: unknown): SyncFailure {
   if (error instanceof WgError) {
     if (error.code === 'offline' || error.code === 'closed') return 'offline';
     if (error.code === 'refused') return 'refused';
   }
   return 'timeout';
+}
+
+/**
+ * Writes one card and reads it back: a card the controller refuses or holds otherwise stays wrong and the
+ * pass goes on; any other failure (the controller stopped answering) is thrown to end the writes.
+ */
+async function putVerified(
+  driver: WgDriver,
+  wg: WgDevice,
+  card: CardRecord,
+  wrong: Set<number>,
+  outcome: SyncOutcome,
+): Promise<void> {
+  try {
+    await driver.putCard(wg, card);
+    const back = await driver.getCard(wg, card.card);
+    if (back && sameCard(back, card)) {
+      wrong.delete(card.card);
+      outcome.put++;
+    } else outcome.error ??= 'refused';
+  } catch (error) {
+    if (failureOf(error) !== 'refused') throw error;
+    outcome.error ??= 'refused';
+  }
+}
+
+/** Deletes one card and reads it back, failing as putVerified does. */
+async function deleteVerified(
+  driver: WgDriver,
+  wg: WgDevice,
+  card: number,
+  wrong: Set<number>,
+  outcome: SyncOutcome,
+): Promise<void> {
+  try {
+    await driver.deleteCard(wg, card);
+    if ((await driver.getCard(wg, card)) === null) {
+      wrong.delete(card);
+      outcome.deleted++;
+    } else outcome.error ??= 'refused';
+  } catch (error) {
+    if (failureOf(error) !== 'refused') throw error;
+    outcome.error ??= 'refused';
+  }
+}
+
+/**
+ * Writes the differences between what the controller holds and what Gatehouse wants. Returns the cards whose
+ * state on the controller is not known to be right after the writes, and how many writes there were.
+ */
+async function writeDifferences(
+  driver: WgDriver,
+  wg: WgDevice,
+  desired: Map<number, CardRecord>,
+  held: CardRecord[],
+  outcome: SyncOutcome,
+  onProgress: SyncOptions['onProgress'],
+): Promise<{ wrong: Set<number>; total: number }> {
+  const heldByCard = new Map(held.map((c) => [c.card, c]));
+  const puts = [...desired.values()].filter((c) => {
+    const h = heldByCard.get(c.card);
+    return !h || !sameCard(h, c);
+  });
+  const deletes = held.filter((c) => !desired.has(c.card)).map((c) => c.card);
+  const total = puts.length + deletes.length;
+  let done = 0;
+  const wrong = new Set<number>([...puts.map((p) => p.card), ...deletes]);
+  onProgress?.('write', 0, total);
+  try {
+    for (const card of puts) {
+      await putVerified(driver, wg, card, wrong, outcome);
+      onProgress?.('write', ++done, total);
+    }
+    for (const card of deletes) {
+      await deleteVerified(driver, wg, card, wrong, outcome);
+      onProgress?.('write', ++done, total);
+    }
+  } catch (error) {
+    // The controller stopped answering: everything not yet confirmed stays wrong.
+    outcome.error = failureOf(error);
+  }
+  return { wrong, total };
+}
+
+/** Confirms the authorisations whose holder's cards are all right on the controller and fails the others. */
+async function confirmOrFail(
+  ctx: ServiceContext,
+  plan: SyncPlan,
+  wrong: Set<number>,
+  outcome: SyncOutcome,
+  backoff: SyncOptions['backoff'],
+): Promise<void> {
+  const isGood = (r: { CardUserId: number }) =>
+    (plan.holderCards.get(r.CardUserId) ?? []).every((c) => !wrong.has(c));
+  const good = plan.rows.filter(isGood);
+  const bad = plan.rows.filter((r) => !isGood(r));
+  const confirmed = await confirmSync(ctx, good);
+  outcome.issued = confirmed.issued;
+  outcome.confirmedDeleted = confirmed.deleted;
+  if (bad.length) await failSync(ctx, bad, outcome.error ?? 'refused', backoff);
 }
 
 /** One compare-then-correct pass over a controller. Never throws for controller failures. */
@@ -104,13 +207,12 @@ export async function syncController(
     issued: 0,
     confirmedDeleted: 0,
   };
-  // Cards whose state on the controller is not known to be right after this pass.
-  const wrong = new Set<number>();
-  if (rulesError) {
-    outcome.error = rulesError;
-    await failSync(ctx, plan.rows, rulesError, options.backoff);
+  const fail = async (error: SyncFailure) => {
+    outcome.error = error;
+    await failSync(ctx, plan.rows, error, options.backoff);
     return outcome;
-  }
+  };
+  if (rulesError) return fail(rulesError);
   let held: CardRecord[];
   try {
     options.onProgress?.('read', 0, 0);
@@ -118,60 +220,10 @@ export async function syncController(
       onProgress: (found, total) => options.onProgress?.('read', found, total),
     });
   } catch (error) {
-    outcome.error = failureOf(error);
-    await failSync(ctx, plan.rows, outcome.error, options.backoff);
-    return outcome;
+    return fail(failureOf(error));
   }
-  const heldByCard = new Map(held.map((c) => [c.card, c]));
-  const puts = [...desired.values()].filter((c) => {
-    const h = heldByCard.get(c.card);
-    return !h || !sameCard(h, c);
-  });
-  const deletes = held.filter((c) => !desired.has(c.card)).map((c) => c.card);
-  const total = puts.length + deletes.length;
-  let done = 0;
-  for (const c of [...puts.map((p) => p.card), ...deletes]) wrong.add(c);
-  options.onProgress?.('write', 0, total);
-  try {
-    for (const card of puts) {
-      try {
-        await driver.putCard(wg, card);
-        const back = await driver.getCard(wg, card.card);
-        if (back && sameCard(back, card)) {
-          wrong.delete(card.card);
-          outcome.put++;
-        } else outcome.error ??= 'refused';
-      } catch (error) {
-        if (failureOf(error) !== 'refused') throw error;
-        outcome.error ??= 'refused';
-      }
-      options.onProgress?.('write', ++done, total);
-    }
-    for (const card of deletes) {
-      try {
-        await driver.deleteCard(wg, card);
-        if ((await driver.getCard(wg, card)) === null) {
-          wrong.delete(card);
-          outcome.deleted++;
-        } else outcome.error ??= 'refused';
-      } catch (error) {
-        if (failureOf(error) !== 'refused') throw error;
-        outcome.error ??= 'refused';
-      }
-      options.onProgress?.('write', ++done, total);
-    }
-  } catch (error) {
-    // The controller stopped answering: everything not yet confirmed stays wrong.
-    outcome.error = failureOf(error);
-  }
-  const isGood = (r: { CardUserId: number }) =>
-    (plan.holderCards.get(r.CardUserId) ?? []).every((c) => !wrong.has(c));
-  const good = plan.rows.filter(isGood);
-  const bad = plan.rows.filter((r) => !isGood(r));
-  const confirmed = await confirmSync(ctx, good);
-  outcome.issued = confirmed.issued;
-  outcome.confirmedDeleted = confirmed.deleted;
-  if (bad.length) await failSync(ctx, bad, outcome.error ?? 'refused', options.backoff);
+  const { wrong, total } = await writeDifferences(driver, wg, desired, held, outcome, options.onProgress);
+  await confirmOrFail(ctx, plan, wrong, outcome, options.backoff);
   outcome.ok = wrong.size === 0;
   if (outcome.ok) outcome.error = null;
   options.onProgress?.('done', total, total);
