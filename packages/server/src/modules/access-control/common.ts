@@ -1,16 +1,15 @@
 import {
   doorDirection,
   doorNumber,
-  enumLabel,
   isoInstant,
   translate,
   type AnyResourceApi,
-  type EnumDef,
   type Lang,
 } from '@gatehouse/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
+import { exportColumns, type ColumnSpecs } from '../../platform/export-columns.ts';
 import type { ExportColumn } from '../../platform/exports/registry.ts';
 import { formatInstant } from '../../platform/exports/workbook.ts';
 import {
@@ -56,27 +55,12 @@ export function count(row: { n: unknown } | undefined): number {
   return Number(row?.n ?? 0);
 }
 
-/** An export column showing an enumeration's value as its label in the reader's language. */
-export function enumColumn<Item extends Record<string, unknown>>(
-  key: keyof Item & string,
-  field: string,
-  def: EnumDef,
-  width?: number,
-): ExportColumn<Item> {
-  return {
-    key,
-    labelKey: `accessControl.field.${field}`,
-    label: (v, lang) => enumLabel(lang, def, v),
-    ...(width ? { width } : {}),
-  };
-}
-
 /** A channel's door number and direction, as the channel and authorisation exports show them. */
 export function doorColumns<Item extends { DoorNumber: number; Direction: number }>(): ExportColumn<Item>[] {
-  return [
-    enumColumn('DoorNumber', 'DoorNumber', doorNumber),
-    enumColumn('Direction', 'Direction', doorDirection),
-  ];
+  return exportColumns<Item>('accessControl.field', {
+    DoorNumber: { enum: doorNumber },
+    Direction: { enum: doorDirection },
+  } as ColumnSpecs<Item>);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { AccessControlChannelApi, cardReaderType } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
-import { doorColumns, enumColumn } from '../common.ts';
+import { doorColumns } from '../common.ts';
 import {
   assertChannelRemovable,
   changedChannel,
@@ -42,12 +43,16 @@ export const accessControlChannelRoutes = [
     export: {
       titleKey: 'accessControl.title.channelManagement',
       columns: [
-        { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
-        { key: 'SerialNumber', labelKey: 'accessControl.field.SerialNumber', width: 16 },
-        { key: 'Name', labelKey: 'accessControl.field.ChannelName', width: 20 },
+        ...exportColumns('accessControl.field', {
+          DeviceName: 20,
+          SerialNumber: 16,
+          Name: { header: 'ChannelName', width: 20 },
+        }),
         ...doorColumns(),
-        enumColumn('ReaderType', 'ReaderType', cardReaderType),
-        { key: 'AuthorizationCount', labelKey: 'accessControl.field.AuthorizationCount', kind: 'number' },
+        ...exportColumns('accessControl.field', {
+          ReaderType: { enum: cardReaderType },
+          AuthorizationCount: 'number',
+        }),
       ],
     },
   }),

@@ -5,9 +5,8 @@ import {
   type AccessControlDeviceItem,
 } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import type { ExportColumn } from '../../../platform/exports/registry.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { rowMapper } from '../../../platform/resource.ts';
-import { enumColumn } from '../common.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query type */
 
@@ -125,7 +124,7 @@ export const deviceSortColumns = {
 };
 
 /** Protocol and model, as both device exports show them. */
-export const deviceModelColumns: ExportColumn<AccessControlDeviceItem>[] = [
-  enumColumn('Protocol', 'Protocol', accessControlProtocol),
-  enumColumn('Type', 'Type', accessControlType),
-];
+export const deviceModelColumns = exportColumns<AccessControlDeviceItem>('accessControl.field', {
+  Protocol: { enum: accessControlProtocol },
+  Type: { enum: accessControlType },
+});

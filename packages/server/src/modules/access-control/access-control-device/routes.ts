@@ -1,8 +1,8 @@
 import { AccessControlDeviceApi, disabledFlag } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
-import { enumColumn } from '../common.ts';
 import { deviceModelColumns, deviceQuery, deviceSortColumns, toDeviceItem } from './items.ts';
 import { asKnown, deviceChanges, setControllerTime, syncControllerNow } from './service.ts';
 
@@ -37,14 +37,18 @@ export const accessControlDeviceRoutes = [
     export: {
       titleKey: 'accessControl.title.deviceManagement',
       columns: [
-        { key: 'Name', labelKey: 'accessControl.field.DeviceName', width: 20 },
-        { key: 'SerialNumber', labelKey: 'accessControl.field.SerialNumber', width: 16 },
-        { key: 'Ip', labelKey: 'accessControl.field.Ip' },
-        { key: 'Port', labelKey: 'accessControl.field.Port', kind: 'number' },
+        ...exportColumns('accessControl.field', {
+          Name: { header: 'DeviceName', width: 20 },
+          SerialNumber: 16,
+          Ip: 'text',
+          Port: 'number',
+        }),
         ...deviceModelColumns,
-        { key: 'Location', labelKey: 'accessControl.field.Location', width: 24 },
-        { key: 'ChannelCount', labelKey: 'accessControl.field.ChannelCount', kind: 'number' },
-        enumColumn('Disabled', 'Status', disabledFlag),
+        ...exportColumns('accessControl.field', {
+          Location: 24,
+          ChannelCount: 'number',
+          Disabled: { header: 'Status', enum: disabledFlag },
+        }),
       ],
     },
   }),

@@ -1,11 +1,11 @@
 import { isoInstant, issueStatus, type CardUserLinkChannelItem } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import type { ExportColumn } from '../../../platform/exports/registry.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { holderHasCardLike, holderKeyword, inDepartmentTree } from '../card-user/items.ts';
-import { doorColumns, enumColumn } from '../common.ts';
+import { doorColumns } from '../common.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
 
@@ -105,21 +105,20 @@ export const authorizationSorts = {
   IssueStatus: 'CardUserLinkChannel.IssueStatus',
 };
 
-export const authorizationExportColumns: ExportColumn<CardUserLinkChannelItem>[] = [
-  { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
-  { key: 'DepartmentName', labelKey: 'accessControl.field.Department', width: 18 },
-  {
-    key: 'CardNumbers',
-    labelKey: 'accessControl.field.Cards',
-    width: 24,
-    label: (v: string[]) => v.join(','),
-  },
-  { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
-  { key: 'ChannelName', labelKey: 'accessControl.field.ChannelName', width: 18 },
+export const authorizationExportColumns = [
+  ...exportColumns<CardUserLinkChannelItem>('accessControl.field', {
+    HolderName: 'text',
+    DepartmentName: { header: 'Department', width: 18 },
+    CardNumbers: { header: 'Cards', width: 24, label: (v: string[]) => v.join(',') },
+    DeviceName: 20,
+    ChannelName: 18,
+  }),
   ...doorColumns<CardUserLinkChannelItem>(),
-  { key: 'ValidFrom', labelKey: 'accessControl.field.ValidFrom', kind: 'instant' },
-  { key: 'ValidTo', labelKey: 'accessControl.field.ValidTo', kind: 'instant' },
-  { key: 'TimeProfileName', labelKey: 'accessControl.field.TimeProfile', width: 18 },
-  enumColumn('IssueStatus', 'IssueStatus', issueStatus),
-  { key: 'UpdatedAt', labelKey: 'accessControl.field.UpdatedAt', kind: 'instant' },
+  ...exportColumns<CardUserLinkChannelItem>('accessControl.field', {
+    ValidFrom: 'instant',
+    ValidTo: 'instant',
+    TimeProfileName: { header: 'TimeProfile', width: 18 },
+    IssueStatus: { enum: issueStatus },
+    UpdatedAt: 'instant',
+  }),
 ];

@@ -1,10 +1,9 @@
 import { displayToCard, disabledFlag, nation, type CardUserItem } from '@gatehouse/shared';
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { ExportColumn } from '../../../platform/exports/registry.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { contains, match } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import type { AreaContext } from '../../../platform/context.ts';
-import { enumColumn } from '../common.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
 
@@ -141,23 +140,18 @@ export const holderSorts = {
   UpdatedAt: 'CardUser.UpdatedAt',
 };
 
-export const holderExportColumns: ExportColumn<HolderItem>[] = [
-  { key: 'Name', labelKey: 'accessControl.field.HolderName' },
-  { key: 'Phone', labelKey: 'accessControl.field.Phone', width: 14 },
-  { key: 'CitizenId', labelKey: 'accessControl.field.CitizenId', width: 22 },
-  enumColumn('Nation', 'Nation', nation),
-  { key: 'DepartmentName', labelKey: 'accessControl.field.Department', width: 18 },
-  { key: 'PeopleGroupName', labelKey: 'accessControl.field.PeopleGroup' },
-  { key: 'PeopleTypeName', labelKey: 'accessControl.field.PeopleType' },
-  {
-    key: 'CardNumbers',
-    labelKey: 'accessControl.field.Cards',
-    width: 26,
-    label: (v: string[]) => v.join(','),
-  },
-  { key: 'ValidFrom', labelKey: 'accessControl.field.ValidFrom', kind: 'instant' },
-  { key: 'ValidTo', labelKey: 'accessControl.field.ValidTo', kind: 'instant' },
-  enumColumn('Disabled', 'Status', disabledFlag),
-  { key: 'Remark', labelKey: 'accessControl.field.Remark', width: 24 },
-  { key: 'CreatedAt', labelKey: 'accessControl.field.CreatedAt', kind: 'instant' },
-];
+export const holderExportColumns = exportColumns<HolderItem>('accessControl.field', {
+  Name: { header: 'HolderName' },
+  Phone: 14,
+  CitizenId: 22,
+  Nation: { enum: nation },
+  DepartmentName: { header: 'Department', width: 18 },
+  PeopleGroupName: { header: 'PeopleGroup' },
+  PeopleTypeName: { header: 'PeopleType' },
+  CardNumbers: { header: 'Cards', width: 26, label: (v: string[]) => v.join(',') },
+  ValidFrom: 'instant',
+  ValidTo: 'instant',
+  Disabled: { header: 'Status', enum: disabledFlag },
+  Remark: 24,
+  CreatedAt: 'instant',
+});

@@ -1,9 +1,9 @@
 import { cardType, displayToCard, type CardItem } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
-import type { ExportColumn } from '../../../platform/exports/registry.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
-import { enumColumn, isSet } from '../common.ts';
+import { isSet } from '../common.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query type */
 
@@ -50,12 +50,12 @@ export const cardSorts = {
   CreatedAt: 'Card.CreatedAt',
 };
 
-export const cardExportColumns: ExportColumn<CardItem>[] = [
-  { key: 'CardNumber', labelKey: 'accessControl.field.CardNumber', width: 14 },
-  { key: 'CardValue', labelKey: 'accessControl.field.CardValue', kind: 'number', width: 14 },
-  enumColumn('CardType', 'CardType', cardType),
-  { key: 'AreaName', labelKey: 'accessControl.field.Area', width: 20 },
-  { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
-  { key: 'Remark', labelKey: 'accessControl.field.Remark', width: 24 },
-  { key: 'CreatedAt', labelKey: 'accessControl.field.CreatedAt', kind: 'instant' },
-];
+export const cardExportColumns = exportColumns<CardItem>('accessControl.field', {
+  CardNumber: 14,
+  CardValue: { kind: 'number', width: 14 },
+  CardType: { enum: cardType },
+  AreaName: { header: 'Area', width: 20 },
+  HolderName: 'text',
+  Remark: 24,
+  CreatedAt: 'instant',
+});

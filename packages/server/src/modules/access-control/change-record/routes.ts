@@ -5,9 +5,9 @@ import {
   translate,
   type HolderFieldChange,
 } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
-import { enumColumn } from '../common.ts';
 import {
   changeRecordQuery,
   renewalRecordQuery,
@@ -32,13 +32,12 @@ export const changeRecordRoutes = implementResource(ChangeRecordApi, {
   timeRange: { column: 'ChangeRecord.At', requiredForExport: true },
   export: {
     titleKey: 'accessControl.title.changeRecord',
-    columns: [
-      { key: 'At', labelKey: 'accessControl.field.At', kind: 'instant' },
-      { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
-      enumColumn('ChangeType', 'ChangeType', changeType),
-      {
-        key: 'Changes',
-        labelKey: 'accessControl.field.Detail',
+    columns: exportColumns('accessControl.field', {
+      At: 'instant',
+      HolderName: 'text',
+      ChangeType: { enum: changeType },
+      Changes: {
+        header: 'Detail',
         width: 60,
         label: (v: HolderFieldChange[], lang) =>
           v
@@ -48,8 +47,8 @@ export const changeRecordRoutes = implementResource(ChangeRecordApi, {
             )
             .join('; '),
       },
-      { key: 'OperatorName', labelKey: 'accessControl.field.Operator' },
-    ],
+      OperatorName: { header: 'Operator' },
+    }),
   },
 });
 
@@ -71,13 +70,13 @@ export const renewalRecordRoutes = implementResource(RenewalRecordApi, {
   timeRange: { column: 'RenewalRecord.At', requiredForExport: true },
   export: {
     titleKey: 'accessControl.title.renewalRecord',
-    columns: [
-      { key: 'At', labelKey: 'accessControl.field.At', kind: 'instant' },
-      { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
-      { key: 'OldValidTo', labelKey: 'accessControl.field.OldValidTo', kind: 'instant' },
-      { key: 'NewValidTo', labelKey: 'accessControl.field.NewValidTo', kind: 'instant' },
-      { key: 'Remark', labelKey: 'accessControl.field.Remark', width: 24 },
-      { key: 'OperatorName', labelKey: 'accessControl.field.Operator' },
-    ],
+    columns: exportColumns('accessControl.field', {
+      At: 'instant',
+      HolderName: 'text',
+      OldValidTo: 'instant',
+      NewValidTo: 'instant',
+      Remark: 24,
+      OperatorName: { header: 'Operator' },
+    }),
   },
 });

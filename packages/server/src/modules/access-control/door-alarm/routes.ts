@@ -1,8 +1,8 @@
 import { DoorAlarmApi, doorAlarmKind, doorAlarmState } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
-import { enumColumn } from '../common.ts';
 import { acknowledgeAlarms, alarmQuery, toAlarmItem } from './service.ts';
 
 const api = DoorAlarmApi;
@@ -23,19 +23,19 @@ export const doorAlarmRoutes = [
     timeRange: { column: 'DoorAlarm.RaisedAt' },
     export: {
       titleKey: 'accessControl.title.doorAlarm',
-      columns: [
-        { key: 'RaisedAt', labelKey: 'accessControl.field.RaisedAt', kind: 'instant' },
-        enumColumn('Kind', 'AlarmKind', doorAlarmKind, 18),
-        { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
-        { key: 'DoorName', labelKey: 'accessControl.field.ChannelName', width: 20 },
-        { key: 'Count', labelKey: 'accessControl.field.AlarmCount', kind: 'number' },
-        { key: 'Detail', labelKey: 'accessControl.field.AlarmDetail', width: 24 },
-        { key: 'ClearedAt', labelKey: 'accessControl.field.ClearedAt', kind: 'instant' },
-        enumColumn('State', 'AlarmState', doorAlarmState),
-        { key: 'AcknowledgedAt', labelKey: 'accessControl.field.AcknowledgedAt', kind: 'instant' },
-        { key: 'AcknowledgedBy', labelKey: 'accessControl.field.AcknowledgedBy' },
-        { key: 'Note', labelKey: 'accessControl.field.AlarmNote', width: 30 },
-      ],
+      columns: exportColumns('accessControl.field', {
+        RaisedAt: 'instant',
+        Kind: { header: 'AlarmKind', enum: doorAlarmKind, width: 18 },
+        DeviceName: 20,
+        DoorName: { header: 'ChannelName', width: 20 },
+        Count: { header: 'AlarmCount', kind: 'number' },
+        Detail: { header: 'AlarmDetail', width: 24 },
+        ClearedAt: 'instant',
+        State: { header: 'AlarmState', enum: doorAlarmState },
+        AcknowledgedAt: 'instant',
+        AcknowledgedBy: 'text',
+        Note: { header: 'AlarmNote', width: 30 },
+      }),
     },
   }),
   route(api.acknowledge, ({ body }, ctx) => acknowledgeAlarms(ctx, body.Ids, body.Note)),

@@ -18,10 +18,11 @@ import {
 import { sql, type SelectQueryBuilder, type Selectable } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { scopedArea } from '../../../platform/context.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import type { Exportable, ExportColumn } from '../../../platform/exports/registry.ts';
 import { contains } from '../../../platform/filters.ts';
 import { assertDaySpan } from '../../../platform/resource.ts';
-import { enumColumn, type Trx } from '../common.ts';
+import { type Trx } from '../common.ts';
 import type { DoorOpeningRecordTable } from '../tables.ts';
 import { DAY_MS, type StoredControllerRecord } from './service.ts';
 
@@ -362,37 +363,30 @@ const swipeOnly =
   (row: SwipeItem): SwipeItem[K] | null =>
     isSwipe(row) ? row[key] : null;
 
-const columns: ExportColumn<SwipeItem>[] = [
-  { key: 'At', labelKey: 'accessControl.field.At', kind: 'instant' },
-  {
-    key: 'CardNumber',
-    labelKey: 'accessControl.field.CardNumber',
-    width: 14,
-    value: (row) => (isSwipe(row) || row.CardValue !== 0 ? row.CardNumber : null),
-  },
-  { key: 'HolderName', labelKey: 'accessControl.field.HolderName' },
-  { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
-  { key: 'ChannelName', labelKey: 'accessControl.field.ChannelName', width: 18 },
-  { ...enumColumn('Direction', 'Direction', doorDirection), value: swipeOnly('Direction') },
-  {
-    ...enumColumn('Result', 'Result', doorRecordResult),
+const columns = exportColumns<SwipeItem>('accessControl.field', {
+  At: 'instant',
+  CardNumber: { width: 14, value: (row) => (isSwipe(row) || row.CardValue !== 0 ? row.CardNumber : null) },
+  HolderName: 'text',
+  DeviceName: 20,
+  ChannelName: 18,
+  Direction: { enum: doorDirection, value: swipeOnly('Direction') },
+  Result: {
     value: (row) => (hasResult(row) ? row.Result : row.EventType === ALARM_RECORD ? 'alarm' : null),
     label: (v, lang) =>
       v === 'alarm' ? translate(lang, 'accessControl.field.Alarm') : enumLabel(lang, doorRecordResult, v),
   },
-  { ...enumColumn('Reason', 'Reason', doorRecordReason, 20), value: swipeOnly('Reason') },
-  {
-    key: 'EventReason',
-    labelKey: 'accessControl.field.DoorEvent',
+  Reason: { enum: doorRecordReason, width: 20, value: swipeOnly('Reason') },
+  EventReason: {
+    header: 'DoorEvent',
     width: 22,
     // A swipe's cause is its reason (the controller's, when it named one); its code again here would be a
     // second cause on the same row.
     value: (row) => (isSwipe(row) ? null : row.EventReason),
     // Codes the enumeration does not name are shown as numbers, as on the screen.
-    label: (v, lang) => enumLabel(lang, doorEventReason, v),
+    enum: doorEventReason,
   },
-  { key: 'OpenedBy', labelKey: 'accessControl.field.OpenedBy' },
-];
+  OpenedBy: 'text',
+});
 
 /** The swipe list's export: its own service, not a declared resource's. */
 export const swipeExport: Exportable = {

@@ -1,7 +1,8 @@
 import { DoorScheduleApi, doorScheduleAction } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
-import { enumColumn, weekdayText } from '../common.ts';
+import { weekdayText } from '../common.ts';
 import { changedSchedule, newSchedule, scheduleQuery, scheduleRemoved, toScheduleItem } from './service.ts';
 
 /** Door schedules (read: Admin or User; write: Admin): the controllers' task lists. */
@@ -20,15 +21,15 @@ export const doorScheduleRoutes = implementResource(DoorScheduleApi, {
   remove: { check: (ctx, row, trx) => scheduleRemoved(ctx, trx, row) },
   export: {
     titleKey: 'accessControl.title.doorSchedule',
-    columns: [
-      { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
-      { key: 'DoorNumber', labelKey: 'accessControl.field.DoorNumber', kind: 'number' },
-      { key: 'DoorName', labelKey: 'accessControl.field.ChannelName', width: 20 },
-      { key: 'Time', labelKey: 'accessControl.field.Time' },
-      enumColumn('Action', 'Action', doorScheduleAction, 18),
-      { key: 'Weekdays', labelKey: 'accessControl.field.Weekdays', width: 20, label: weekdayText },
-      { key: 'StartDate', labelKey: 'accessControl.field.StartDate', width: 12 },
-      { key: 'EndDate', labelKey: 'accessControl.field.EndDate', width: 12 },
-    ],
+    columns: exportColumns('accessControl.field', {
+      DeviceName: 20,
+      DoorNumber: 'number',
+      DoorName: { header: 'ChannelName', width: 20 },
+      Time: 'text',
+      Action: { enum: doorScheduleAction, width: 18 },
+      Weekdays: { width: 20, label: weekdayText },
+      StartDate: 12,
+      EndDate: 12,
+    }),
   },
 });

@@ -1,8 +1,8 @@
 import { FailureDeclarationRecordApi, faultReportStatus } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
-import { enumColumn } from '../common.ts';
 import { faultHandlers, faultQuery, newFault, progressFault, toFaultItem } from './service.ts';
 
 const api = FailureDeclarationRecordApi;
@@ -30,16 +30,16 @@ export const failureDeclarationRecordRoutes = [
     create: { values: newFault },
     export: {
       titleKey: 'accessControl.title.failureDeclarationRecords',
-      columns: [
-        { key: 'ReportedAt', labelKey: 'accessControl.field.ReportedAt', kind: 'instant' },
-        { key: 'DeviceName', labelKey: 'accessControl.field.DeviceName', width: 20 },
-        { key: 'ChannelName', labelKey: 'accessControl.field.ChannelName', width: 18 },
-        { key: 'Description', labelKey: 'accessControl.field.Description', width: 40 },
-        enumColumn('Status', 'FaultStatus', faultReportStatus),
-        { key: 'HandlerName', labelKey: 'accessControl.field.Handler' },
-        { key: 'ReporterName', labelKey: 'accessControl.field.Reporter' },
-        { key: 'ResolvedAt', labelKey: 'accessControl.field.ResolvedAt', kind: 'instant' },
-      ],
+      columns: exportColumns('accessControl.field', {
+        ReportedAt: 'instant',
+        DeviceName: 20,
+        ChannelName: 18,
+        Description: 40,
+        Status: { header: 'FaultStatus', enum: faultReportStatus },
+        HandlerName: { header: 'Handler' },
+        ReporterName: { header: 'Reporter' },
+        ResolvedAt: 'instant',
+      }),
     },
   }),
   route(api.progress, ({ body }, ctx) => progressFault(ctx, body)),

@@ -1,4 +1,5 @@
 import { HolidayApi } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import {
@@ -23,12 +24,12 @@ export const holidayRoutes = implementResource(HolidayApi, {
   remove: { check: (ctx, _row, trx) => holidayRemoved(ctx, trx) },
   export: {
     titleKey: 'accessControl.title.holiday',
-    columns: [
-      { key: 'Name', labelKey: 'accessControl.field.HolidayName', width: 20 },
-      { key: 'StartDate', labelKey: 'accessControl.field.StartDate', width: 12 },
-      { key: 'EndDate', labelKey: 'accessControl.field.EndDate', width: 12 },
-      { key: 'Days', labelKey: 'accessControl.field.Days', kind: 'number' },
-      { key: 'Remark', labelKey: 'accessControl.field.Remark', width: 24 },
-    ],
+    columns: exportColumns('accessControl.field', {
+      Name: { header: 'HolidayName', width: 20 },
+      StartDate: 12,
+      EndDate: 12,
+      Days: 'number',
+      Remark: 24,
+    }),
   },
 });

@@ -1,5 +1,6 @@
 import { TimeProfileApi } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
@@ -41,20 +42,18 @@ export const timeProfileRoutes = [
     remove: { check: (ctx, row, trx) => assertNoDependents('TimeProfile', trx, row.Id as number, ctx.lang) },
     export: {
       titleKey: 'accessControl.title.timeProfile',
-      columns: [
-        { key: 'Name', labelKey: 'accessControl.field.ProfileName', width: 20 },
-        { key: 'StartDate', labelKey: 'accessControl.field.StartDate', width: 12 },
-        { key: 'EndDate', labelKey: 'accessControl.field.EndDate', width: 12 },
-        { key: 'Weekdays', labelKey: 'accessControl.field.Weekdays', width: 16, label: weekdayText },
-        {
-          key: 'Segments',
-          labelKey: 'accessControl.field.Segments',
+      columns: exportColumns('accessControl.field', {
+        Name: { header: 'ProfileName', width: 20 },
+        StartDate: 12,
+        EndDate: 12,
+        Weekdays: { width: 16, label: weekdayText },
+        Segments: {
           width: 30,
           label: (v: { Start: string; End: string }[]) => v.map((s) => `${s.Start}-${s.End}`).join(', '),
         },
-        { key: 'LinkedProfileName', labelKey: 'accessControl.field.LinkedProfile', width: 20 },
-        { key: 'GrantCount', labelKey: 'accessControl.field.AuthorizationCount', kind: 'number' },
-      ],
+        LinkedProfileName: { header: 'LinkedProfile', width: 20 },
+        GrantCount: { header: 'AuthorizationCount', kind: 'number' },
+      }),
     },
   }),
 ];

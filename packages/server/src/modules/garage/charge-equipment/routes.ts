@@ -1,5 +1,6 @@
-import { ChargeEquipmentApi, chargePortState, disabledFlag, enumLabel } from '@gatehouse/shared';
+import { ChargeEquipmentApi, chargePortState, disabledFlag } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
@@ -54,25 +55,16 @@ export const chargeEquipmentRoutes = [
     },
     export: {
       titleKey: 'garage.title.chargeEquipment',
-      columns: [
-        { key: 'ZoneName', labelKey: 'garage.field.ZoneName', width: 20 },
-        { key: 'HostName', labelKey: 'garage.field.HostName', width: 24 },
-        { key: 'HostSerialNumber', labelKey: 'garage.field.SerialNumber', width: 20 },
-        { key: 'PortNumber', labelKey: 'garage.field.PortNumber', kind: 'number' },
-        {
-          key: 'State',
-          labelKey: 'garage.field.State',
-          width: 20,
-          label: (v, lang) => enumLabel(lang, chargePortState, v),
-        },
-        { key: 'StateChangedAt', labelKey: 'garage.field.StateChangedAt', kind: 'instant' },
-        {
-          key: 'Disabled',
-          labelKey: 'garage.field.Status',
-          label: (v, lang) => enumLabel(lang, disabledFlag, v),
-        },
-        { key: 'Remark', labelKey: 'garage.field.Remark', width: 30 },
-      ],
+      columns: exportColumns('garage.field', {
+        ZoneName: 20,
+        HostName: 24,
+        HostSerialNumber: { header: 'SerialNumber', width: 20 },
+        PortNumber: 'number',
+        State: { enum: chargePortState, width: 20 },
+        StateChangedAt: 'instant',
+        Disabled: { header: 'Status', enum: disabledFlag },
+        Remark: 30,
+      }),
     },
   }),
 ];

@@ -1,5 +1,6 @@
-import { ChargeHostApi, chargingSystemType, disabledFlag, enumLabel } from '@gatehouse/shared';
+import { ChargeHostApi, chargingSystemType, disabledFlag } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
@@ -43,27 +44,18 @@ export const chargeHostRoutes = [
     status: {},
     export: {
       titleKey: 'garage.title.chargeHost',
-      columns: [
-        { key: 'SerialNumber', labelKey: 'garage.field.SerialNumber', width: 20 },
-        { key: 'Name', labelKey: 'garage.field.HostName', width: 24 },
-        { key: 'ZoneName', labelKey: 'garage.field.ZoneName', width: 20 },
-        { key: 'PortCount', labelKey: 'garage.field.PortCount', kind: 'number' },
-        {
-          key: 'ChargingSystemType',
-          labelKey: 'garage.field.ChargingSystemType',
-          width: 24,
-          label: (v, lang) => enumLabel(lang, chargingSystemType, v),
-        },
-        { key: 'Endpoint', labelKey: 'garage.field.Endpoint', width: 36 },
-        { key: 'SocketsOccupied', labelKey: 'garage.field.SocketsOccupied', kind: 'number' },
-        { key: 'SocketsFault', labelKey: 'garage.field.SocketsFault', kind: 'number' },
-        { key: 'LastSeenAt', labelKey: 'garage.field.LastSeenAt', kind: 'instant' },
-        {
-          key: 'Disabled',
-          labelKey: 'garage.field.Status',
-          label: (v, lang) => enumLabel(lang, disabledFlag, v),
-        },
-      ],
+      columns: exportColumns('garage.field', {
+        SerialNumber: 20,
+        Name: { header: 'HostName', width: 24 },
+        ZoneName: 20,
+        PortCount: 'number',
+        ChargingSystemType: { enum: chargingSystemType, width: 24 },
+        Endpoint: 36,
+        SocketsOccupied: 'number',
+        SocketsFault: 'number',
+        LastSeenAt: 'instant',
+        Disabled: { header: 'Status', enum: disabledFlag },
+      }),
     },
   }),
   route(reset, ({ body }, ctx) => resetHost(ctx, body.Id, body.Hard ?? false)),

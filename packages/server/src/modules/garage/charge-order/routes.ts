@@ -1,4 +1,5 @@
-import { ChargeOrderApi, chargeStopReason, enumLabel } from '@gatehouse/shared';
+import { ChargeOrderApi, chargeStopReason } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { isOpen, placeConditions, sessionConditions, sessionExportColumns } from '../charge-record/places.ts';
@@ -41,18 +42,17 @@ export const chargeOrderRoutes = [
     export: {
       titleKey: 'garage.title.chargeorderRecords',
       columns: [
-        { key: 'OrderNo', labelKey: 'garage.field.OrderNo', width: 24 },
+        ...exportColumns('garage.field', {
+          OrderNo: 24,
+        }),
         ...sessionExportColumns(),
-        { key: 'RuleName', labelKey: 'garage.field.RuleName', width: 20 },
-        { key: 'DurationMinutes', labelKey: 'garage.field.DurationMinutes', kind: 'number' },
-        { key: 'EnergyWh', labelKey: 'garage.field.EnergyKWh', kind: 'energy' },
-        { key: 'AmountCents', labelKey: 'garage.field.Amount', kind: 'money' },
-        {
-          key: 'StopReason',
-          labelKey: 'garage.field.StopReason',
-          width: 20,
-          label: (v, lang) => enumLabel(lang, chargeStopReason, v),
-        },
+        ...exportColumns('garage.field', {
+          RuleName: 20,
+          DurationMinutes: 'number',
+          EnergyWh: { header: 'EnergyKWh', kind: 'energy' },
+          AmountCents: { header: 'Amount', kind: 'money' },
+          StopReason: { enum: chargeStopReason, width: 20 },
+        }),
         ...paymentExportColumns(),
       ],
     },

@@ -2,12 +2,12 @@ import {
   ChargeRuleApi,
   chargeType,
   disabledFlag,
-  enumLabel,
   temporaryChargeType,
   translate,
   type ChargeRuleItem,
 } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import {
@@ -48,39 +48,20 @@ export const chargeRuleRoutes = implementResource(ChargeRuleApi, {
   status: { check: checkRuleEnabled },
   export: {
     titleKey: 'garage.title.chargeRule',
-    columns: [
-      { key: 'Name', labelKey: 'garage.field.RuleName', width: 24 },
-      {
-        key: 'ChargeType',
-        labelKey: 'garage.field.ChargeType',
-        width: 20,
-        label: (v, lang) => enumLabel(lang, chargeType, v),
-      },
-      {
-        key: 'TemporaryChargeType',
-        labelKey: 'garage.field.TemporaryChargeType',
-        label: (v, lang) => enumLabel(lang, temporaryChargeType, v),
-      },
-      { key: 'UnitPriceCents', labelKey: 'garage.field.UnitPrice', kind: 'money' },
-      {
-        key: 'PriceUnitKey',
-        labelKey: 'garage.field.PriceUnit',
-        label: (v: string, lang) => translate(lang, v),
-      },
-      { key: 'FreeMinutes', labelKey: 'garage.field.FreeMinutes', kind: 'number' },
-      { key: 'CapCents', labelKey: 'garage.field.Cap', kind: 'money' },
-      {
-        key: 'ParkAreas',
-        labelKey: 'garage.field.ParkAreas',
+    columns: exportColumns('garage.field', {
+      Name: { header: 'RuleName', width: 24 },
+      ChargeType: { enum: chargeType, width: 20 },
+      TemporaryChargeType: { enum: temporaryChargeType },
+      UnitPriceCents: { header: 'UnitPrice', kind: 'money' },
+      PriceUnitKey: { header: 'PriceUnit', label: (v: string, lang) => translate(lang, v) },
+      FreeMinutes: 'number',
+      CapCents: { header: 'Cap', kind: 'money' },
+      ParkAreas: {
         width: 40,
         label: (zones: ChargeRuleItem['ParkAreas']) => zones.map((z) => z.Name).join(', '),
       },
-      {
-        key: 'Disabled',
-        labelKey: 'garage.field.Status',
-        label: (v, lang) => enumLabel(lang, disabledFlag, v),
-      },
-      { key: 'Remark', labelKey: 'garage.field.Remark', width: 30 },
-    ],
+      Disabled: { header: 'Status', enum: disabledFlag },
+      Remark: 30,
+    }),
   },
 });

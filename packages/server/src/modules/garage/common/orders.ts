@@ -1,7 +1,6 @@
 import {
   PAYMENT_ACTION_NAMES,
   availableActions,
-  enumLabel,
   paymentState,
   priceUnitKey,
   type OrderActionBody,
@@ -12,6 +11,7 @@ import {
 } from '@gatehouse/shared';
 import type { z } from 'zod';
 import type { AreaContext, UserContext } from '../../../platform/context.ts';
+import { exportColumns, type ColumnSpecs } from '../../../platform/export-columns.ts';
 import type { ExportColumn } from '../../../platform/exports/registry.ts';
 import { route, type AnyRoute } from '../../../platform/route.ts';
 import type { OrderPaymentColumns, TariffColumns } from '../tables.ts';
@@ -86,17 +86,12 @@ export function rowsOfItems<Row, Item extends object>() {
 
 /** The payment columns that end both order exports. */
 export function paymentExportColumns<I extends Record<string, unknown>>(): ExportColumn<I>[] {
-  return [
-    {
-      key: 'PaymentState',
-      labelKey: 'garage.field.PaymentState',
-      width: 16,
-      label: (v, lang) => enumLabel(lang, paymentState, v),
-    },
-    { key: 'PaidAt', labelKey: 'garage.field.PaidAt', kind: 'instant' },
-    { key: 'RefundReason', labelKey: 'garage.field.RefundReason', width: 30 },
-    { key: 'CloseReason', labelKey: 'garage.field.CloseReason', width: 30 },
-  ] as ExportColumn<I>[];
+  return exportColumns<I>('garage.field', {
+    PaymentState: { enum: paymentState, width: 16 },
+    PaidAt: 'instant',
+    RefundReason: 30,
+    CloseReason: 30,
+  } as ColumnSpecs<I>);
 }
 
 /** An operator action on an order of either kind, answered with the updated order as its list shows it. */

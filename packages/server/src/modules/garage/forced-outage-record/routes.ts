@@ -1,4 +1,5 @@
-import { ForcedOutageRecordApi, enumLabel, forcedOutageResult } from '@gatehouse/shared';
+import { ForcedOutageRecordApi, forcedOutageResult } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
@@ -31,25 +32,20 @@ export const forcedOutageRecordRoutes = [
     narrowFilters: ['ChargeEquipmentId', 'ChargeHostId'],
     export: {
       titleKey: 'garage.title.forcedOutageRecords',
-      columns: [
-        { key: 'At', labelKey: 'garage.field.At', kind: 'instant' },
-        { key: 'ZoneName', labelKey: 'garage.field.ZoneName', width: 20 },
-        { key: 'HostName', labelKey: 'garage.field.HostName', width: 24 },
-        { key: 'PortNumber', labelKey: 'garage.field.PortNumber', kind: 'number' },
-        { key: 'OrderNo', labelKey: 'garage.field.OrderNo', width: 24 },
-        { key: 'CardNumber', labelKey: 'garage.field.CardNumber', width: 14 },
-        { key: 'AmountCents', labelKey: 'garage.field.Amount', kind: 'money' },
-        { key: 'Reason', labelKey: 'garage.field.Reason', width: 36 },
-        {
-          key: 'Result',
-          labelKey: 'garage.field.Result',
-          width: 24,
-          label: (v, lang) => enumLabel(lang, forcedOutageResult, v),
-        },
+      columns: exportColumns('garage.field', {
+        At: 'instant',
+        ZoneName: 20,
+        HostName: 24,
+        PortNumber: 'number',
+        OrderNo: 24,
+        CardNumber: 14,
+        AmountCents: { header: 'Amount', kind: 'money' },
+        Reason: 36,
+        Result: { enum: forcedOutageResult, width: 24 },
         // Why it was not sent or failed, in the exporter's language (the view's enrich).
-        { key: 'ResultText', labelKey: 'garage.field.ResultReason', width: 36 },
-        { key: 'UserName', labelKey: 'garage.field.Operator' },
-      ],
+        ResultText: { header: 'ResultReason', width: 36 },
+        UserName: { header: 'Operator' },
+      }),
     },
   }),
 ];

@@ -1,4 +1,5 @@
-import { MonthlyPassApi, chargeType, enumLabel, timeUnit } from '@gatehouse/shared';
+import { MonthlyPassApi, chargeType, timeUnit } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
@@ -24,27 +25,18 @@ export const monthlyPassRoutes = [
     defaultOrder: 'desc',
     export: {
       titleKey: 'garage.title.monthlyPass',
-      columns: [
-        { key: 'Plate', labelKey: 'garage.field.Plate', width: 12 },
-        { key: 'OwnerName', labelKey: 'garage.field.OwnerName' },
-        { key: 'RuleName', labelKey: 'garage.field.RuleName', width: 20 },
-        {
-          key: 'ChargeType',
-          labelKey: 'garage.field.ChargeType',
-          width: 20,
-          label: (v, lang) => enumLabel(lang, chargeType, v),
-        },
-        { key: 'StartAt', labelKey: 'garage.field.StartAt', kind: 'instant' },
-        { key: 'EndAt', labelKey: 'garage.field.EndAt', kind: 'instant' },
-        { key: 'Units', labelKey: 'garage.field.Units', kind: 'number' },
-        {
-          key: 'TimeUnit',
-          labelKey: 'garage.field.TimeUnit',
-          label: (v, lang) => enumLabel(lang, timeUnit, v),
-        },
-        { key: 'AmountCents', labelKey: 'garage.field.Amount', kind: 'money' },
-        { key: 'UserName', labelKey: 'garage.field.Operator' },
-      ],
+      columns: exportColumns('garage.field', {
+        Plate: 12,
+        OwnerName: 'text',
+        RuleName: 20,
+        ChargeType: { enum: chargeType, width: 20 },
+        StartAt: 'instant',
+        EndAt: 'instant',
+        Units: 'number',
+        TimeUnit: { enum: timeUnit },
+        AmountCents: { header: 'Amount', kind: 'money' },
+        UserName: { header: 'Operator' },
+      }),
     },
   }),
 ];

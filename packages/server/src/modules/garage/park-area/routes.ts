@@ -1,5 +1,6 @@
-import { ParkAreaApi, disabledFlag, enumLabel, type ParkAreaItem } from '@gatehouse/shared';
+import { ParkAreaApi, disabledFlag, type ParkAreaItem } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { zoneOfRuleCondition } from '../charge-rule/service.ts';
@@ -25,26 +26,20 @@ export const parkAreaRoutes = implementResource(ParkAreaApi, {
   status: {},
   export: {
     titleKey: 'garage.title.parkArea',
-    columns: [
-      { key: 'Name', labelKey: 'garage.field.ZoneName', width: 24 },
-      { key: 'Capacity', labelKey: 'garage.field.Capacity', kind: 'number' },
-      { key: 'Location', labelKey: 'garage.field.Location', width: 30 },
-      {
-        key: 'ChargeRules',
-        labelKey: 'garage.field.ChargeRules',
+    columns: exportColumns('garage.field', {
+      Name: { header: 'ZoneName', width: 24 },
+      Capacity: 'number',
+      Location: 30,
+      ChargeRules: {
         width: 40,
         label: (rules: ParkAreaItem['ChargeRules']) => rules.map((r) => r.Name).join(', '),
       },
-      { key: 'HostCount', labelKey: 'garage.field.HostCount', kind: 'number' },
-      { key: 'SocketsTotal', labelKey: 'garage.field.SocketsTotal', kind: 'number' },
-      { key: 'SocketsOccupied', labelKey: 'garage.field.SocketsOccupied', kind: 'number' },
-      { key: 'ParkedCount', labelKey: 'garage.field.ParkedCount', kind: 'number' },
-      {
-        key: 'Disabled',
-        labelKey: 'garage.field.Status',
-        label: (v, lang) => enumLabel(lang, disabledFlag, v),
-      },
-      { key: 'Remark', labelKey: 'garage.field.Remark', width: 30 },
-    ],
+      HostCount: 'number',
+      SocketsTotal: 'number',
+      SocketsOccupied: 'number',
+      ParkedCount: 'number',
+      Disabled: { header: 'Status', enum: disabledFlag },
+      Remark: 30,
+    }),
   },
 });

@@ -1,4 +1,5 @@
 import { ParkOrderApi } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { isOpen } from '../charge-record/places.ts';
@@ -41,15 +42,17 @@ export const parkOrderRoutes = [
     export: {
       titleKey: 'garage.title.parkorderRecords',
       columns: [
-        { key: 'OrderNo', labelKey: 'garage.field.OrderNo', width: 24 },
-        { key: 'Plate', labelKey: 'garage.field.Plate', width: 12 },
-        { key: 'CardNumber', labelKey: 'garage.field.CardNumber', width: 14 },
-        { key: 'ZoneName', labelKey: 'garage.field.ZoneName', width: 20 },
-        { key: 'EntryAt', labelKey: 'garage.field.EntryAt', kind: 'instant' },
-        { key: 'ExitAt', labelKey: 'garage.field.ExitAt', kind: 'instant' },
-        { key: 'DurationMinutes', labelKey: 'garage.field.DurationMinutes', kind: 'number' },
-        { key: 'RuleName', labelKey: 'garage.field.RuleName', width: 20 },
-        { key: 'AmountCents', labelKey: 'garage.field.Fee', kind: 'money' },
+        ...exportColumns('garage.field', {
+          OrderNo: 24,
+          Plate: 12,
+          CardNumber: 14,
+          ZoneName: 20,
+          EntryAt: 'instant',
+          ExitAt: 'instant',
+          DurationMinutes: 'number',
+          RuleName: 20,
+          AmountCents: { header: 'Fee', kind: 'money' },
+        }),
         ...paymentExportColumns(),
       ],
     },

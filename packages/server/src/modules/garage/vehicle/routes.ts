@@ -1,5 +1,6 @@
-import { VehicleApi, disabledFlag, enumLabel, type VehicleItem } from '@gatehouse/shared';
+import { VehicleApi, disabledFlag, type VehicleItem } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { changedVehicle, newVehicle, vehicleItem, vehicleQuery, withActivePass } from './service.ts';
@@ -32,24 +33,15 @@ export const vehicleRoutes = implementResource(VehicleApi, {
   status: {},
   export: {
     titleKey: 'garage.title.vehicle',
-    columns: [
-      { key: 'Plate', labelKey: 'garage.field.Plate', width: 12 },
-      { key: 'OwnerName', labelKey: 'garage.field.OwnerName' },
-      { key: 'Phone', labelKey: 'garage.field.Phone' },
-      { key: 'CardHolderName', labelKey: 'garage.field.CardHolderName' },
-      { key: 'CardNumber', labelKey: 'garage.field.CardNumber', width: 14 },
-      {
-        key: 'ActivePass',
-        labelKey: 'garage.field.ActivePass',
-        width: 24,
-        label: (pass: VehicleItem['ActivePass']) => pass?.RuleName ?? '',
-      },
-      {
-        key: 'Disabled',
-        labelKey: 'garage.field.Status',
-        label: (v, lang) => enumLabel(lang, disabledFlag, v),
-      },
-      { key: 'Remark', labelKey: 'garage.field.Remark', width: 30 },
-    ],
+    columns: exportColumns('garage.field', {
+      Plate: 12,
+      OwnerName: 'text',
+      Phone: 'text',
+      CardHolderName: 'text',
+      CardNumber: 14,
+      ActivePass: { width: 24, label: (pass: VehicleItem['ActivePass']) => pass?.RuleName ?? '' },
+      Disabled: { header: 'Status', enum: disabledFlag },
+      Remark: 30,
+    }),
   },
 });

@@ -1,5 +1,6 @@
 import { DepartmentApi } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
@@ -22,12 +23,12 @@ export const departmentRoutes = [
     remove: { check: (ctx, row, trx) => assertNoDependents('Department', trx, row.Id as number, ctx.lang) },
     export: {
       titleKey: 'admin.title.department',
-      columns: [
-        { key: 'Name', labelKey: 'admin.field.Name', width: 24 },
-        { key: 'ParentName', labelKey: 'admin.field.ParentDepartment', width: 24 },
-        { key: 'Sort', labelKey: 'admin.field.Sort', kind: 'number' },
-        { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
-      ],
+      columns: exportColumns('admin.field', {
+        Name: 24,
+        ParentName: { header: 'ParentDepartment', width: 24 },
+        Sort: 'number',
+        CreatedAt: 'instant',
+      }),
     },
   }),
 ];

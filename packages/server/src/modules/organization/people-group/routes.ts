@@ -1,5 +1,6 @@
 import { PeopleGroupApi, PeopleTypeApi } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource, rowMapper } from '../../../platform/resource.ts';
 
@@ -27,12 +28,12 @@ function namedList(api: typeof PeopleGroupApi | typeof PeopleTypeApi, titleKey: 
     remove: { check: (ctx, row, trx) => assertNoDependents(name, trx, row.Id as number, ctx.lang) },
     export: {
       titleKey,
-      columns: [
-        { key: 'Name', labelKey: 'admin.field.Name', width: 24 },
-        { key: 'Remark', labelKey: 'admin.field.Remark', width: 32 },
-        { key: 'Sort', labelKey: 'admin.field.Sort', kind: 'number' },
-        { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
-      ],
+      columns: exportColumns('admin.field', {
+        Name: 24,
+        Remark: 32,
+        Sort: 'number',
+        CreatedAt: 'instant',
+      }),
     },
   });
 }

@@ -1,4 +1,5 @@
 import { AuditLogApi, auditWords, isoInstant, type AuditLogItem, type Lang } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { auditTr, withEntityNames } from './service.ts';
@@ -44,16 +45,16 @@ export const auditLogRoutes = implementResource(AuditLogApi, {
   timeRange: { column: 'AuditLog.At', requiredForExport: true },
   export: {
     titleKey: 'admin.title.auditLog',
-    columns: [
-      { key: 'At', labelKey: 'admin.field.At', kind: 'instant' },
-      { key: 'UserName', labelKey: 'admin.field.Operator', value: (item) => item, label: words('actor') },
-      { key: 'AreaName', labelKey: 'admin.field.Area' },
-      { key: 'Action', labelKey: 'admin.field.Action', value: (item) => item, label: words('action') },
-      { key: 'Entity', labelKey: 'admin.field.Entity', value: (item) => item, label: words('object') },
-      { key: 'EntityId', labelKey: 'admin.field.EntityId' },
-      { key: 'Before', labelKey: 'admin.field.Before', width: 50 },
-      { key: 'After', labelKey: 'admin.field.After', width: 50 },
-      { key: 'Ip', labelKey: 'admin.field.Ip' },
-    ],
+    columns: exportColumns('admin.field', {
+      At: 'instant',
+      UserName: { header: 'Operator', label: words('actor'), value: (item) => item },
+      AreaName: { header: 'Area' },
+      Action: { label: words('action'), value: (item) => item },
+      Entity: { label: words('object'), value: (item) => item },
+      EntityId: 'text',
+      Before: 50,
+      After: 50,
+      Ip: 'text',
+    }),
   },
 });

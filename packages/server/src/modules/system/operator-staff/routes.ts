@@ -1,8 +1,8 @@
 import { disabledFlag, wechatUserType, OperatorStaffApi } from '@gatehouse/shared';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource, rowMapper } from '../../../platform/resource.ts';
 import { newStaff, staffValues } from './service.ts';
-import { enumColumn } from '../../../platform/exports/columns.ts';
 
 export const operatorStaffRoutes = implementResource(OperatorStaffApi, {
   table: 'OperatorStaff',
@@ -40,15 +40,15 @@ export const operatorStaffRoutes = implementResource(OperatorStaffApi, {
   status: {},
   export: {
     titleKey: 'admin.title.operatorStaff',
-    columns: [
-      { key: 'Name', labelKey: 'admin.field.Name' },
-      enumColumn('StaffType', 'admin.field.StaffType', wechatUserType),
-      { key: 'Phone', labelKey: 'admin.field.Phone', width: 16 },
-      { key: 'Email', labelKey: 'admin.field.Email', width: 26 },
-      { key: 'WechatOpenId', labelKey: 'admin.field.WechatOpenId', width: 30 },
-      { key: 'Remark', labelKey: 'admin.field.Remark', width: 30 },
-      enumColumn('Disabled', 'admin.field.Status', disabledFlag),
-      { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
-    ],
+    columns: exportColumns('admin.field', {
+      Name: 'text',
+      StaffType: { enum: wechatUserType },
+      Phone: 16,
+      Email: 26,
+      WechatOpenId: 30,
+      Remark: 30,
+      Disabled: { header: 'Status', enum: disabledFlag },
+      CreatedAt: 'instant',
+    }),
   },
 });

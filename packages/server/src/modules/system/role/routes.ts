@@ -1,5 +1,6 @@
 import { RoleApi } from '@gatehouse/shared';
 import type { UserContext } from '../../../platform/context.ts';
+import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { changesGrants, route } from '../../../platform/route.ts';
@@ -30,13 +31,13 @@ export const roleRoutes = [
     afterWrite: (ctx) => ctx.platform.sessions.invalidate(),
     export: {
       titleKey: 'admin.title.role',
-      columns: [
-        { key: 'Code', labelKey: 'admin.field.Code', width: 24 },
-        { key: 'Name', labelKey: 'admin.field.Name', width: 20 },
-        { key: 'Description', labelKey: 'admin.field.Description', width: 36 },
-        { key: 'UserCount', labelKey: 'admin.field.UserCount', kind: 'number' },
-        { key: 'CreatedAt', labelKey: 'admin.field.CreatedAt', kind: 'instant' },
-      ],
+      columns: exportColumns('admin.field', {
+        Code: 24,
+        Name: 20,
+        Description: 36,
+        UserCount: 'number',
+        CreatedAt: 'instant',
+      }),
     },
   }),
   route(RoleApi.setResources, ({ body }, ctx) =>
