@@ -13,6 +13,8 @@ const S = 'modules/system';
 
 /** The one module that writes each table. */
 const WRITER: Record<string, string> = {
+  // A device leaving its area takes its channels through access-control-channel/defaults.ts.
+  AccessControlChannel: `${A}/access-control-channel`,
   AccessControlDevice: `${A}/device-registration`,
   AccessControlDeviceState: `${A}/access-control-device`,
   AccessControlDoorRule: `${A}/access-control-channel`,
@@ -65,10 +67,6 @@ const WRITER: Record<string, string> = {
  * gateways/ (a gateway writes through the modules' faces; eslint gatehouse/gateway-tables).
  */
 const SHARED: Record<string, { writers: string[]; why: string }> = {
-  AccessControlChannel: {
-    writers: [`${A}/access-control-channel`, `${A}/device-registration`],
-    why: 'TODO: a device leaving its area deletes its channels in device-registration; move behind access-control-channel',
-  },
   Card: {
     writers: [`${A}/card-registration`, `${A}/card-user`],
     why: 'TODO: a holder takes and gives back pool cards (card-user); move behind card-registration',

@@ -41,3 +41,11 @@ export async function createDefaultChannels(
     .execute();
   return channels.length;
 }
+
+/**
+ * A controller leaving its area takes its channels (the doors of that area) with it, in the caller's
+ * transaction; swipe records and fault reports keep their copies.
+ */
+export async function deleteDeviceChannels(trx: Trx, deviceId: number): Promise<void> {
+  await trx.deleteFrom('AccessControlChannel').where('DeviceId', '=', deviceId).execute();
+}

@@ -9,7 +9,7 @@ import { audit } from '../../../platform/audit.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { UserContext } from '../../../platform/context.ts';
-import { createDefaultChannels } from '../access-control-channel/defaults.ts';
+import { createDefaultChannels, deleteDeviceChannels } from '../access-control-channel/defaults.ts';
 import { deviceQuery, toDeviceItem } from '../access-control-device/items.ts';
 import { openAuthorizations } from '../card-user-link-channel/lifecycle.ts';
 import { assertOwnArea, type Trx } from '../common.ts';
@@ -145,7 +145,7 @@ export async function unassignDevices(ctx: UserContext, ids: number[]): Promise<
           serial: device.SerialNumber,
           count: open,
         });
-      await trx.deleteFrom('AccessControlChannel').where('DeviceId', '=', deviceId).execute();
+      await deleteDeviceChannels(trx, deviceId);
       await trx
         .updateTable('AccessControlDevice')
         .set({ AreaId: null, AssignedAt: null, UpdatedAt: now })
