@@ -38,6 +38,8 @@ const WRITER: Record<string, string> = {
   AppUser: `${S}/app-user`,
   AreaInfo: `${S}/area-info`,
   AuditLog: 'platform/audit',
+  // A holder takes and gives back cards through the registry's setHolderCards (card-registration/service.ts).
+  Card: `${A}/card-registration`,
   CardUser: `${A}/card-user`,
   // Authorisations and their issue status: the device sync's confirmations and failures included.
   CardUserLinkChannel: `${A}/card-user-link-channel`,
@@ -67,10 +69,6 @@ const WRITER: Record<string, string> = {
  * gateways/ (a gateway writes through the modules' faces; eslint gatehouse/gateway-tables).
  */
 const SHARED: Record<string, { writers: string[]; why: string }> = {
-  Card: {
-    writers: [`${A}/card-registration`, `${A}/card-user`],
-    why: 'TODO: a holder takes and gives back pool cards (card-user); move behind card-registration',
-  },
   ChargeEquipment: {
     writers: [`${G}/charge-equipment`, `${G}/charge-host`, `${G}/charge-record`],
     why: "TODO: a host's sockets are created with it (charge-host) and a session's start and end set the socket's state (charge-record settlement)",

@@ -124,6 +124,50 @@ export async function unassignCards(ctx: UserContext, ids: number[]): Promise<vo
   });
 }
 
+/**
+ * Gives the holder exactly these cards: free cards of the area are taken (a card another holder has is
+ * refused, and the conditional update keeps two concurrent requests from both taking it); cards left out
+ * become free. True when the set changed. The card registry is the one writer of `Card`: the card-holder
+ * service calls this in its create's and edit's transaction.
+ */
+export async function setHolderCards(
+  trx: Trx,
+  areaId: number,
+  holderId: number,
+  cardIds: number[],
+  now: number,
+): Promise<boolean> {
+  const wanted = new Set(cardIds);
+  const current = await trx.selectFrom('Card').select('Id').where('CardUserId', '=', holderId).execute();
+  const held = new Set(current.map((c) => c.Id));
+  const removed = [...held].filter((c) => !wanted.has(c));
+  const added = [...wanted].filter((c) => !held.has(c));
+  if (removed.length)
+    await trx
+      .updateTable('Card')
+      .set({ CardUserId: null, UpdatedAt: now })
+      .where('Id', 'in', removed)
+      .execute();
+  for (const cardId of added) {
+    const card = await trx
+      .selectFrom('Card')
+      .select(['Id', 'CardNumber', 'CardUserId'])
+      .where('Id', '=', cardId)
+      .where('AreaId', '=', areaId)
+      .executeTakeFirst();
+    if (!card) throw fieldError('CardIds', 'accessControl.error.cardMissing');
+    const taken = await trx
+      .updateTable('Card')
+      .set({ CardUserId: holderId, UpdatedAt: now })
+      .where('Id', '=', cardId)
+      .where('CardUserId', 'is', null)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1)
+      throw new AppError(409, 'accessControl.error.cardTaken', { card: card.CardNumber });
+  }
+  return removed.length > 0 || added.length > 0;
+}
+
 /** A card leaves the registry only from the pool. */
 export function assertPoolCardRemovable(row: Record<string, unknown>): void {
   if (row.AreaId !== null)

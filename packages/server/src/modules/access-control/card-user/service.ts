@@ -4,6 +4,7 @@ import { assertNoDependents } from '../../../platform/dependents.ts';
 import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
+import { setHolderCards } from '../card-registration/service.ts';
 import { markHoldersChanged, restoreHolder, withdrawHolder } from '../card-user-link-channel/lifecycle.ts';
 import type { Trx } from '../common.ts';
 import { enrichHolders, holderQuery, toHolderItem } from './items.ts';
@@ -109,49 +110,6 @@ async function checkCitizenId(
     .where('CitizenId', '=', citizenId);
   if (exceptId !== undefined) query = query.where('Id', '!=', exceptId);
   if (await query.executeTakeFirst()) throw new AppError(409, 'accessControl.error.citizenIdTaken');
-}
-
-/**
- * Gives the holder exactly these cards: free cards of the area are taken (a card another holder has is
- * refused, and the conditional update keeps two concurrent requests from both taking it); cards left out
- * become free. True when the set changed.
- */
-export async function setHolderCards(
-  trx: Trx,
-  areaId: number,
-  holderId: number,
-  cardIds: number[],
-  now: number,
-): Promise<boolean> {
-  const wanted = new Set(cardIds);
-  const current = await trx.selectFrom('Card').select('Id').where('CardUserId', '=', holderId).execute();
-  const held = new Set(current.map((c) => c.Id));
-  const removed = [...held].filter((c) => !wanted.has(c));
-  const added = [...wanted].filter((c) => !held.has(c));
-  if (removed.length)
-    await trx
-      .updateTable('Card')
-      .set({ CardUserId: null, UpdatedAt: now })
-      .where('Id', 'in', removed)
-      .execute();
-  for (const cardId of added) {
-    const card = await trx
-      .selectFrom('Card')
-      .select(['Id', 'CardNumber', 'CardUserId'])
-      .where('Id', '=', cardId)
-      .where('AreaId', '=', areaId)
-      .executeTakeFirst();
-    if (!card) throw fieldError('CardIds', 'accessControl.error.cardMissing');
-    const taken = await trx
-      .updateTable('Card')
-      .set({ CardUserId: holderId, UpdatedAt: now })
-      .where('Id', '=', cardId)
-      .where('CardUserId', 'is', null)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1)
-      throw new AppError(409, 'accessControl.error.cardTaken', { card: card.CardNumber });
-  }
-  return removed.length > 0 || added.length > 0;
 }
 
 function holderValues(input: HolderInput) {
