@@ -45,6 +45,9 @@ const WRITER: Record<string, string> = {
   CardUserLinkChannel: `${A}/card-user-link-channel`,
   ChangeRecord: `${A}/card-user`,
   ChargeHost: `${G}/charge-host`,
+  // A host's sockets are inserted with it, and a session's meter values and end store the socket's metering,
+  // through charge-equipment (insertHostSockets, storeFullSince, endSocketMetering).
+  ChargeEquipment: `${G}/charge-equipment`,
   DoorAlarm: `${A}/door-alarm`,
   ExportFile: 'platform/exports',
   FailureDeclarationRecord: `${A}/failure-declaration-record`,
@@ -69,10 +72,6 @@ const WRITER: Record<string, string> = {
  * gateways/ (a gateway writes through the modules' faces; eslint gatehouse/gateway-tables).
  */
 const SHARED: Record<string, { writers: string[]; why: string }> = {
-  ChargeEquipment: {
-    writers: [`${G}/charge-equipment`, `${G}/charge-host`, `${G}/charge-record`],
-    why: "TODO: a host's sockets are created with it (charge-host) and a session's start and end set the socket's state (charge-record settlement)",
-  },
   ChargeOrder: {
     writers: [G, `${G}/charge-record`],
     why: "TODO: the garage's retention (modules/garage/retention.ts) deletes expired records of every kind",

@@ -150,3 +150,29 @@ export async function connectorPower(
   });
   return { socketId: socket.Id, state, previousState: socket.State };
 }
+
+/**
+ * A session's end ends its socket's metering: the last power and "low power since" are cleared, in the
+ * settlement's transaction (charge-record/settlement.ts), so the next session starts its "battery full" timer
+ * afresh.
+ */
+export async function endSocketMetering(trx: Kysely<Database>, socketId: number): Promise<void> {
+  await trx
+    .updateTable('ChargeEquipment')
+    .set({ LastPowerW: null, FullSince: null })
+    .where('Id', '=', socketId)
+    .execute();
+}
+
+/**
+ * Since when a running session's socket has drawn too little ("battery full"), or null again once it draws:
+ * stored on the socket by the session's meter values (charge-record/device-sessions.ts), so the timer holds
+ * across a restart.
+ */
+export async function storeFullSince(
+  db: Kysely<Database>,
+  socketId: number,
+  fullSince: number | null,
+): Promise<void> {
+  await db.updateTable('ChargeEquipment').set({ FullSince: fullSince }).where('Id', '=', socketId).execute();
+}

@@ -287,6 +287,34 @@ export async function newSocket(input: CreateBody, ctx: AreaContext, trx: Trx) {
   };
 }
 
+/**
+ * A new host's sockets: ports 1…portCount, idle until their device reports. The host's create calls this in
+ * its transaction (charge-host), so a host never exists without its sockets.
+ */
+export async function insertHostSockets(
+  trx: Trx,
+  areaId: number,
+  hostId: number,
+  portCount: number,
+  now: number,
+): Promise<void> {
+  await trx
+    .insertInto('ChargeEquipment')
+    .values(
+      Array.from({ length: portCount }, (_, i) => ({
+        AreaId: areaId,
+        ChargeHostId: hostId,
+        PortNumber: i + 1,
+        State: IDLE_PORT_STATE,
+        StateChangedAt: now,
+        Remark: null,
+        CreatedAt: now,
+        UpdatedAt: now,
+      })),
+    )
+    .execute();
+}
+
 /** The port and remark; the host, state and status are not edited here. */
 export async function changedSocket(
   input: UpdateBody,

@@ -10,7 +10,12 @@ import type { Database } from '../../../db/schema.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { rowMapper } from '../../../platform/resource.ts';
-import { groupCounts, shownStateCounts, socketTotal } from '../charge-equipment/service.ts';
+import {
+  groupCounts,
+  insertHostSockets,
+  shownStateCounts,
+  socketTotal,
+} from '../charge-equipment/service.ts';
 import { assertInArea } from '../common/index.ts';
 import { hostLink } from '../common/liveness.ts';
 
@@ -136,24 +141,9 @@ export async function newHost(input: ChargeHostBody, ctx: AreaContext, trx: Trx)
   return { ...hostColumns(input), Remark: input.Remark || null, LastSeenAt: null, ...connection(input) };
 }
 
-/** A new host's sockets: ports 1…PortCount, idle until their device reports. */
+/** A new host's sockets: ports 1…PortCount, idle until their device reports (written by charge-equipment). */
 export async function addHostSockets(input: ChargeHostBody, ctx: AreaContext, trx: Trx, hostId: number) {
-  const now = ctx.clock.now();
-  await trx
-    .insertInto('ChargeEquipment')
-    .values(
-      Array.from({ length: input.PortCount }, (_, i) => ({
-        AreaId: ctx.areaId,
-        ChargeHostId: hostId,
-        PortNumber: i + 1,
-        State: 0,
-        StateChangedAt: now,
-        Remark: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })),
-    )
-    .execute();
+  await insertHostSockets(trx, ctx.areaId, hostId, input.PortCount, ctx.clock.now());
 }
 
 /** Sockets are not added or removed here; the port count may not drop below a socket's port number. */

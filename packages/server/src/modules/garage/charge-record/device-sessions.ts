@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { emitSession } from './events.ts';
 import type { AreaContext } from '../../../platform/context.ts';
+import { storeFullSince } from '../charge-equipment/connector.ts';
 import { RULE_TERMS } from '../charge-rule/service.ts';
 import { areaTimeZone } from '../common/index.ts';
 import { tariffOf } from '../common/pricing.ts';
@@ -302,11 +303,7 @@ export async function meterDeviceSession(
     socket.FullSince,
   );
   if (safety.fullSince !== socket.FullSince) {
-    await k
-      .updateTable('ChargeEquipment')
-      .set({ FullSince: safety.fullSince })
-      .where('Id', '=', input.socketId)
-      .execute();
+    await storeFullSince(k, input.socketId, safety.fullSince);
   }
   return {
     energyWh,

@@ -6,6 +6,7 @@ import type { AreaContext } from '../../../platform/context.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import type { Db } from '../../../db/database.ts';
 import { systemActor } from '../../../platform/context.ts';
+import { endSocketMetering } from '../charge-equipment/connector.ts';
 import { LIVE_LINK_SYSTEM_TYPE } from '../common/liveness.ts';
 import { powerOffConfirmed } from '../forced-outage-record/records.ts';
 import { transition } from '../common/payments.ts';
@@ -92,11 +93,7 @@ export async function closeDeviceSession(
     const powerOffRecordIds =
       record.StopRequest === STOP_REASON.forcedPowerOff ? await powerOffConfirmed(trx, record.Id) : [];
     // The socket's metering of this session ends with it.
-    await trx
-      .updateTable('ChargeEquipment')
-      .set({ LastPowerW: null, FullSince: null })
-      .where('Id', '=', input.socketId)
-      .execute();
+    await endSocketMetering(trx, input.socketId);
     return { closed: true, corrected: false, ...settled, energyWh, stopReason, powerOffRecordIds };
   });
 }
@@ -277,11 +274,7 @@ export async function closeDroppedSession(
     const done = await endSession(ctx, trx, session.Id, endAt, session.EnergyWh, STOP_REASON.byCharger);
     if (!done) return undefined;
     await trx.updateTable('ChargeRecord').set({ EndProvisional: 1 }).where('Id', '=', session.Id).execute();
-    await trx
-      .updateTable('ChargeEquipment')
-      .set({ LastPowerW: null, FullSince: null })
-      .where('Id', '=', session.SocketId)
-      .execute();
+    await endSocketMetering(trx, session.SocketId);
     const after = { StopReason: STOP_REASON.byCharger, EndAt: endAt, EnergyWh: session.EnergyWh };
     await audit(
       ctx,
