@@ -48,9 +48,14 @@ const WRITER: Record<string, string> = {
   // A host's sockets are inserted with it, and a session's meter values and end store the socket's metering,
   // through charge-equipment (insertHostSockets, storeFullSince, endSocketMetering).
   ChargeEquipment: `${G}/charge-equipment`,
+  // Sessions and their orders; the garage's retention removes expired ones through charge-record/expiry.ts.
+  ChargeOrder: `${G}/charge-record`,
+  ChargeRecord: `${G}/charge-record`,
   DoorAlarm: `${A}/door-alarm`,
   ExportFile: 'platform/exports',
   FailureDeclarationRecord: `${A}/failure-declaration-record`,
+  // The retention's removal included (deleteExpiredPowerOffs in forced-outage-record/records.ts).
+  ForcedOutageRecord: `${G}/forced-outage-record`,
   HubTicket: 'platform/auth',
   Instance: 'platform/cluster',
   Lease: 'platform/cluster',
@@ -72,18 +77,6 @@ const WRITER: Record<string, string> = {
  * gateways/ (a gateway writes through the modules' faces; eslint gatehouse/gateway-tables).
  */
 const SHARED: Record<string, { writers: string[]; why: string }> = {
-  ChargeOrder: {
-    writers: [G, `${G}/charge-record`],
-    why: "TODO: the garage's retention (modules/garage/retention.ts) deletes expired records of every kind",
-  },
-  ChargeRecord: {
-    writers: [G, `${G}/charge-record`],
-    why: "TODO: the garage's retention deletes expired records",
-  },
-  ForcedOutageRecord: {
-    writers: [G, `${G}/forced-outage-record`],
-    why: "TODO: the garage's retention deletes expired records",
-  },
   ExportJob: {
     writers: [`${S}/export-job`, 'platform/exports'],
     why: 'TODO: the platform queue runs the jobs the export-job service creates and deletes',

@@ -9,6 +9,12 @@ import {
   type RetentionStep,
 } from '../../platform/retention.ts';
 import type { SettingValues } from '../../platform/settings.ts';
+import { deleteExpiredSessions } from './charge-record/expiry.ts';
+import { SETTLED_PAYMENT_STATES } from './common/payments.ts';
+import { deleteExpiredPowerOffs } from './forced-outage-record/records.ts';
+
+// Which orders have come to rest is the payments' word (common/payments.ts); the face offers it from here.
+export { SETTLED_PAYMENT_STATES };
 
 /**
  * Retention of the garage's records (issue 20, docs/performance.md "Growth bounded"), one setting per record
@@ -28,13 +34,6 @@ import type { SettingValues } from '../../platform/settings.ts';
  * so a step needs no summary kept in step; it drops this process's cached totals (count-cache.ts) so the
  * next page counts afresh, as an audited write does.
  */
-
-/**
- * Payment states in which an order has come to rest (shared PAYMENT_TRANSITIONS): closed 1, paid 2, cancelled
- * 6, refund succeeded 7, refund cancelled 8. Never removed: unpaid 0, payment failed 4 and user paying 5 (money
- * still owed), moved to refund 3, refunding 9 and refund exception 10 (a refund under way or stuck).
- */
-export const SETTLED_PAYMENT_STATES = [1, 2, 6, 7, 8];
 
 export type GarageRetentionSettings = Pick<
   SettingValues,
@@ -71,50 +70,9 @@ export async function pruneChargeRecords(
   run: RetentionRun = {},
 ): Promise<RetentionResult> {
   return pruneInSteps(now, months, run, areasOf(db), (cutoff) =>
-    walkStep(db, { table: 'ChargeRecord', time: 'StartAt' }, cutoff, async (trx, ids) => {
-      const keptByPowerOff = (column: 'ChargeRecordId' | 'ChargeOrderId', ref: string) =>
-        trx
-          .selectFrom('ForcedOutageRecord')
-          .select('ForcedOutageRecord.Id')
-          .whereRef(`ForcedOutageRecord.${column}`, '=', sql.ref(ref));
-      // The sessions that may go: among the step's, ended before the cutoff and no power-off record on them.
-      const endedSessions = trx
-        .selectFrom('ChargeRecord')
-        .select('ChargeRecord.Id')
-        .where('ChargeRecord.Id', 'in', ids)
-        .where('ChargeRecord.EndAt', '<', cutoff)
-        .where((eb) => eb.not(eb.exists(keptByPowerOff('ChargeRecordId', 'ChargeRecord.Id'))));
-      // Their orders first (an order points at its session), each only when settled and at rest.
-      const orders = await trx
-        .deleteFrom('ChargeOrder')
-        .where('ChargeOrder.ChargeRecordId', 'in', endedSessions)
-        .where('ChargeOrder.SettledAt', 'is not', null)
-        .where('ChargeOrder.PaymentState', 'in', SETTLED_PAYMENT_STATES)
-        .where((eb) => eb.not(eb.exists(keptByPowerOff('ChargeOrderId', 'ChargeOrder.Id'))))
-        .returning('ChargeOrder.ChargeRecordId')
-        .execute();
-      // Then the sessions left without an order: those whose order just went, and any that never had one.
-      const sessions = await trx
-        .deleteFrom('ChargeRecord')
-        .where('ChargeRecord.Id', 'in', endedSessions)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('ChargeOrder')
-                .select('ChargeOrder.Id')
-                .whereRef('ChargeOrder.ChargeRecordId', '=', 'ChargeRecord.Id'),
-            ),
-          ),
-        )
-        .returning('ChargeRecord.Id')
-        .execute();
-      // Never an order without its session: a session that could not follow its order undoes the step.
-      const gone = new Set(sessions.map((s) => s.Id));
-      if (orders.some((o) => !gone.has(o.ChargeRecordId)))
-        throw new Error('charge retention: an order removed without its session; step undone');
-      return sessions.length;
-    }),
+    walkStep(db, { table: 'ChargeRecord', time: 'StartAt' }, cutoff, (trx, ids) =>
+      deleteExpiredSessions(trx, ids, cutoff),
+    ),
   );
 }
 
@@ -125,26 +83,9 @@ export async function prunePowerOffRecords(
   run: RetentionRun = {},
 ): Promise<RetentionResult> {
   return pruneInSteps(now, months, run, areasOf(db), (cutoff) =>
-    walkStep(db, { table: 'ForcedOutageRecord', time: 'At' }, cutoff, async (trx, ids) => {
-      const gone = await trx
-        .deleteFrom('ForcedOutageRecord')
-        .where('ForcedOutageRecord.Id', 'in', ids)
-        .where((eb) =>
-          eb.or([
-            eb('ForcedOutageRecord.ChargeRecordId', 'is', null),
-            eb.exists(
-              eb
-                .selectFrom('ChargeRecord')
-                .select('ChargeRecord.Id')
-                .whereRef('ChargeRecord.Id', '=', 'ForcedOutageRecord.ChargeRecordId')
-                .where('ChargeRecord.EndAt', 'is not', null),
-            ),
-          ]),
-        )
-        .returning('ForcedOutageRecord.Id')
-        .execute();
-      return gone.length;
-    }),
+    walkStep(db, { table: 'ForcedOutageRecord', time: 'At' }, cutoff, (trx, ids) =>
+      deleteExpiredPowerOffs(trx, ids),
+    ),
   );
 }
 

@@ -17,6 +17,14 @@ import type { AreaContext } from '../../../platform/context.ts';
 
 export type { OrderKind };
 
+/**
+ * Payment states in which an order has come to rest (shared PAYMENT_TRANSITIONS): closed 1, paid 2, cancelled
+ * 6, refund succeeded 7, refund cancelled 8. Never removed: unpaid 0, payment failed 4 and user paying 5 (money
+ * still owed), moved to refund 3, refunding 9 and refund exception 10 (a refund under way or stuck). The
+ * garage's retention removes only orders at rest.
+ */
+export const SETTLED_PAYMENT_STATES = [1, 2, 6, 7, 8];
+
 interface OrderState {
   Id: number;
   PaymentState: number;

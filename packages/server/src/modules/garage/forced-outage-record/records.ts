@@ -60,3 +60,29 @@ export async function powerOffConfirmed(trx: Trx, sessionId: number): Promise<nu
     .execute();
   return ids;
 }
+
+/**
+ * Retention's removal of expired power-off records (modules/garage/retention.ts picks `ids`, records made
+ * before its cutoff, and calls this in its step's transaction): each goes unless the session it cut is still
+ * running (its stop report still turns a waiting record into "power cut"). Returns how many went.
+ */
+export async function deleteExpiredPowerOffs(trx: Trx, ids: number[]): Promise<number> {
+  const gone = await trx
+    .deleteFrom('ForcedOutageRecord')
+    .where('ForcedOutageRecord.Id', 'in', ids)
+    .where((eb) =>
+      eb.or([
+        eb('ForcedOutageRecord.ChargeRecordId', 'is', null),
+        eb.exists(
+          eb
+            .selectFrom('ChargeRecord')
+            .select('ChargeRecord.Id')
+            .whereRef('ChargeRecord.Id', '=', 'ForcedOutageRecord.ChargeRecordId')
+            .where('ChargeRecord.EndAt', 'is not', null),
+        ),
+      ]),
+    )
+    .returning('ForcedOutageRecord.Id')
+    .execute();
+  return gone.length;
+}
