@@ -53,6 +53,8 @@ const WRITER: Record<string, string> = {
   ChargeRecord: `${G}/charge-record`,
   DoorAlarm: `${A}/door-alarm`,
   ExportFile: 'platform/exports',
+  // A job's whole life; the export-job service creates and deletes jobs through platform/exports/jobs.ts.
+  ExportJob: 'platform/exports',
   FailureDeclarationRecord: `${A}/failure-declaration-record`,
   // The retention's removal included (deleteExpiredPowerOffs in forced-outage-record/records.ts).
   ForcedOutageRecord: `${G}/forced-outage-record`,
@@ -77,10 +79,6 @@ const WRITER: Record<string, string> = {
  * gateways/ (a gateway writes through the modules' faces; eslint gatehouse/gateway-tables).
  */
 const SHARED: Record<string, { writers: string[]; why: string }> = {
-  ExportJob: {
-    writers: [`${S}/export-job`, 'platform/exports'],
-    why: 'TODO: the platform queue runs the jobs the export-job service creates and deletes',
-  },
   UserArea: {
     writers: [`${S}/app-user`, `${S}/area-info`],
     why: 'TODO: a new area is granted to its creator in area-info; move behind app-user',

@@ -14,6 +14,7 @@ import type { ExportJobTable } from '../../../platform/tables.ts';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, forbidden, notFound } from '../../../platform/errors.ts';
 import { readExportFile } from '../../../platform/exports/files.ts';
+import { deleteExportJobRow, insertExportJob } from '../../../platform/exports/jobs.ts';
 import {
   PART_KEY,
   PartsUnsupportedError,
@@ -174,21 +175,16 @@ async function insertJobs(
   const jobs = await ctx.db.kysely.transaction().execute(async (trx) => {
     const created: Selectable<ExportJobTable>[] = [];
     for (const piece of pieces) {
-      const job = await trx
-        .insertInto('ExportJob')
-        .values({
-          AreaId: ctx.areaId,
-          UserId: ctx.user.userId,
-          UserName: ctx.user.userName,
-          Resource: resource,
-          Title: piece.title,
-          Lang: ctx.lang,
-          Query: JSON.stringify(piece.query),
-          Status: 'pending',
-          CreatedAt: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const job = await insertExportJob(trx, {
+        AreaId: ctx.areaId,
+        UserId: ctx.user.userId,
+        UserName: ctx.user.userName,
+        Resource: resource,
+        Title: piece.title,
+        Lang: ctx.lang,
+        Query: JSON.stringify(piece.query),
+        CreatedAt: now,
+      });
       await audit(
         ctx,
         {
@@ -323,7 +319,7 @@ export function filterDates(queryJson: string | null, timeZone: string | undefin
 export async function deleteExportJob(ctx: ExportContext, jobId: number): Promise<void> {
   const job = await findJob(ctx, jobId);
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    await trx.deleteFrom('ExportJob').where('Id', '=', jobId).execute();
+    await deleteExportJobRow(trx, jobId);
     await audit(
       ctx,
       {
