@@ -229,6 +229,14 @@ async function replaceAreas(ctx: AreaUserContext, trx: Trx, userId: number, area
     .execute();
 }
 
+/**
+ * Links a user to one more area (the user table's links are app-user's to write): a creator who is not admin
+ * gets the area they just made, in the area's create transaction (area-info), or they could not manage it.
+ */
+export async function grantArea(trx: Trx, userId: number, areaId: number): Promise<void> {
+  await trx.insertInto('UserArea').values({ UserId: userId, AreaId: areaId }).execute();
+}
+
 export async function createUser(ctx: AreaUserContext, input: CreateUserInput): Promise<number> {
   const PasswordHash = await hashPassword(input.Password);
   const areaIds = checkAreas(ctx, input.AreaIds);

@@ -7,6 +7,7 @@ import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import type { UserContext } from '../../../platform/context.ts';
 import type { AuthedContext } from '../../../platform/route.ts';
+import { grantArea } from '../app-user/service.ts';
 import {
   HUB_PATH,
   type AreaInfoApi,
@@ -119,8 +120,7 @@ export async function createArea(
       .values({ Name: input.Name, Custom: input.Custom ?? null, CreatedAt: now, UpdatedAt: now })
       .returning(['Id', 'Name', 'Custom'])
       .executeTakeFirstOrThrow();
-    if (!ctx.user.isAdmin)
-      await trx.insertInto('UserArea').values({ UserId: ctx.user.userId, AreaId: area.Id }).execute();
+    if (!ctx.user.isAdmin) await grantArea(trx, ctx.user.userId, area.Id);
     await audit(ctx, { action: 'create', entity: 'AreaInfo', entityId: area.Id, after: area }, trx);
     return area;
   });
