@@ -11,18 +11,15 @@ import {
   applyListQuery,
   assertDaySpan,
   countRows,
-  createResource,
-  deleteResources,
   getResource,
   itemsOf,
   listResource,
   ordered,
-  setResourceStatus,
-  updateResource,
   type ResourceDef,
   type TimeRange,
   type UniqueRule,
 } from './resource-store.ts';
+import { createResource, deleteResources, setResourceStatus, updateResource } from './resource-writes.ts';
 
 export { assertDaySpan };
 export type { ResourceDef, TimeRange, UniqueRule } from './resource-store.ts';
