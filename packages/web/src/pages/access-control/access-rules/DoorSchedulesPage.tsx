@@ -7,7 +7,13 @@ import {
   type DoorScheduleItem,
 } from '@gatehouse/shared';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { drivenDeviceField, drivenDeviceFilter, weekdayOptions, weekdayText } from './options.ts';
+import {
+  dateRangeColumn,
+  drivenDeviceField,
+  drivenDeviceFilter,
+  periodFields,
+  weekdaysColumn,
+} from './options.ts';
 import '../access-control.css';
 
 /**
@@ -33,19 +39,8 @@ const config: ListPageConfig<DoorScheduleItem> = {
       enumDef: doorScheduleAction,
       width: 170,
     },
-    {
-      key: 'Weekdays',
-      title: 'accessControl.field.Weekdays',
-      width: 200,
-      render: (row, t) => weekdayText(row.Weekdays, t),
-    },
-    {
-      // Both ends of the range, under a header that says so.
-      key: 'StartDate',
-      title: 'accessControl.field.DateRange',
-      width: 200,
-      render: (row) => `${row.StartDate} ~ ${row.EndDate}`,
-    },
+    weekdaysColumn(),
+    dateRangeColumn(),
     { key: 'Remark', title: 'accessControl.field.Remark', ellipsis: true },
   ],
   form: {
@@ -75,16 +70,7 @@ const config: ListPageConfig<DoorScheduleItem> = {
         required: true,
         placeholder: 'acUi.rules.timePlaceholder',
       },
-      { name: 'StartDate', label: 'accessControl.field.StartDate', kind: 'date', required: true },
-      { name: 'EndDate', label: 'accessControl.field.EndDate', kind: 'date', required: true },
-      {
-        name: 'Weekdays',
-        label: 'accessControl.field.Weekdays',
-        kind: 'multiSelect',
-        options: weekdayOptions,
-        required: true,
-        wide: true,
-      },
+      ...periodFields,
       { name: 'Remark', label: 'accessControl.field.Remark', kind: 'text', maxLength: 200 },
     ],
   },

@@ -9,11 +9,12 @@ import {
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import {
   TIME_PROFILE_OPTIONS_KEY,
+  dateRangeColumn,
   parseSegments,
+  periodFields,
   segmentsText,
   timeProfileOptions,
-  weekdayOptions,
-  weekdayText,
+  weekdaysColumn,
 } from './options.ts';
 import '../access-control.css';
 
@@ -35,19 +36,8 @@ const config: ListPageConfig<ProfileRow> = {
   filters: [{ name: 'Keyword', label: 'adminUi.keyword', kind: 'text', width: 200 }],
   columns: [
     { key: 'Name', title: 'accessControl.field.ProfileName', sort: 'Name', width: 160 },
-    {
-      // Both ends of the range, under a header that says so.
-      key: 'StartDate',
-      title: 'accessControl.field.DateRange',
-      width: 200,
-      render: (row) => `${row.StartDate} ~ ${row.EndDate}`,
-    },
-    {
-      key: 'Weekdays',
-      title: 'accessControl.field.Weekdays',
-      width: 200,
-      render: (row, t) => weekdayText(row.Weekdays, t),
-    },
+    dateRangeColumn(),
+    weekdaysColumn(),
     {
       key: 'Segments',
       title: 'accessControl.field.Segments',
@@ -81,16 +71,7 @@ const config: ListPageConfig<ProfileRow> = {
         options: timeProfileOptions,
         extra: 'acUi.rules.linkedHint',
       },
-      { name: 'StartDate', label: 'accessControl.field.StartDate', kind: 'date', required: true },
-      { name: 'EndDate', label: 'accessControl.field.EndDate', kind: 'date', required: true },
-      {
-        name: 'Weekdays',
-        label: 'accessControl.field.Weekdays',
-        kind: 'multiSelect',
-        options: weekdayOptions,
-        required: true,
-        wide: true,
-      },
+      ...periodFields,
       {
         name: 'Segments',
         label: 'accessControl.field.Segments',

@@ -1,6 +1,13 @@
 import { AccessControlOptionsApi, PROTOCOL_WG, TimeProfileApi } from '@gatehouse/shared';
 import { call } from '../../../core/api.ts';
-import type { FieldDef, FilterDef, OptionSource, TKey } from '../../../components/list-page/index.ts';
+import type {
+  ColumnDef,
+  FieldDef,
+  FilterDef,
+  OptionSource,
+  Row,
+  TKey,
+} from '../../../components/list-page/index.ts';
 import { deviceField, deviceFilter } from '../options.ts';
 
 /**
@@ -28,7 +35,7 @@ export const timeProfileOptions: OptionSource = {
 };
 
 /** Monday (1) to Sunday (7), as the API numbers them. */
-export const weekdayOptions: OptionSource = {
+const weekdayOptions: OptionSource = {
   kind: 'static',
   options: (t) =>
     [1, 2, 3, 4, 5, 6, 7].map((d) => ({ value: d, label: t(`accessControl.weekday.${d}` as TKey) })),
@@ -37,6 +44,42 @@ export const weekdayOptions: OptionSource = {
 export function weekdayText(days: readonly number[], t: (key: TKey) => string): string {
   return days.map((d) => t(`accessControl.weekday.${d}` as TKey)).join(' ');
 }
+
+/** A rule that holds from one date to another on chosen days of the week: a door schedule, a time profile. */
+type Period = Row & { StartDate: string; EndDate: string; Weekdays: readonly number[] };
+
+/** A rule's date range: both ends under a header that says so. */
+export function dateRangeColumn<T extends Period>(): ColumnDef<T> {
+  return {
+    key: 'StartDate',
+    title: 'accessControl.field.DateRange',
+    width: 200,
+    render: (row) => `${row.StartDate} ~ ${row.EndDate}`,
+  };
+}
+
+export function weekdaysColumn<T extends Period>(): ColumnDef<T> {
+  return {
+    key: 'Weekdays',
+    title: 'accessControl.field.Weekdays',
+    width: 200,
+    render: (row, t) => weekdayText(row.Weekdays, t),
+  };
+}
+
+/** A rule's first and last date and its days of the week, as both rule forms ask them. */
+export const periodFields: FieldDef[] = [
+  { name: 'StartDate', label: 'accessControl.field.StartDate', kind: 'date', required: true },
+  { name: 'EndDate', label: 'accessControl.field.EndDate', kind: 'date', required: true },
+  {
+    name: 'Weekdays',
+    label: 'accessControl.field.Weekdays',
+    kind: 'multiSelect',
+    options: weekdayOptions,
+    required: true,
+    wide: true,
+  },
+];
 
 /** "08:00-12:00, 13:00-18:00" ↔ [{ Start, End }]: the segments as one line to type. */
 export function segmentsText(segments: readonly { Start: string; End: string }[]): string {
