@@ -383,105 +383,125 @@ export class VirtualController {
     this.tick();
     const rule = this.rules.answer(fn, bytes, out, this.now());
     if (rule) return rule;
-    const u32 = (at: number) => data.getUint32(at, true);
-    const result = (ok: boolean) => out.u8(8, ok ? 1 : 0).bytes;
-    switch (fn) {
-      case F.SEARCH: {
-        putIpv4(out, 8, this.host);
-        putIpv4(out, 12, '255.255.255.0');
-        const mac = [0x00, 0x66, ...[3, 2, 1, 0].map((s) => (this.serial >>> (s * 8)) & 0xff)];
-        mac.forEach((b, i) => out.u8(20 + i, b));
-        const [major, minor] = this.version.split('.');
-        out.u8(26, parseInt(major ?? '0', 16)).u8(27, parseInt(minor ?? '0', 16));
-        return out.date(28, { year: 2018, month: 8, day: 16 }).bytes;
-      }
-      case F.STATUS:
-        return this.status(seq);
-      case F.SET_TIME: {
-        const t = readDateTime(bytes, 8);
-        if (t) this.setClock(t);
-        return out.dateTime(8, this.now()).bytes;
-      }
-      case F.GET_TIME:
-        return out.dateTime(8, this.now()).bytes;
-      case F.OPEN_DOOR: {
-        const door = bytes[8]!;
-        if (door < 1 || door > this.doors) return result(false);
-        this.pulseRelay(door);
-        this.addRecord({ type: RT_DOOR, granted: true, door, direction: 1, card: 0, reason: 44 });
-        return result(true);
-      }
-      case F.PUT_CARD: {
-        const card = u32(8);
-        const from = readDate(bytes, 12);
-        const to = readDate(bytes, 16);
-        if (card === 0 || card === 0xffffffff || from === undefined || to === undefined) return result(false);
-        const doors: CardEntry['doors'] = [bytes[20]!, bytes[21]!, bytes[22]!, bytes[23]!];
-        const pin = bytes[24]! | (bytes[25]! << 8) | (bytes[26]! << 16);
-        return result(this.putCard({ card, from, to, doors, pin }));
-      }
-      case F.DELETE_CARD:
-        return result(this.deleteCard(u32(8)));
-      case F.DELETE_ALL:
-        if (u32(8) !== MAGIC) return result(false);
-        this.deleteAllCards();
-        return result(true);
-      case F.CARD_COUNT:
-        return out.u32(8, this.cardCount).bytes;
-      case F.GET_CARD:
-        return writeCard(out, this.getCard(u32(8)));
-      case F.CARD_AT: {
-        const index = u32(8);
-        if (index < 1 || index > this.slots.length) return out.bytes; // card 0: no card at this index
-        const entry = this.slots[index - 1];
-        return entry ? writeCard(out, entry) : out.u32(8, 0xffffffff).bytes;
-      }
-      case F.SET_DOOR: {
-        const door = bytes[8]!;
-        const mode = bytes[9]!;
-        if (door < 1 || door > this.doors || mode < 1 || mode > 3) return out.bytes;
-        this.doorMode[door - 1] = { mode, delay: bytes[10]! };
-        // The newer instruction wins over a mode a task forced earlier (uhppote-simulator keeps the task's
-        // override, so a door set by hand would stay as the task left it until the next task).
-        this.rules.doors[door - 1]!.mode = null;
-        return out.u8(8, door).u8(9, mode).u8(10, bytes[10]!).bytes;
-      }
-      case F.GET_DOOR: {
-        const door = bytes[8]!;
-        if (door < 1 || door > this.doors) return out.bytes;
-        const d = this.doorMode[door - 1]!;
-        return out.u8(8, door).u8(9, d.mode).u8(10, d.delay).bytes;
-      }
-      case F.SPECIAL_EVENTS:
-        this.specialEvents = bytes[8] !== 0;
-        return result(true);
-      case F.SET_LISTENER:
-        this.listener = { address: ipv4(bytes, 8), port: data.getUint16(12, true), interval: bytes[14]! };
-        return result(true);
-      case F.GET_LISTENER:
-        putIpv4(out, 8, this.listener.address);
-        return out.u16(12, this.listener.port).u8(14, this.listener.interval).bytes;
-      case F.GET_EVENT: {
-        const r = this.recordAt(u32(8));
-        if (r === undefined) return out.bytes;
-        if (r === 'overwritten') return out.u32(8, u32(8)).u8(12, RT_OVERWRITTEN).bytes;
-        writeRecord(out, r);
-        return out.bytes;
-      }
-      case F.SET_EVENT_INDEX:
-        if (u32(12) !== MAGIC) return result(false);
-        this.readIndex = u32(8);
-        return result(true);
-      case F.GET_EVENT_INDEX:
-        return out.u32(8, this.readIndex).bytes;
-      case F.RESTORE_DEFAULTS:
-        if (u32(8) !== MAGIC) return result(false);
-        this.restoreDefaults();
-        return result(true);
-      default:
-        return null;
-    }
+    const handler = this.handlers[fn];
+    if (!handler) return null;
+    return handler({
+      seq,
+      data,
+      bytes,
+      out,
+      u32: (at) => data.getUint32(at, true),
+      result: (ok) => out.u8(8, ok ? 1 : 0).bytes,
+    });
   }
+
+  /** The answer to each function code but the access rules' (rules.ts); a code not here gets none. */
+  private readonly handlers: Partial<Record<number, (call: Call) => Uint8Array | null>> = {
+    [F.SEARCH]: ({ out }) => {
+      putIpv4(out, 8, this.host);
+      putIpv4(out, 12, '255.255.255.0');
+      const mac = [0x00, 0x66, ...[3, 2, 1, 0].map((s) => (this.serial >>> (s * 8)) & 0xff)];
+      mac.forEach((b, i) => out.u8(20 + i, b));
+      const [major, minor] = this.version.split('.');
+      out.u8(26, parseInt(major ?? '0', 16)).u8(27, parseInt(minor ?? '0', 16));
+      return out.date(28, { year: 2018, month: 8, day: 16 }).bytes;
+    },
+    [F.STATUS]: ({ seq }) => this.status(seq),
+    [F.SET_TIME]: ({ bytes, out }) => {
+      const t = readDateTime(bytes, 8);
+      if (t) this.setClock(t);
+      return out.dateTime(8, this.now()).bytes;
+    },
+    [F.GET_TIME]: ({ out }) => out.dateTime(8, this.now()).bytes,
+    [F.OPEN_DOOR]: ({ bytes, result }) => {
+      const door = bytes[8]!;
+      if (door < 1 || door > this.doors) return result(false);
+      this.pulseRelay(door);
+      this.addRecord({ type: RT_DOOR, granted: true, door, direction: 1, card: 0, reason: 44 });
+      return result(true);
+    },
+    [F.PUT_CARD]: ({ bytes, u32, result }) => {
+      const card = u32(8);
+      const from = readDate(bytes, 12);
+      const to = readDate(bytes, 16);
+      if (card === 0 || card === 0xffffffff || from === undefined || to === undefined) return result(false);
+      const doors: CardEntry['doors'] = [bytes[20]!, bytes[21]!, bytes[22]!, bytes[23]!];
+      const pin = bytes[24]! | (bytes[25]! << 8) | (bytes[26]! << 16);
+      return result(this.putCard({ card, from, to, doors, pin }));
+    },
+    [F.DELETE_CARD]: ({ u32, result }) => result(this.deleteCard(u32(8))),
+    [F.DELETE_ALL]: ({ u32, result }) => {
+      if (u32(8) !== MAGIC) return result(false);
+      this.deleteAllCards();
+      return result(true);
+    },
+    [F.CARD_COUNT]: ({ out }) => out.u32(8, this.cardCount).bytes,
+    [F.GET_CARD]: ({ out, u32 }) => writeCard(out, this.getCard(u32(8))),
+    [F.CARD_AT]: ({ out, u32 }) => {
+      const index = u32(8);
+      if (index < 1 || index > this.slots.length) return out.bytes; // card 0: no card at this index
+      const entry = this.slots[index - 1];
+      return entry ? writeCard(out, entry) : out.u32(8, 0xffffffff).bytes;
+    },
+    [F.SET_DOOR]: ({ bytes, out }) => {
+      const door = bytes[8]!;
+      const mode = bytes[9]!;
+      if (door < 1 || door > this.doors || mode < 1 || mode > 3) return out.bytes;
+      this.doorMode[door - 1] = { mode, delay: bytes[10]! };
+      // The newer instruction wins over a mode a task forced earlier (uhppote-simulator keeps the task's
+      // override, so a door set by hand would stay as the task left it until the next task).
+      this.rules.doors[door - 1]!.mode = null;
+      return out.u8(8, door).u8(9, mode).u8(10, bytes[10]!).bytes;
+    },
+    [F.GET_DOOR]: ({ bytes, out }) => {
+      const door = bytes[8]!;
+      if (door < 1 || door > this.doors) return out.bytes;
+      const d = this.doorMode[door - 1]!;
+      return out.u8(8, door).u8(9, d.mode).u8(10, d.delay).bytes;
+    },
+    [F.SPECIAL_EVENTS]: ({ bytes, result }) => {
+      this.specialEvents = bytes[8] !== 0;
+      return result(true);
+    },
+    [F.SET_LISTENER]: ({ bytes, data, result }) => {
+      this.listener = { address: ipv4(bytes, 8), port: data.getUint16(12, true), interval: bytes[14]! };
+      return result(true);
+    },
+    [F.GET_LISTENER]: ({ out }) => {
+      putIpv4(out, 8, this.listener.address);
+      return out.u16(12, this.listener.port).u8(14, this.listener.interval).bytes;
+    },
+    [F.GET_EVENT]: ({ out, u32 }) => {
+      const r = this.recordAt(u32(8));
+      if (r === undefined) return out.bytes;
+      if (r === 'overwritten') return out.u32(8, u32(8)).u8(12, RT_OVERWRITTEN).bytes;
+      writeRecord(out, r);
+      return out.bytes;
+    },
+    [F.SET_EVENT_INDEX]: ({ u32, result }) => {
+      if (u32(12) !== MAGIC) return result(false);
+      this.readIndex = u32(8);
+      return result(true);
+    },
+    [F.GET_EVENT_INDEX]: ({ out }) => out.u32(8, this.readIndex).bytes,
+    [F.RESTORE_DEFAULTS]: ({ u32, result }) => {
+      if (u32(8) !== MAGIC) return result(false);
+      this.restoreDefaults();
+      return result(true);
+    },
+  };
+}
+
+/** One request as its function's handler reads it, with the reply to fill in. */
+interface Call {
+  seq: number;
+  data: DataView;
+  bytes: Uint8Array;
+  out: Out;
+  /** The request's little-endian u32 at a byte offset. */
+  u32(at: number): number;
+  /** The reply with its result byte set: 1 done, 0 refused. */
+  result(ok: boolean): Uint8Array;
 }
 
 function writeRecord(out: Out, r: SimRecord): void {

@@ -69,91 +69,101 @@ async function readBody(req: http.IncomingMessage): Promise<Record<string, unkno
   throw new HttpError(400, 'body must be a JSON object');
 }
 
+/** A simulator's refusal as an HTTP error: an unknown controller (RangeError) is 404, anything else 400. */
+function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw new HttpError(e instanceof RangeError ? 404 : 400, (e as Error).message);
+  }
+}
+
+/** The GET routes: every controller, or one controller's cards, rules or records. */
+function get(sim: WgSimulator, url: URL): unknown {
+  const parts = url.pathname.split('/').filter(Boolean);
+  if (parts.length === 1 && parts[0] === 'controllers') return sim.describe();
+  if (parts.length === 3 && parts[0] === 'controllers') {
+    const c = guard(() => sim.controller(Number(parts[1])));
+    if (parts[2] === 'cards') return c.slots;
+    if (parts[2] === 'rules') return c.rulesSnapshot();
+    if (parts[2] === 'records') {
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 100), 10_000);
+      const from = Number(url.searchParams.get('from') ?? Math.max(c.firstIndex, c.lastIndex - limit + 1));
+      const out = [];
+      for (let i = Math.max(from, c.firstIndex); i <= c.lastIndex && out.length < limit; i++)
+        out.push(c.recordAt(i));
+      return out;
+    }
+  }
+  throw new HttpError(404, 'not found');
+}
+
+type Body = Record<string, unknown>;
+
+/** The POST routes by path, each given the request's JSON body. */
+const POSTS: Record<string, (sim: WgSimulator, body: Body) => unknown> = {
+  '/swipe': (sim, body) => {
+    const options = {
+      at: localTime(body, 'at'),
+      pin: body.pin === undefined ? undefined : num(body, 'pin'),
+    };
+    return guard(() =>
+      sim.swipe(
+        num(body, 'serial'),
+        num(body, 'card'),
+        num(body, 'door'),
+        num(body, 'direction', 1),
+        options,
+      ),
+    );
+  },
+  '/button': (sim, body) => {
+    const at = localTime(body, 'at');
+    return guard(() => sim.pressButton(num(body, 'serial'), num(body, 'door'), { at }));
+  },
+  '/passcode': (sim, body) => {
+    const at = localTime(body, 'at');
+    return guard(() => sim.enterPasscode(num(body, 'serial'), num(body, 'door'), num(body, 'code'), { at }));
+  },
+  '/reset': (sim, body) => {
+    guard(() => sim.restoreDefaults(num(body, 'serial')));
+    return { ok: true };
+  },
+  '/clock': (sim, body) => {
+    const time = localTime(body, 'time');
+    if (!time) throw new HttpError(400, '"time" is required');
+    guard(() => sim.setClock(num(body, 'serial'), time));
+    return { ok: true };
+  },
+  '/force': (sim, body) => guard(() => sim.forceDoor(num(body, 'serial'), num(body, 'door'))),
+  '/door': (sim, body) =>
+    guard(() => sim.setDoorSensor(num(body, 'serial'), num(body, 'door'), body.open === true)),
+  '/offline': (sim, body) => {
+    guard(() =>
+      sim.setOffline(body.offline === true, body.serial === undefined ? undefined : num(body, 'serial')),
+    );
+    return { ok: true };
+  },
+  '/drop': (sim, body) => {
+    const rate = num(body, 'rate');
+    if (rate < 0 || rate > 1) throw new HttpError(400, '"rate" must be within 0..1');
+    sim.dropRate = rate;
+    return { ok: true };
+  },
+  '/drift': (sim, body) => {
+    guard(() => sim.setDrift(num(body, 'serial'), num(body, 'seconds')));
+    return { ok: true };
+  },
+};
+
 async function route(sim: WgSimulator, req: http.IncomingMessage): Promise<unknown> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const parts = url.pathname.split('/').filter(Boolean);
-  const guard = <T>(fn: () => T): T => {
-    try {
-      return fn();
-    } catch (e) {
-      throw new HttpError(e instanceof RangeError ? 404 : 400, (e as Error).message);
-    }
-  };
-  if (req.method === 'GET') {
-    if (parts.length === 1 && parts[0] === 'controllers') return sim.describe();
-    if (parts.length === 3 && parts[0] === 'controllers') {
-      const c = guard(() => sim.controller(Number(parts[1])));
-      if (parts[2] === 'cards') return c.slots;
-      if (parts[2] === 'rules') return c.rulesSnapshot();
-      if (parts[2] === 'records') {
-        const limit = Math.min(Number(url.searchParams.get('limit') ?? 100), 10_000);
-        const from = Number(url.searchParams.get('from') ?? Math.max(c.firstIndex, c.lastIndex - limit + 1));
-        const out = [];
-        for (let i = Math.max(from, c.firstIndex); i <= c.lastIndex && out.length < limit; i++)
-          out.push(c.recordAt(i));
-        return out;
-      }
-    }
-    throw new HttpError(404, 'not found');
-  }
+  if (req.method === 'GET') return get(sim, url);
   if (req.method !== 'POST') throw new HttpError(405, 'GET or POST');
   const body = await readBody(req);
-  switch (url.pathname) {
-    case '/swipe': {
-      const options = {
-        at: localTime(body, 'at'),
-        pin: body.pin === undefined ? undefined : num(body, 'pin'),
-      };
-      return guard(() =>
-        sim.swipe(
-          num(body, 'serial'),
-          num(body, 'card'),
-          num(body, 'door'),
-          num(body, 'direction', 1),
-          options,
-        ),
-      );
-    }
-    case '/button': {
-      const at = localTime(body, 'at');
-      return guard(() => sim.pressButton(num(body, 'serial'), num(body, 'door'), { at }));
-    }
-    case '/passcode': {
-      const at = localTime(body, 'at');
-      return guard(() =>
-        sim.enterPasscode(num(body, 'serial'), num(body, 'door'), num(body, 'code'), { at }),
-      );
-    }
-    case '/reset':
-      guard(() => sim.restoreDefaults(num(body, 'serial')));
-      return { ok: true };
-    case '/clock': {
-      const time = localTime(body, 'time');
-      if (!time) throw new HttpError(400, '"time" is required');
-      guard(() => sim.setClock(num(body, 'serial'), time));
-      return { ok: true };
-    }
-    case '/force':
-      return guard(() => sim.forceDoor(num(body, 'serial'), num(body, 'door')));
-    case '/door':
-      return guard(() => sim.setDoorSensor(num(body, 'serial'), num(body, 'door'), body.open === true));
-    case '/offline':
-      guard(() =>
-        sim.setOffline(body.offline === true, body.serial === undefined ? undefined : num(body, 'serial')),
-      );
-      return { ok: true };
-    case '/drop': {
-      const rate = num(body, 'rate');
-      if (rate < 0 || rate > 1) throw new HttpError(400, '"rate" must be within 0..1');
-      sim.dropRate = rate;
-      return { ok: true };
-    }
-    case '/drift':
-      guard(() => sim.setDrift(num(body, 'serial'), num(body, 'seconds')));
-      return { ok: true };
-    default:
-      throw new HttpError(404, 'not found');
-  }
+  const post = Object.hasOwn(POSTS, url.pathname) ? POSTS[url.pathname] : undefined;
+  if (!post) throw new HttpError(404, 'not found');
+  return post(sim, body);
 }
 
 /** Serves the control API on `host:port` (port 0 picks one); resolves with the bound server. */
