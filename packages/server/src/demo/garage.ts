@@ -395,15 +395,7 @@ function session(
 ): Session {
   const covered = (passWindows.get(card) ?? []).some(([s, e]) => startAt >= s && startAt < e);
   const { id: ruleId, tariff } = covered ? monthCharge : { id: socket.ruleId, tariff: socket.tariff };
-  const battery = rng.int(480, 1440);
-  const watts = rng.int(150, 420);
-  const energyAt = (end: number) => Math.min(battery, Math.round((watts * (end - startAt)) / HOUR));
-  const drawn = endAt === null ? null : energyAt(endAt) >= battery ? 0 : rng.weighted(STOP_REASONS);
-  // An operator's power-off on a host without a device link is recorded, not sent: the session runs on and
-  // ends for a reason of its own (docs/garage.md, "Demo data").
-  const unsent = drawn === 3 && !socket.live;
-  const stop = unsent ? rng.weighted(STOP_REASONS_UNLINKED) : drawn;
-  const EnergyWh = energyAt(endAt ?? now);
+  const { EnergyWh, stop, unsent } = sessionEnd(rng, socket, startAt, endAt, now);
   const record: NewRecord = {
     AreaId: areaId,
     ChargeEquipmentId: socket.id,
@@ -415,7 +407,48 @@ function session(
     // Seeded sessions have no charger register (migration 0006).
     MeterStartWh: null,
   };
-  const terms = {
+  const terms = { areaId, socket, ruleId, tariff, startAt };
+  if (endAt === null) return { record, order: runningOrder(terms), outage: null };
+  // The order's draws come before the power-off's: the demo's data depend on the order of the draws.
+  const order = settledOrder(rng, terms, endAt, EnergyWh, now);
+  const outage =
+    stop === 3 || unsent ? forcedOutage(rng, areaId, socket, operator, startAt, endAt, unsent) : null;
+  return { record, order, outage };
+}
+
+/**
+ * How a session ends: the energy drawn (a bike's battery of 480–1440 Wh at 150–420 W, full or not) and, once
+ * ended, why; `unsent` when an operator's power-off could not reach the charger.
+ */
+function sessionEnd(rng: Random, socket: Socket, startAt: number, endAt: number | null, now: number) {
+  const battery = rng.int(480, 1440);
+  const watts = rng.int(150, 420);
+  const energyAt = (end: number) => Math.min(battery, Math.round((watts * (end - startAt)) / HOUR));
+  const drawn = endAt === null ? null : energyAt(endAt) >= battery ? 0 : rng.weighted(STOP_REASONS);
+  // An operator's power-off on a host without a device link is recorded, not sent: the session runs on and
+  // ends for a reason of its own (docs/garage.md, "Demo data").
+  const unsent = drawn === 3 && !socket.live;
+  const stop = unsent ? rng.weighted(STOP_REASONS_UNLINKED) : drawn;
+  return { EnergyWh: energyAt(endAt ?? now), stop, unsent };
+}
+
+/** What a session's order is priced by: the rule in force and its tariff, copied onto the order. */
+interface OrderTerms {
+  areaId: number;
+  socket: Socket;
+  ruleId: number;
+  tariff: Tariff;
+  startAt: number;
+}
+
+/** The order columns every charging order starts with; the order number is given once all are known. */
+function orderHead({ areaId, socket, ruleId, tariff }: OrderTerms) {
+  return {
+    AreaId: areaId,
+    ChargeEquipmentId: socket.id,
+    // Numbered once all sessions are known, in time order (see numberOrders).
+    OrderNo: '',
+    ChargeRuleId: ruleId,
     ChargeType: tariff.ChargeType,
     TemporaryChargeType: tariff.TemporaryChargeType,
     UnitPriceCents: tariff.UnitPriceCents,
@@ -423,67 +456,74 @@ function session(
     FreeMinutes: tariff.FreeMinutes,
     CapCents: tariff.CapCents,
   };
-  // Numbered once all sessions are known, in time order (see numberOrders).
-  const OrderNo = '';
-  if (endAt === null) {
-    return {
-      record,
-      order: {
-        AreaId: areaId,
-        ChargeEquipmentId: socket.id,
-        OrderNo,
-        ChargeRuleId: ruleId,
-        ...terms,
-        AmountCents: null,
-        PaymentState: 0,
-        PaidAt: null,
-        RefundReason: null,
-        CloseReason: null,
-        UpdatedAt: startAt,
-        CreatedAt: startAt,
-        SettledAt: null,
-      },
-      outage: null,
-    };
-  }
-  const amount = priceSession(tariff, { StartAt: startAt, EndAt: endAt, EnergyWh }).AmountCents;
+}
+
+/** The order of a session running now: not priced, not settled. */
+function runningOrder(terms: OrderTerms): NewOrder {
+  return {
+    ...orderHead(terms),
+    AmountCents: null,
+    PaymentState: 0,
+    PaidAt: null,
+    RefundReason: null,
+    CloseReason: null,
+    UpdatedAt: terms.startAt,
+    CreatedAt: terms.startAt,
+    SettledAt: null,
+  };
+}
+
+/** The order of an ended session: priced by the shared tariff engine, settled at its end, paid or not since. */
+function settledOrder(
+  rng: Random,
+  terms: OrderTerms,
+  endAt: number,
+  EnergyWh: number,
+  now: number,
+): NewOrder {
+  const amount = priceSession(terms.tariff, { StartAt: terms.startAt, EndAt: endAt, EnergyWh }).AmountCents;
   const state = amount === 0 ? 1 : settledState(rng, now - endAt);
   const payment = paymentColumns(rng, state, endAt);
   return {
-    record,
-    order: {
-      AreaId: areaId,
-      ChargeEquipmentId: socket.id,
-      OrderNo,
-      ChargeRuleId: ruleId,
-      ...terms,
-      AmountCents: amount,
-      ...payment,
-      // Closed because it cost nothing: no operator reason.
-      CloseReason: amount === 0 ? null : payment.CloseReason,
-      CreatedAt: startAt,
-      SettledAt: endAt,
-    },
-    outage:
-      stop === 3 || unsent
-        ? {
-            AreaId: areaId,
-            ChargeEquipmentId: socket.id,
-            Reason: rng.pick(OUTAGE_REASONS),
-            UserId: operator.id,
-            UserName: operator.name,
-            // What the product records (forced-outage-record/records.ts): on a charging-API host the charger cut
-            // the power and its stop report, seconds after the request, ended the session ("power cut"); on any
-            // other host the request was recorded, not sent, somewhere in the session.
-            ...(unsent
-              ? {
-                  Result: 0,
-                  ResultReason: 'noDeviceLink',
-                  At: startAt + Math.floor(rng.next() * (endAt - startAt)),
-                }
-              : { Result: 1, ResultReason: null, At: Math.max(startAt, endAt - rng.int(2, 20) * 1000) }),
-          }
-        : null,
+    ...orderHead(terms),
+    AmountCents: amount,
+    ...payment,
+    // Closed because it cost nothing: no operator reason.
+    CloseReason: amount === 0 ? null : payment.CloseReason,
+    CreatedAt: terms.startAt,
+    SettledAt: endAt,
+  };
+}
+
+/**
+ * An operator's power-off of a session, as the product records it (forced-outage-record/records.ts): on a
+ * charging-API host the charger cut the power and its stop report, seconds after the request, ended the
+ * session ("power cut"); on any other host the request was recorded, not sent, somewhere in the session.
+ */
+function forcedOutage(
+  rng: Random,
+  areaId: number,
+  socket: Socket,
+  operator: Operator,
+  startAt: number,
+  endAt: number,
+  unsent: boolean,
+): NewOutage {
+  // The reason is drawn before the instant.
+  const Reason = rng.pick(OUTAGE_REASONS);
+  return {
+    AreaId: areaId,
+    ChargeEquipmentId: socket.id,
+    Reason,
+    UserId: operator.id,
+    UserName: operator.name,
+    ...(unsent
+      ? {
+          Result: 0,
+          ResultReason: 'noDeviceLink',
+          At: startAt + Math.floor(rng.next() * (endAt - startAt)),
+        }
+      : { Result: 1, ResultReason: null, At: Math.max(startAt, endAt - rng.int(2, 20) * 1000) }),
   };
 }
 
@@ -710,281 +750,396 @@ export async function seedGarageDemo(db: Db, ctx: DemoContext): Promise<void> {
   // Hashed once: the same key for every demo charge point (hex text is stored as its lower-case self).
   const ocppKeyHash = await hashPassword(DEMO_OCPP_KEY);
   const now = ctx.now;
-  const withRunning = ctx.runningSessions ?? true;
-  const stamps = { CreatedAt: now, UpdatedAt: now };
-  const rng = prng(20261122);
-  const operators = await k
-    .selectFrom('AppUser')
-    .select(['Id', 'UserName'])
-    .where('UserName', 'in', ['bikeuser', 'bikeadmin', 'admin'])
-    .execute();
-  const operatorNamed = (name: string): Operator => {
-    const u = operators.find((o) => o.UserName === name) ?? operators.find((o) => o.UserName === 'admin')!;
-    return { id: u.Id, name: u.UserName };
+  const seed: GarageSeed = {
+    ctx,
+    now,
+    rng: prng(20261122),
+    stamps: { CreatedAt: now, UpdatedAt: now },
+    withRunning: ctx.runningSessions ?? true,
+    ocppKeyHash,
+    operatorNamed: await demoOperators(k),
+    socketTotal: AREAS.reduce((s, a) => s + a.zones.reduce((z, zone) => z + zone.hosts, 0), 0) * 10,
+    hosts: { seq: 0 },
   };
-  const socketTotal = AREAS.reduce((s, a) => s + a.zones.reduce((z, zone) => z + zone.hosts, 0), 0) * 10;
   const bulk: Bulk = { sessions: [], parkOrders: [] };
   const offsets = new Map<number, number>();
-  let hostSeq = 0;
-
   await inTransaction(k, async (trx) => {
-    for (const [a, area] of AREAS.entries()) {
-      const areaId = ctx.areaIds[a];
+    for (const [index, area] of AREAS.entries()) {
+      const areaId = ctx.areaIds[index];
       if (areaId === undefined) continue;
       const timeZone = await areaTimeZone(trx, areaId);
-      const local = localTime(now, timeZone);
-      offsets.set(
-        areaId,
-        Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second) -
-          (now - (now % 1000)),
-      );
-
-      const rules = new Map<RuleKey, { id: number; tariff: Tariff }>();
-      for (const rule of RULES) {
-        const row = await trx
-          .insertInto('ChargeRule')
-          .values({
-            AreaId: areaId,
-            Name: rule.name,
-            Remark: rule.remark ?? null,
-            Disabled: rule.disabled ? 1 : 0,
-            ...rule.tariff,
-            ...stamps,
-          })
-          .returning('Id')
-          .executeTakeFirstOrThrow();
-        rules.set(rule.key, { id: row.Id, tariff: rule.tariff });
-      }
-      const rule = (key: RuleKey) => rules.get(key)!;
-
-      const zones: { id: number; seed: ZoneSeed; park: RuleKey; charge: RuleKey }[] = [];
-      for (const [z, seed] of area.zones.entries()) {
-        const row = await trx
-          .insertInto('ParkArea')
-          .values({
-            AreaId: areaId,
-            Name: seed.name,
-            Capacity: seed.capacity,
-            Location: seed.location,
-            Remark: null,
-            ...stamps,
-          })
-          .returning('Id')
-          .executeTakeFirstOrThrow();
-        const park: RuleKey = z % 2 === 0 ? 'parkHour' : 'parkUse';
-        const charge: RuleKey = (['chargeHour', 'chargeKwh', 'chargeUse'] as const)[z % 3]!;
-        const linked: RuleKey[] = [
-          park,
-          charge,
-          'month',
-          'year',
-          'monthCharge',
-          ...(z === 0 ? (['night'] as const) : []),
-        ];
-        await trx
-          .insertInto('ParkAreaChargeRule')
-          .values(linked.map((key) => ({ ParkAreaId: row.Id, ChargeRuleId: rule(key).id })))
-          .execute();
-        zones.push({ id: row.Id, seed, park, charge });
-      }
-
-      const sockets: Socket[] = [];
-      for (const zone of zones) {
-        for (let h = 1; h <= zone.seed.hosts; h++) {
-          hostSeq += 1;
-          const serial = `ZX24${a + 1}${String(hostSeq).padStart(4, '0')}`;
-          const type = [2, 2, 1, 0, 3][hostSeq % 5]!;
-          const connection =
-            type === 1
-              ? {
-                  Endpoint: `https://charge.${area.endpoint}/login`,
-                  Account: `op${String(hostSeq).padStart(3, '0')}`,
-                  Password: 'Demo#Login2026',
-                }
-              : type === 2
-                ? {
-                    Endpoint: 'https://api.ev-cloud.example.cn/v2/stations',
-                    Account: `app-${serial.toLowerCase()}`,
-                    Password: `sk-${serial.toLowerCase()}-demo`,
-                  }
-                : type === 3
-                  ? {
-                      Endpoint: `modbus-tcp://10.${20 + a}.${h}.${10 + hostSeq}:502`,
-                      Account: null,
-                      Password: null,
-                    }
-                  : { Endpoint: null, Account: null, Password: null };
-          // Two hosts have gone quiet: one hours ago, one never reported.
-          const lastSeen =
-            hostSeq === 6
-              ? now - 3 * HOUR - 17 * MINUTE
-              : hostSeq === 17
-                ? null
-                : now - rng.int(5, 110) * 1000;
-          const host = await trx
-            .insertInto('ChargeHost')
-            .values({
-              AreaId: areaId,
-              ParkAreaId: zone.id,
-              SerialNumber: serial,
-              Name: `${zone.seed.short} ${h} 号充电主机`,
-              PortCount: 10,
-              ChargingSystemType: type,
-              ...connection,
-              OcppPasswordHash: type === 2 ? ocppKeyHash : null,
-              Remark: null,
-              // Only the charging API reports: a host of another type has never been heard from.
-              LastSeenAt: type === 2 ? lastSeen : null,
-              ...stamps,
-            })
-            .returning('Id')
-            .executeTakeFirstOrThrow();
-          // The last time this host could have reported: a quiet charging-API host nothing since its last sign of life.
-          const heardUntil = type === 2 && lastSeen !== null ? lastSeen : now;
-          const ports = Array.from({ length: 10 }, () => {
-            const drawn = rng.weighted(SOCKET_STATES);
-            const start = RUNNING_STATES.has(drawn)
-              ? Math.min(now - rng.int(8, 330) * MINUTE, heardUntil - 8 * MINUTE)
-              : null;
-            // Without running sessions, a socket drawn as charging is idle (the same draws keep the rest).
-            if (!withRunning && start !== null) return { State: 0, runningStart: null };
-            return { State: drawn, runningStart: start };
-          });
-          const rows = await trx
-            .insertInto('ChargeEquipment')
-            .values(
-              ports.map(({ State, runningStart }, i) => ({
-                AreaId: areaId,
-                ChargeHostId: host.Id,
-                PortNumber: i + 1,
-                State,
-                StateChangedAt: runningStart ?? now - rng.int(1, 2880) * MINUTE,
-                Disabled: State === 12 ? 1 : 0,
-                Remark: State === 12 ? '线路检修，暂停使用' : null,
-                ...stamps,
-              })),
-            )
-            .returning(['Id', 'State', 'PortNumber'])
-            .execute();
-          rows.forEach((row) =>
-            sockets.push({
-              id: row.Id,
-              state: row.State,
-              runningStart: ports[row.PortNumber - 1]!.runningStart,
-              ruleId: rule(zone.charge).id,
-              tariff: rule(zone.charge).tariff,
-              live: type === 2,
-              heardUntil,
-            }),
-          );
-        }
-      }
-
-      // Vehicles and passes: fixed size; passes from the monthly rules, some renewed, some expired.
-      const cards = Array.from({ length: 360 }, () => cardToDisplay(rng.int(1, 0xffffffff)));
-      const passWindows: PassWindows = new Map();
-      const plates: { plate: string; vehicleId: number | null }[] = [];
-      const vehicleCount = a === 0 ? 80 : 50;
-      const seen = new Set<string>();
-      for (let v = 0; v < vehicleCount; v++) {
-        let p = plateOf(rng, area);
-        while (seen.has(p)) p = plateOf(rng, area);
-        seen.add(p);
-        const owner = personName(rng);
-        const card = cards[v]!;
-        const vehicle = await trx
-          .insertInto('Vehicle')
-          .values({
-            AreaId: areaId,
-            Plate: p,
-            OwnerName: owner,
-            Phone: `1${rng.pick(['38', '39', '58', '59', '86', '87', '88'])}${String(rng.int(0, 99_999_999)).padStart(8, '0')}`,
-            CardHolderId: null,
-            CardHolderName: owner,
-            CardId: null,
-            CardNumber: card,
-            Remark: null,
-            ...stamps,
-          })
-          .returning('Id')
-          .executeTakeFirstOrThrow();
-        if (v % 5 >= 3) {
-          plates.push({ plate: p, vehicleId: vehicle.Id });
-          continue;
-        }
-        const key: RuleKey =
-          v % 5 === 0 ? 'month' : v % 5 === 1 ? 'monthCharge' : v % 10 === 2 ? 'year' : 'month';
-        const { id: ruleId, tariff } = rule(key);
-        const periods = key === 'year' ? 1 : rng.int(1, 4);
-        let start = key === 'year' ? now - rng.int(30, 300) * DAY : now - rng.int(20, 150) * DAY;
-        let renewedFrom: number | null = null;
-        for (let i = 0; i < periods; i++) {
-          const units = key === 'year' ? 1 : rng.pick([1, 1, 3]);
-          const end = passEnd(start, tariff.TimeUnit as TimeUnitValue, units, timeZone);
-          const pass = await trx
-            .insertInto('MonthlyPass')
-            .values({
-              AreaId: areaId,
-              VehicleId: vehicle.Id,
-              ChargeRuleId: ruleId,
-              StartAt: start,
-              EndAt: end,
-              Units: units,
-              AmountCents: pricePass(tariff, units),
-              RenewedFromId: renewedFrom,
-              Remark: null,
-              UserName: a === 0 ? 'bikeuser' : 'bikeadmin',
-              CreatedAt: Math.min(start, now),
-              UpdatedAt: Math.min(start, now),
-            })
-            .returning('Id')
-            .executeTakeFirstOrThrow();
-          if (key === 'monthCharge') passWindows.set(card, [...(passWindows.get(card) ?? []), [start, end]]);
-          renewedFrom = pass.Id;
-          start = end;
-          if (start > now) break;
-        }
-      }
-      for (let v = 0; v < 120; v++) plates.push({ plate: plateOf(rng, area), vehicleId: null });
-
-      const operator = operatorNamed(a === 0 ? 'bikeuser' : 'bikeadmin');
-      const sessionCount = Math.max(
-        1,
-        Math.round(((FULL_SESSIONS * sockets.length) / socketTotal) * ctx.scale),
-      );
-      bulk.sessions.push(
-        ...chargingSessions(
-          rng,
-          areaId,
-          sockets,
-          sessionCount,
-          cards,
-          passWindows,
-          rule('monthCharge'),
-          operator,
-          now,
-        ),
-      );
-      const parkCount = Math.max(
-        1,
-        Math.round(((FULL_PARK_ORDERS * sockets.length) / socketTotal) * ctx.scale),
-      );
-      bulk.parkOrders.push(
-        ...parkOrders(
-          rng,
-          areaId,
-          zones.map((z) => ({ id: z.id, ruleId: rule(z.park).id, tariff: rule(z.park).tariff })),
-          parkCount,
-          plates,
-          cards,
-          now,
-          startOfLocalDay(now, timeZone),
-        ),
-      );
+      offsets.set(areaId, localOffset(now, timeZone));
+      await seedArea({ ...seed, trx, index, area, areaId, timeZone }, bulk);
     }
   });
 
   numberOrders(bulk, offsets);
   if (ctx.sqlite) writeSqlite(ctx.sqlite, bulk);
   else await writePortable(k, bulk);
+}
+
+/** What the garage seed shares across its areas. */
+interface GarageSeed {
+  ctx: DemoContext;
+  now: number;
+  /** One generator for the whole seed: the data depend on the order of its draws, so every step keeps its order. */
+  rng: Random;
+  stamps: { CreatedAt: number; UpdatedAt: number };
+  /** Seed charging sessions running now (DemoContext.runningSessions). */
+  withRunning: boolean;
+  /** DEMO_OCPP_KEY, hashed. */
+  ocppKeyHash: string;
+  /** The operator recorded on an area's power-offs. */
+  operatorNamed(name: string): Operator;
+  /** Sockets of every area: an area's share of the bulk sessions and parking orders goes by its sockets. */
+  socketTotal: number;
+  /** Hosts are numbered across the areas (their serial numbers, types and the two quiet ones go by it). */
+  hosts: { seq: number };
+}
+
+/** One area being seeded, in the seed's transaction. */
+interface AreaSeeding extends GarageSeed {
+  trx: Kysely<Database>;
+  /** The area's place in AREAS and in DemoContext.areaIds. */
+  index: number;
+  area: AreaSeed;
+  areaId: number;
+  timeZone: string;
+}
+
+type RuleOf = (key: RuleKey) => { id: number; tariff: Tariff };
+
+interface Zone {
+  id: number;
+  seed: ZoneSeed;
+  park: RuleKey;
+  charge: RuleKey;
+}
+
+/** The demo operators by user name; admin stands in for one that is missing. */
+async function demoOperators(k: Kysely<Database>): Promise<(name: string) => Operator> {
+  const operators = await k
+    .selectFrom('AppUser')
+    .select(['Id', 'UserName'])
+    .where('UserName', 'in', ['bikeuser', 'bikeadmin', 'admin'])
+    .execute();
+  return (name) => {
+    const u = operators.find((o) => o.UserName === name) ?? operators.find((o) => o.UserName === 'admin')!;
+    return { id: u.Id, name: u.UserName };
+  };
+}
+
+/** The area's offset from UTC at `now` (whole seconds), for the local dates in order numbers (dateKey). */
+function localOffset(now: number, timeZone: string): number {
+  const local = localTime(now, timeZone);
+  return (
+    Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second) -
+    (now - (now % 1000))
+  );
+}
+
+/**
+ * One area's garage: rules, zones, hosts and sockets, vehicles and passes written now; its charging sessions
+ * and parking orders added to `bulk`, written once every area's are known.
+ */
+async function seedArea(s: AreaSeeding, bulk: Bulk): Promise<void> {
+  const { rng, now } = s;
+  const rule = await insertRules(s);
+  const zones = await insertZones(s, rule);
+  const sockets = await insertHosts(s, zones, rule);
+
+  // Vehicles and passes: fixed size; passes from the monthly rules, some renewed, some expired.
+  const cards = Array.from({ length: 360 }, () => cardToDisplay(rng.int(1, 0xffffffff)));
+  const { plates, passWindows } = await insertVehicles(s, cards, rule);
+  for (let v = 0; v < 120; v++) plates.push({ plate: plateOf(rng, s.area), vehicleId: null });
+
+  const operator = s.operatorNamed(s.index === 0 ? 'bikeuser' : 'bikeadmin');
+  // The area's share of the full volume, by its sockets, scaled.
+  const share = (full: number) =>
+    Math.max(1, Math.round(((full * sockets.length) / s.socketTotal) * s.ctx.scale));
+  bulk.sessions.push(
+    ...chargingSessions(
+      rng,
+      s.areaId,
+      sockets,
+      share(FULL_SESSIONS),
+      cards,
+      passWindows,
+      rule('monthCharge'),
+      operator,
+      now,
+    ),
+  );
+  bulk.parkOrders.push(
+    ...parkOrders(
+      rng,
+      s.areaId,
+      zones.map((z) => ({ id: z.id, ruleId: rule(z.park).id, tariff: rule(z.park).tariff })),
+      share(FULL_PARK_ORDERS),
+      plates,
+      cards,
+      now,
+      startOfLocalDay(now, s.timeZone),
+    ),
+  );
+}
+
+/** Every rule of RULES in the area; returns them by key. */
+async function insertRules(s: AreaSeeding): Promise<RuleOf> {
+  const rules = new Map<RuleKey, { id: number; tariff: Tariff }>();
+  for (const rule of RULES) {
+    const row = await s.trx
+      .insertInto('ChargeRule')
+      .values({
+        AreaId: s.areaId,
+        Name: rule.name,
+        Remark: rule.remark ?? null,
+        Disabled: rule.disabled ? 1 : 0,
+        ...rule.tariff,
+        ...s.stamps,
+      })
+      .returning('Id')
+      .executeTakeFirstOrThrow();
+    rules.set(rule.key, { id: row.Id, tariff: rule.tariff });
+  }
+  return (key) => rules.get(key)!;
+}
+
+/** The area's zones, each offering a parking rule, a charging rule and the pass rules (the first also 'night'). */
+async function insertZones(s: AreaSeeding, rule: RuleOf): Promise<Zone[]> {
+  const zones: Zone[] = [];
+  for (const [z, seed] of s.area.zones.entries()) {
+    const row = await s.trx
+      .insertInto('ParkArea')
+      .values({
+        AreaId: s.areaId,
+        Name: seed.name,
+        Capacity: seed.capacity,
+        Location: seed.location,
+        Remark: null,
+        ...s.stamps,
+      })
+      .returning('Id')
+      .executeTakeFirstOrThrow();
+    const park: RuleKey = z % 2 === 0 ? 'parkHour' : 'parkUse';
+    const charge: RuleKey = (['chargeHour', 'chargeKwh', 'chargeUse'] as const)[z % 3]!;
+    const linked: RuleKey[] = [
+      park,
+      charge,
+      'month',
+      'year',
+      'monthCharge',
+      ...(z === 0 ? (['night'] as const) : []),
+    ];
+    await s.trx
+      .insertInto('ParkAreaChargeRule')
+      .values(linked.map((key) => ({ ParkAreaId: row.Id, ChargeRuleId: rule(key).id })))
+      .execute();
+    zones.push({ id: row.Id, seed, park, charge });
+  }
+  return zones;
+}
+
+/** Each zone's hosts of 10 sockets; returns the sockets, priced by their zone's charging rule. */
+async function insertHosts(s: AreaSeeding, zones: Zone[], rule: RuleOf): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (const zone of zones) {
+    for (let h = 1; h <= zone.seed.hosts; h++) {
+      s.hosts.seq += 1;
+      const host = await insertHost(s, zone, h, s.hosts.seq);
+      sockets.push(...(await insertSockets(s, host, rule(zone.charge))));
+    }
+  }
+  return sockets;
+}
+
+/** A host of a type that goes round by its number, with that type's connection. */
+async function insertHost(s: AreaSeeding, zone: Zone, h: number, hostSeq: number) {
+  const { now } = s;
+  const serial = `ZX24${s.index + 1}${String(hostSeq).padStart(4, '0')}`;
+  const type = [2, 2, 1, 0, 3][hostSeq % 5]!;
+  const connection = hostConnection(s, type, serial, h, hostSeq);
+  // Two hosts have gone quiet: one hours ago, one never reported.
+  const lastSeen =
+    hostSeq === 6 ? now - 3 * HOUR - 17 * MINUTE : hostSeq === 17 ? null : now - s.rng.int(5, 110) * 1000;
+  const host = await s.trx
+    .insertInto('ChargeHost')
+    .values({
+      AreaId: s.areaId,
+      ParkAreaId: zone.id,
+      SerialNumber: serial,
+      Name: `${zone.seed.short} ${h} 号充电主机`,
+      PortCount: 10,
+      ChargingSystemType: type,
+      ...connection,
+      OcppPasswordHash: type === 2 ? s.ocppKeyHash : null,
+      Remark: null,
+      // Only the charging API reports: a host of another type has never been heard from.
+      LastSeenAt: type === 2 ? lastSeen : null,
+      ...s.stamps,
+    })
+    .returning('Id')
+    .executeTakeFirstOrThrow();
+  // The last time this host could have reported: a quiet charging-API host nothing since its last sign of life.
+  const heardUntil = type === 2 && lastSeen !== null ? lastSeen : now;
+  return { id: host.Id, type, heardUntil };
+}
+
+/** Where and how the platform reaches a host of each type (none for type 0). */
+function hostConnection(s: AreaSeeding, type: number, serial: string, h: number, hostSeq: number) {
+  if (type === 1)
+    return {
+      Endpoint: `https://charge.${s.area.endpoint}/login`,
+      Account: `op${String(hostSeq).padStart(3, '0')}`,
+      Password: 'Demo#Login2026',
+    };
+  if (type === 2)
+    return {
+      Endpoint: 'https://api.ev-cloud.example.cn/v2/stations',
+      Account: `app-${serial.toLowerCase()}`,
+      Password: `sk-${serial.toLowerCase()}-demo`,
+    };
+  if (type === 3)
+    return {
+      Endpoint: `modbus-tcp://10.${20 + s.index}.${h}.${10 + hostSeq}:502`,
+      Account: null,
+      Password: null,
+    };
+  return { Endpoint: null, Account: null, Password: null };
+}
+
+/** A host's 10 sockets in states drawn by their share (SOCKET_STATES), a running one with its session's start. */
+async function insertSockets(
+  s: AreaSeeding,
+  host: { id: number; type: number; heardUntil: number },
+  charge: { id: number; tariff: Tariff },
+): Promise<Socket[]> {
+  const { rng, now } = s;
+  const ports = Array.from({ length: 10 }, () => {
+    const drawn = rng.weighted(SOCKET_STATES);
+    const start = RUNNING_STATES.has(drawn)
+      ? Math.min(now - rng.int(8, 330) * MINUTE, host.heardUntil - 8 * MINUTE)
+      : null;
+    // Without running sessions, a socket drawn as charging is idle (the same draws keep the rest).
+    if (!s.withRunning && start !== null) return { State: 0, runningStart: null };
+    return { State: drawn, runningStart: start };
+  });
+  const rows = await s.trx
+    .insertInto('ChargeEquipment')
+    .values(
+      ports.map(({ State, runningStart }, i) => ({
+        AreaId: s.areaId,
+        ChargeHostId: host.id,
+        PortNumber: i + 1,
+        State,
+        StateChangedAt: runningStart ?? now - rng.int(1, 2880) * MINUTE,
+        Disabled: State === 12 ? 1 : 0,
+        Remark: State === 12 ? '线路检修，暂停使用' : null,
+        ...s.stamps,
+      })),
+    )
+    .returning(['Id', 'State', 'PortNumber'])
+    .execute();
+  return rows.map((row) => ({
+    id: row.Id,
+    state: row.State,
+    runningStart: ports[row.PortNumber - 1]!.runningStart,
+    ruleId: charge.id,
+    tariff: charge.tariff,
+    live: host.type === 2,
+    heardUntil: host.heardUntil,
+  }));
+}
+
+/**
+ * The area's vehicles, each with one of `cards`; three in five with passes. Returns the vehicles without a
+ * pass (plates the parking orders use) and the charging passes' windows per card.
+ */
+async function insertVehicles(s: AreaSeeding, cards: string[], rule: RuleOf) {
+  const passWindows: PassWindows = new Map();
+  const plates: { plate: string; vehicleId: number | null }[] = [];
+  const vehicleCount = s.index === 0 ? 80 : 50;
+  const seen = new Set<string>();
+  for (let v = 0; v < vehicleCount; v++) {
+    let p = plateOf(s.rng, s.area);
+    while (seen.has(p)) p = plateOf(s.rng, s.area);
+    seen.add(p);
+    const card = cards[v]!;
+    const vehicleId = await insertVehicle(s, p, card);
+    if (v % 5 >= 3) {
+      plates.push({ plate: p, vehicleId });
+      continue;
+    }
+    const key: RuleKey =
+      v % 5 === 0 ? 'month' : v % 5 === 1 ? 'monthCharge' : v % 10 === 2 ? 'year' : 'month';
+    await insertPasses(s, vehicleId, key, rule(key), card, passWindows);
+  }
+  return { plates, passWindows };
+}
+
+/** A vehicle with its owner (who holds `card`) and the owner's phone. */
+async function insertVehicle(s: AreaSeeding, p: string, card: string): Promise<number> {
+  const { rng } = s;
+  const owner = personName(rng);
+  const vehicle = await s.trx
+    .insertInto('Vehicle')
+    .values({
+      AreaId: s.areaId,
+      Plate: p,
+      OwnerName: owner,
+      Phone: `1${rng.pick(['38', '39', '58', '59', '86', '87', '88'])}${String(rng.int(0, 99_999_999)).padStart(8, '0')}`,
+      CardHolderId: null,
+      CardHolderName: owner,
+      CardId: null,
+      CardNumber: card,
+      Remark: null,
+      ...s.stamps,
+    })
+    .returning('Id')
+    .executeTakeFirstOrThrow();
+  return vehicle.Id;
+}
+
+/**
+ * A vehicle's passes of one rule, back to back from a start in the past until one reaches past now, each
+ * renewing the one before; a pass with charging frees its card's charging while it runs (`passWindows`).
+ */
+async function insertPasses(
+  s: AreaSeeding,
+  vehicleId: number,
+  key: RuleKey,
+  { id: ruleId, tariff }: { id: number; tariff: Tariff },
+  card: string,
+  passWindows: PassWindows,
+): Promise<void> {
+  const { rng, now } = s;
+  const periods = key === 'year' ? 1 : rng.int(1, 4);
+  let start = key === 'year' ? now - rng.int(30, 300) * DAY : now - rng.int(20, 150) * DAY;
+  let renewedFrom: number | null = null;
+  for (let i = 0; i < periods; i++) {
+    const units = key === 'year' ? 1 : rng.pick([1, 1, 3]);
+    const end = passEnd(start, tariff.TimeUnit as TimeUnitValue, units, s.timeZone);
+    const pass = await s.trx
+      .insertInto('MonthlyPass')
+      .values({
+        AreaId: s.areaId,
+        VehicleId: vehicleId,
+        ChargeRuleId: ruleId,
+        StartAt: start,
+        EndAt: end,
+        Units: units,
+        AmountCents: pricePass(tariff, units),
+        RenewedFromId: renewedFrom,
+        Remark: null,
+        UserName: s.index === 0 ? 'bikeuser' : 'bikeadmin',
+        CreatedAt: Math.min(start, now),
+        UpdatedAt: Math.min(start, now),
+      })
+      .returning('Id')
+      .executeTakeFirstOrThrow();
+    if (key === 'monthCharge') passWindows.set(card, [...(passWindows.get(card) ?? []), [start, end]]);
+    renewedFrom = pass.Id;
+    start = end;
+    if (start > now) break;
+  }
 }
