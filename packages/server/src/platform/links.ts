@@ -69,3 +69,56 @@ export async function replaceLinksAudited(
     trx,
   );
 }
+
+/** A link table read for a page of owners (a rule's zones, a key's areas, a role's resources). */
+export type LinkTable = Omit<LinkSet, 'ownerId'>;
+
+/**
+ * Per page of a list, in one query: the ids each owner is linked to, in their order. An owner without links
+ * is not in the map.
+ */
+export async function linkedIds(
+  db: Kysely<Database>,
+  links: LinkTable,
+  ownerIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  if (ownerIds.length === 0) return new Map();
+  const rows: { OwnerId: number; Id: number }[] = await untyped(db)
+    .selectFrom(links.table)
+    .select([`${links.owner} as OwnerId`, `${links.linked} as Id`])
+    .where(links.owner, 'in', ownerIds)
+    .orderBy(links.linked)
+    .execute();
+  return byOwner(rows, (row) => row.Id);
+}
+
+/**
+ * Per page of a list, in one query: the rows of `named` (Id, Name) each owner is linked to, ordered by the
+ * named table's Id or Name. An owner without links is not in the map.
+ */
+export async function linkedNames(
+  db: Kysely<Database>,
+  links: LinkTable,
+  named: { table: keyof Database & string; orderBy: 'Id' | 'Name' },
+  ownerIds: readonly number[],
+): Promise<Map<number, { Id: number; Name: string }[]>> {
+  if (ownerIds.length === 0) return new Map();
+  const rows: { OwnerId: number; Id: number; Name: string }[] = await untyped(db)
+    .selectFrom(links.table)
+    .innerJoin(named.table, `${named.table}.Id`, `${links.table}.${links.linked}`)
+    .select([`${links.table}.${links.owner} as OwnerId`, `${named.table}.Id`, `${named.table}.Name`])
+    .where(`${links.table}.${links.owner}`, 'in', ownerIds)
+    .orderBy(`${named.table}.${named.orderBy}`)
+    .execute();
+  return byOwner(rows, ({ Id, Name }) => ({ Id, Name }));
+}
+
+function byOwner<R extends { OwnerId: number }, T>(rows: R[], value: (row: R) => T): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.OwnerId);
+    if (list) list.push(value(row));
+    else map.set(row.OwnerId, [value(row)]);
+  }
+  return map;
+}

@@ -11,6 +11,7 @@ import type { Database } from '../../../db/schema.ts';
 import { findDependents } from '../../../platform/dependents.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
+import { linkedNames } from '../../../platform/links.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import type { ParkAreaChargeRuleTable } from '../tables.ts';
 
@@ -177,19 +178,14 @@ export function chargeRuleItem(row: Record<string, unknown>): ChargeRuleItem {
 
 /** Per page: the zones that use each rule. */
 export async function withZones(ctx: AreaContext, items: ChargeRuleItem[]): Promise<ChargeRuleItem[]> {
-  const links = await ctx.db.kysely
-    .selectFrom('ParkAreaChargeRule')
-    .innerJoin('ParkArea', 'ParkArea.Id', 'ParkAreaChargeRule.ParkAreaId')
-    .select(['ParkAreaChargeRule.ChargeRuleId', 'ParkArea.Id', 'ParkArea.Name'])
-    .where(
-      'ParkAreaChargeRule.ChargeRuleId',
-      'in',
-      items.map((i) => i.Id),
-    )
-    .orderBy('ParkArea.Name')
-    .execute();
+  const zonesOf = await linkedNames(
+    ctx.db.kysely,
+    { table: 'ParkAreaChargeRule', owner: 'ChargeRuleId', linked: 'ParkAreaId' },
+    { table: 'ParkArea', orderBy: 'Name' },
+    items.map((i) => i.Id),
+  );
   return items.map((rule) => {
-    const zones = links.filter((l) => l.ChargeRuleId === rule.Id).map((l) => ({ Id: l.Id, Name: l.Name }));
+    const zones = zonesOf.get(rule.Id) ?? [];
     return { ...rule, ParkAreaIds: zones.map((z) => z.Id), ParkAreas: zones };
   });
 }

@@ -12,6 +12,7 @@ import type { ApiKeyStore } from '../../../platform/auth/api-keys.ts';
 import type { ServiceContext, UserContext } from '../../../platform/context.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { match } from '../../../platform/filters.ts';
+import { linkedNames } from '../../../platform/links.ts';
 import { getItem, type ResourceImpl } from '../../../platform/resource.ts';
 
 type Row = Record<string, unknown>;
@@ -72,21 +73,16 @@ export const apiKeyList: ResourceImpl<typeof ApiKeyApi> = {
 /** A page of keys with each one's areas (by name) and its state now. */
 async function withAreasAndState(ctx: ServiceContext, items: ApiKeyItem[]): Promise<ApiKeyItem[]> {
   if (items.length === 0) return items;
-  const links = await ctx.db.kysely
-    .selectFrom('ApiKeyArea')
-    .innerJoin('AreaInfo', 'AreaInfo.Id', 'ApiKeyArea.AreaId')
-    .select(['ApiKeyArea.ApiKeyId', 'AreaInfo.Id', 'AreaInfo.Name'])
-    .where(
-      'ApiKeyArea.ApiKeyId',
-      'in',
-      items.map((i) => i.Id),
-    )
-    .orderBy('AreaInfo.Id')
-    .execute();
+  const areasOf = await linkedNames(
+    ctx.db.kysely,
+    { table: 'ApiKeyArea', owner: 'ApiKeyId', linked: 'AreaId' },
+    { table: 'AreaInfo', orderBy: 'Id' },
+    items.map((i) => i.Id),
+  );
   const now = ctx.clock.now();
   return items.map((item) => ({
     ...item,
-    Areas: links.filter((l) => l.ApiKeyId === item.Id).map((l) => ({ Id: l.Id, Name: l.Name })),
+    Areas: areasOf.get(item.Id) ?? [],
     State: apiKeyState(
       {
         RevokedAt: item.RevokedAt,

@@ -2,7 +2,7 @@ import { SUPER_ADMIN, type RoleApi, type RoleItem } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../../db/schema.ts';
-import { insertLinks, replaceLinksAudited } from '../../../platform/links.ts';
+import { insertLinks, linkedIds, replaceLinksAudited } from '../../../platform/links.ts';
 import type { ServiceContext, UserContext } from '../../../platform/context.ts';
 import { assertNoDependents } from '../../../platform/dependents.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
@@ -38,20 +38,12 @@ export const roleRow = (row: Row): RoleItem => ({
 
 /** A page of roles with each one's resource ids, in one query. */
 export async function withResourceIds(ctx: ServiceContext, items: RoleItem[]): Promise<RoleItem[]> {
-  const links = await ctx.db.kysely
-    .selectFrom('RoleResource')
-    .select(['RoleId', 'ResourceId'])
-    .where(
-      'RoleId',
-      'in',
-      items.map((i) => i.Id),
-    )
-    .orderBy('ResourceId')
-    .execute();
-  return items.map((i) => ({
-    ...i,
-    ResourceIds: links.filter((l) => l.RoleId === i.Id).map((l) => l.ResourceId),
-  }));
+  const resourcesOf = await linkedIds(
+    ctx.db.kysely,
+    { table: 'RoleResource', owner: 'RoleId', linked: 'ResourceId' },
+    items.map((i) => i.Id),
+  );
+  return items.map((i) => ({ ...i, ResourceIds: resourcesOf.get(i.Id) ?? [] }));
 }
 
 function assertNotBuiltIn(row: Row) {
