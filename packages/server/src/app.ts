@@ -119,16 +119,7 @@ export async function buildApp({
   const metrics = new Metrics(app.log);
   platform.seams.metrics = metrics;
 
-  // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
-  // messages), and replies are plain JSON, so Fastify's own compilers stand aside.
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  installErrorHandling(app);
-  await registerSecurityHeaders(app);
-  logFailedRequests(app);
-  const metricsListener = serveMetrics(app, metrics, config.metrics);
-  await registerApiDocs(app, platform);
-  await app.register(fastifyWebsocket);
+  const metricsListener = await registerHttpLayer(app, platform, metrics);
 
   registerModules();
   for (const route of routeTable) registerRoute(app, platform, route);
@@ -142,24 +133,8 @@ export async function buildApp({
   );
   // The outbox's readers (issue 29): webhook deliveries on every instance, MQTT when MQTT_URL is set.
   const outbox = startOutbox({ db, clock, log: app.log, config, metrics });
-  metrics.observe({
-    controllers: () => {
-      const health = wg?.health();
-      return { driven: health?.devices ?? 0, online: health?.connected ?? 0, offline: health?.offline ?? 0 };
-    },
-    ocppConnections: () => ocpp.central.connected().length,
-    syncBacklog: () => syncBacklog(db.kysely),
-    openChargingSessions: () => openSessionCount(db.kysely),
-    databasePool: () => db.pool?.(),
-    outboxAgeSeconds: () => outbox.ageSeconds(),
-  });
-  // The gateways' seams, carried by every context from here on (withdrawn when the gateways close): the
-  // chargers' from the first request, the door controllers' once their gateway has started (below).
-  platform.seams.chargers = ocpp.chargers;
-  app.addHook('onReady', async () => {
-    const controllers = wg?.gateway();
-    if (controllers) platform.seams.doorControllers = controllers;
-  });
+  observeGauges(metrics, db, ocpp, wg, outbox);
+  carryGatewaySeams(app, platform, ocpp, wg);
   registerHealth(app, db, gateways);
   const readiness = new Readiness({
     instanceId: config.instanceId,
@@ -168,15 +143,7 @@ export async function buildApp({
     migrations: Object.keys(migrations),
   });
   registerReadiness(app, readiness);
-  let devicesClosed: Promise<void> | undefined;
-  // Once: by a drain, else when the app closes.
-  const closeDevices = () =>
-    (devicesClosed ??= (async () => {
-      hub.close();
-      delete platform.seams.chargers;
-      delete platform.seams.doorControllers;
-      for (const gateway of [...gateways].reverse()) await gateway.close();
-    })());
+  const closeDevices = deviceCloser(platform, hub, gateways);
   await registerWebApp(app, config);
 
   if (extend) await extend(app, platform);
@@ -208,6 +175,78 @@ export async function buildApp({
     outbox,
     drain,
   };
+}
+
+/**
+ * What every route goes through: compilers, error handling, security headers, the failed-request log, the
+ * metrics endpoint (its own listener when METRICS_PORT is set, returned), the API documents and WebSockets.
+ */
+async function registerHttpLayer(app: FastifyInstance, platform: Platform, metrics: Metrics) {
+  // Route schemas are zod, converted to JSON Schema for OpenAPI only: zod validates (with translated
+  // messages), and replies are plain JSON, so Fastify's own compilers stand aside.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  installErrorHandling(app);
+  await registerSecurityHeaders(app);
+  logFailedRequests(app);
+  const metricsListener = serveMetrics(app, metrics, platform.config.metrics);
+  await registerApiDocs(app, platform);
+  await app.register(fastifyWebsocket);
+  return metricsListener;
+}
+
+/** The gauges read at each scrape: controllers, charge points, sync backlog, open sessions, pool, outbox. */
+function observeGauges(
+  metrics: Metrics,
+  db: Db,
+  ocpp: ReturnType<typeof ocppGateway>,
+  wg: ReturnType<typeof wgGateway> | undefined,
+  outbox: Outbox,
+): void {
+  metrics.observe({
+    controllers: () => {
+      const health = wg?.health();
+      return { driven: health?.devices ?? 0, online: health?.connected ?? 0, offline: health?.offline ?? 0 };
+    },
+    ocppConnections: () => ocpp.central.connected().length,
+    syncBacklog: () => syncBacklog(db.kysely),
+    openChargingSessions: () => openSessionCount(db.kysely),
+    databasePool: () => db.pool?.(),
+    outboxAgeSeconds: () => outbox.ageSeconds(),
+  });
+}
+
+/**
+ * The gateways' seams, carried by every context from here on (withdrawn when the gateways close): the
+ * chargers' from the first request, the door controllers' once their gateway has started (an onReady hook
+ * after the one that starts the gateways).
+ */
+function carryGatewaySeams(
+  app: FastifyInstance,
+  platform: Platform,
+  ocpp: ReturnType<typeof ocppGateway>,
+  wg: ReturnType<typeof wgGateway> | undefined,
+): void {
+  platform.seams.chargers = ocpp.chargers;
+  app.addHook('onReady', async () => {
+    const controllers = wg?.gateway();
+    if (controllers) platform.seams.doorControllers = controllers;
+  });
+}
+
+/**
+ * Closes the live hub's sockets and the device gateways (last started, first closed) and withdraws their
+ * seams. Once: by a drain, else when the app closes.
+ */
+function deviceCloser(platform: Platform, hub: AreaHub, gateways: DeviceGateway[]): () => Promise<void> {
+  let devicesClosed: Promise<void> | undefined;
+  return () =>
+    (devicesClosed ??= (async () => {
+      hub.close();
+      delete platform.seams.chargers;
+      delete platform.seams.doorControllers;
+      for (const gateway of [...gateways].reverse()) await gateway.close();
+    })());
 }
 
 function createFastify(config: Config, stream?: FastifyLoggerOptions['stream']): FastifyInstance {
@@ -299,18 +338,25 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
     if (change === 'all') platform.apiKeys.dropAll();
   });
   await platform.exports.start();
-  // Login counts and hub tickets live in the database: their old rows are swept once across the cluster.
-  cluster.singleton('auth-prune', 10 * 60_000, () => platform.throttle.prune());
-  // The outbox and the webhook delivery log past their keeping (platform/outbox/webhooks.ts), once across the cluster.
+  scheduleHousekeeping(platform);
+  await cluster.start();
+  return { platform, hub, cluster };
+}
+
+/** The periodic sweeps, each run once across the cluster (a singleton task of this instance's node). */
+function scheduleHousekeeping({ cluster, db, clock, settings, throttle }: Platform): void {
+  // Login counts and hub tickets live in the database: their old rows are swept.
+  cluster.singleton('auth-prune', 10 * 60_000, () => throttle.prune());
+  // The outbox and the webhook delivery log past their keeping (platform/outbox/webhooks.ts).
   cluster.singleton('outbox-retention', 10 * 60_000, async () => {
     await pruneOutbox(db, clock);
   });
-  // Swipe records past their retention, in bounded steps, once across the cluster (docs/performance.md).
+  // Swipe records past their retention, in bounded steps (docs/performance.md).
   cluster.singleton('swipe-retention', 10 * 60_000, async () => {
     await pruneSwipeRecords(db, clock.now(), settings.get('SwipeRetentionMonths'), { pauseMs: 50 });
   });
-  // PostgreSQL: the swipe records' monthly partitions for this month and the next three, at start and daily,
-  // once across the cluster (a month's partition exists long before its first record; nothing on SQLite).
+  // PostgreSQL: the swipe records' monthly partitions for this month and the next three, at start and daily
+  // (a month's partition exists long before its first record; nothing on SQLite).
   cluster.singleton('swipe-partitions', 24 * 3_600_000, async () => {
     await ensurePartitionsAhead(db, clock.now());
   });
@@ -318,8 +364,6 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
   cluster.singleton('garage-retention', 10 * 60_000, async () => {
     await pruneGarageRecords(db, clock.now(), settings.all(), { pauseMs: 50 });
   });
-  await cluster.start();
-  return { platform, hub, cluster };
 }
 
 export function logFailedRequests(app: FastifyInstance): void {
