@@ -1,6 +1,5 @@
 import {
   ApiKeyApi,
-  isoInstant,
   type ApiKeyCreateInput,
   type ApiKeyCreated,
   type ApiKeyItem,
@@ -12,12 +11,11 @@ import type { ApiKeyStore } from '../../../platform/auth/api-keys.ts';
 import type { ServiceContext, UserContext } from '../../../platform/context.ts';
 import { AppError, fieldError, notFound } from '../../../platform/errors.ts';
 import { match } from '../../../platform/filters.ts';
+import { isoOrNull } from '../../../platform/instants.ts';
 import { linkedNames } from '../../../platform/links.ts';
 import { getItem, type ResourceImpl } from '../../../platform/resource.ts';
 
-type Row = Record<string, unknown>;
-const instant = (value: unknown) =>
-  value === null || value === undefined ? null : isoInstant(Number(value));
+type Row = Record<string, number | string | null>;
 
 /** Whether a key works now: revoked is for good, expired once its ExpiresAt has passed. */
 export function apiKeyState(row: { RevokedAt: unknown; ExpiresAt: unknown }, now: number): ApiKeyState {
@@ -55,11 +53,11 @@ export const apiKeyList: ResourceImpl<typeof ApiKeyApi> = {
     Areas: [],
     Codes: JSON.parse(row.Codes as string) as string[],
     CreatedByName: row.CreatedByName as string,
-    CreatedAt: instant(row.CreatedAt)!,
-    ExpiresAt: instant(row.ExpiresAt),
-    LastUsedAt: instant(row.LastUsedAt),
+    CreatedAt: isoOrNull(row.CreatedAt)!,
+    ExpiresAt: isoOrNull(row.ExpiresAt),
+    LastUsedAt: isoOrNull(row.LastUsedAt),
     LastUsedIp: (row.LastUsedIp as string | null) ?? null,
-    RevokedAt: instant(row.RevokedAt),
+    RevokedAt: isoOrNull(row.RevokedAt),
     RevokedByName: (row.RevokedByName as string | null) ?? null,
     // Set by withAreasAndState, which knows the time.
     State: 'active',

@@ -11,11 +11,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { ServiceContext } from '../../../platform/context.ts';
 import { match } from '../../../platform/filters.ts';
+import { isoOrNull } from '../../../platform/instants.ts';
 import { getItem, type ResourceImpl } from '../../../platform/resource.ts';
 
-type Row = Record<string, unknown>;
-const instant = (value: unknown) =>
-  value === null || value === undefined ? null : isoInstant(Number(value));
+type Row = Record<string, number | string | null>;
 
 /**
  * Webhook subscriptions as their list shows them (the built-in admin and SuperAdmin): never the secret. Their
@@ -46,11 +45,11 @@ export const webhookList: ResourceImpl<typeof WebhookApi> = {
     Events: JSON.parse(row.Events as string) as CatalogueEventType[],
     Disabled: Number(row.Disabled) === 1,
     State: Number(row.Disabled) !== 1 ? 'active' : row.DisabledReason === 'failing' ? 'failing' : 'disabled',
-    FailingSince: instant(row.FailingSince),
+    FailingSince: isoOrNull(row.FailingSince),
     Pending: 0,
     CreatedByName: row.CreatedByName as string,
-    CreatedAt: instant(row.CreatedAt)!,
-    UpdatedAt: instant(row.UpdatedAt)!,
+    CreatedAt: isoOrNull(row.CreatedAt)!,
+    UpdatedAt: isoOrNull(row.UpdatedAt)!,
   }),
   enrich: withAreasAndPending,
   where: { Keyword: match.keyword(['Webhook.Url', 'Webhook.CreatedByName']) },
@@ -110,7 +109,7 @@ export const webhookDeliveryList: ResourceImpl<typeof WebhookDeliveryApi> = {
     WebhookId: row.WebhookId as number,
     MessageId: row.MessageId as string,
     Type: row.Type as CatalogueEventType,
-    EventAt: instant(row.EventAt)!,
+    EventAt: isoOrNull(row.EventAt)!,
     Status: row.Status as WebhookDeliveryStatus,
     Attempts: (
       JSON.parse(row.Log as string) as {
@@ -120,12 +119,12 @@ export const webhookDeliveryList: ResourceImpl<typeof WebhookDeliveryApi> = {
         Error: string | null;
       }[]
     ).map((a) => ({ ...a, At: isoInstant(a.At) })),
-    NextAttemptAt: row.Status === 'pending' ? instant(row.NextAttemptAt) : null,
+    NextAttemptAt: row.Status === 'pending' ? isoOrNull(row.NextAttemptAt) : null,
     LastStatusCode: (row.LastStatusCode as number | null) ?? null,
     LastResponseMs: (row.LastResponseMs as number | null) ?? null,
     LastError: (row.LastError as string | null) ?? null,
-    DeliveredAt: instant(row.DeliveredAt),
-    CreatedAt: instant(row.CreatedAt)!,
+    DeliveredAt: isoOrNull(row.DeliveredAt),
+    CreatedAt: isoOrNull(row.CreatedAt)!,
   }),
   where: {
     WebhookId: match.equals('WebhookDelivery.WebhookId'),
