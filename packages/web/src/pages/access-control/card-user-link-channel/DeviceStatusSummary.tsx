@@ -1,15 +1,10 @@
 import { useState } from 'react';
-import { Badge, Button, Collapse, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import { SyncOutlined } from '@ant-design/icons';
+import { Collapse, Table, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
 import {
   AccessControlDeviceApi,
   CardUserLinkChannelApi,
-  issueStatus,
-  protocolNeedsSync,
   ACCESS_CONTROL_ADMIN,
   type HubEventOf,
 } from '@gatehouse/shared';
@@ -19,17 +14,8 @@ import { feedback } from '../../../core/feedback.tsx';
 import { useHubEvents } from '../../../core/hub.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 import { useAccessibleTable } from '../../../components/table-a11y.ts';
-import { ISSUE_STATUS_COLOURS } from '../cells.tsx';
-import { OnlineCell, SyncCell } from '../device-state.tsx';
+import { statusColumns } from './status-columns.tsx';
 import type { DeviceStatusCount } from './types.ts';
-
-/** Tag colour names → the dot colours of the same palette (grey for the tag's "default"). */
-const BADGE_COLOURS = Object.fromEntries(
-  Object.entries(ISSUE_STATUS_COLOURS).map(([status, colour]) => [
-    status,
-    colour === 'default' ? 'gray' : colour,
-  ]),
-);
 
 /**
  * The counts belong to the authorisation list: whatever reloads it (a grant, a revoke, a finished sync pass)
@@ -45,13 +31,6 @@ export const statusCountsKey = (areaId: number | null) => [
 /** What the WG gateway tells the area's hub about a controller (docs/devices.md, "Live hub"). */
 const LIVE_EVENTS = ['SyncProgress', 'DeviceStatus'] as const;
 type LiveEvent = HubEventOf<(typeof LIVE_EVENTS)[number]>;
-
-/**
- * The issue statuses as the panel's columns: issued first (what the controller holds, the count an operator
- * checks), then what is still on its way (pending issue, update, deletion), then the settled rest (deleted, no
- * issue needed).
- */
-const STATUS_COLUMNS = [3, 1, 2, -1, -2, 0].map((value) => issueStatus.items.find((i) => i.value === value)!);
 
 interface Props {
   /** Shows that device's authorisations (in that status) in the list below. */
@@ -74,119 +53,6 @@ export function withEvent(rows: DeviceStatusCount[], event: LiveEvent): DeviceSt
         }
       : { Online: event.Online, LastSeenAt: event.LastSeenAt };
   return rows.map((row) => (row.DeviceId === event.DeviceId ? { ...row, ...patch } : row));
-}
-
-interface ColumnOptions extends Props {
-  /** AccessControl/Admin: "sync now" beside a controller's sync. */
-  canSync: boolean;
-  /** The controller whose "sync now" is being sent. */
-  starting: number | null;
-  syncNow(row: DeviceStatusCount): Promise<void>;
-}
-
-/** The panel's columns: the controller, its connection and sync, and its authorisations per issue status. */
-function statusColumns(
-  t: TFunction,
-  { canSync, starting, syncNow, onPick }: ColumnOptions,
-): ColumnsType<DeviceStatusCount> {
-  return [
-    {
-      key: 'DeviceName',
-      title: t('accessControl.field.DeviceName'),
-      fixed: 'left',
-      render: (_v, d) => (
-        <div>
-          <div className="ac-name" title={d.DeviceName}>
-            {d.DeviceName}
-          </div>
-          <Typography.Text type="secondary" className="ac-sub">
-            {d.SerialNumber}
-          </Typography.Text>
-          {d.Disabled && <Tag className="ac-inline-tag">{t('enum.disabledFlag.true')}</Tag>}
-        </div>
-      ),
-    },
-    {
-      key: 'Online',
-      title: t('acUi.device.column.online'),
-      width: 150,
-      render: (_v, d) => (protocolNeedsSync(d.Protocol) ? <OnlineCell row={d} /> : '-'),
-    },
-    {
-      key: 'Sync',
-      title: t('acUi.device.column.sync'),
-      width: 200,
-      render: (_v, d) => {
-        // A third-party gate checks cards itself; a disabled controller is not driven.
-        if (!protocolNeedsSync(d.Protocol))
-          return <Typography.Text type="secondary">{t('acUi.device.noSyncNeeded')}</Typography.Text>;
-        if (d.Disabled)
-          return <Typography.Text type="secondary">{t('acUi.device.syncDisabled')}</Typography.Text>;
-        return (
-          <div className="ac-sync-cell" data-testid={`sync-${d.DeviceId}`}>
-            <SyncCell row={d} retry={d} />
-            {canSync && d.SyncState !== 'running' && (
-              <Button
-                size="small"
-                type="link"
-                icon={<SyncOutlined />}
-                loading={starting === d.DeviceId}
-                onClick={() => void syncNow(d)}
-                data-testid={`sync-now-${d.DeviceId}`}
-              >
-                {t('acUi.device.syncNow')}
-              </Button>
-            )}
-          </div>
-        );
-      },
-    },
-    ...STATUS_COLUMNS.map((item) => ({
-      key: String(item.value),
-      // A coloured dot and the label (the list's tag colours); long labels wrap rather than widen the table.
-      title: <Badge color={BADGE_COLOURS[item.value]} text={t(item.key as never)} />,
-      width: 96,
-      align: 'right' as const,
-      render: (_v: unknown, d: DeviceStatusCount) => {
-        const n = d.Counts[String(item.value)] ?? 0;
-        return n === 0 ? (
-          <Typography.Text type="secondary">0</Typography.Text>
-        ) : (
-          <Typography.Link
-            onClick={() => onPick(d.DeviceId, item.value)}
-            data-testid={`count-${d.DeviceId}-${item.value}`}
-          >
-            {n}
-          </Typography.Link>
-        );
-      },
-    })),
-    {
-      key: 'Pending',
-      title: t('accessControl.field.Pending'),
-      align: 'right',
-      width: 90,
-      render: (_v, d) =>
-        d.Pending ? (
-          <Typography.Text strong type="warning" data-testid={`pending-${d.DeviceId}`}>
-            {d.Pending}
-          </Typography.Text>
-        ) : (
-          <Typography.Text type="secondary" data-testid={`pending-${d.DeviceId}`}>
-            0
-          </Typography.Text>
-        ),
-    },
-    {
-      key: 'Total',
-      title: t('accessControl.field.Total'),
-      align: 'right',
-      width: 80,
-      render: (_v, d) => (
-        <Typography.Link onClick={() => onPick(d.DeviceId, null)}>{d.Total}</Typography.Link>
-      ),
-    },
-  ];
 }
 
 /**
