@@ -1,16 +1,14 @@
-import { Suspense, lazy, useMemo } from 'react';
+import { Suspense, lazy } from 'react';
 import { Avatar, Card, Col, Descriptions, Empty, Row, Skeleton, Tag, Typography } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { parseCustom, ACCESS_CONTROL_ANY, AreaInfoApi, BICYCLE_ANY } from '@gatehouse/shared';
 import { call } from '../../core/api.ts';
-import { menuLeaves, routeHref } from '../../app/route-utils.ts';
 import { useAreaStore } from '../../stores/area.ts';
 import { useSessionStore } from '../../stores/session.ts';
-import { RouteIcon } from '../../layout/route-icons.tsx';
 import { canUse } from '../../components/list-page/permissions.ts';
+import { QuickLinks } from './QuickLinks.tsx';
 import './dashboard.css';
 
 /*
@@ -98,15 +96,7 @@ export default function DashboardPage() {
   const name = useSessionStore((s) => s.name);
   const avatar = useSessionStore((s) => s.avatar);
   const roles = useSessionStore((s) => s.roles);
-  const permitted = useSessionStore((s) => s.permitted);
   const area = useAreaStore((s) => s.current);
-  const links = useMemo(
-    () =>
-      menuLeaves(permitted)
-        .map((chain) => chain[chain.length - 1]!)
-        .filter((route) => !route.affix),
-    [permitted],
-  );
   const accessControl = canUse(roles, ACCESS_CONTROL_ANY);
   const garage = canUse(roles, BICYCLE_ANY);
   loadPanels(roles);
@@ -144,40 +134,7 @@ export default function DashboardPage() {
             </Suspense>
           )}
           <AreaCard />
-          <Card size="small" title={t('dashboard.quickLinks')} className="dashboard-quick-links">
-            {links.length === 0 ? (
-              <Empty description={t('dashboard.noQuickLinks')} />
-            ) : (
-              <div className="dashboard-links">
-                {links.map((route) =>
-                  route.externalUrl ? (
-                    <a
-                      key={route.name}
-                      href={route.externalUrl}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      className="dashboard-link"
-                      title={t(route.titleKey)}
-                    >
-                      <RouteIcon name={route.icon} />
-                      <span>{t(route.titleKey)}</span>
-                    </a>
-                  ) : (
-                    <Link
-                      key={route.name}
-                      to={routeHref(route)}
-                      className="dashboard-link"
-                      data-quick-link={route.name}
-                      title={t(route.titleKey)}
-                    >
-                      <RouteIcon name={route.icon} />
-                      <span>{t(route.titleKey)}</span>
-                    </Link>
-                  ),
-                )}
-              </div>
-            )}
-          </Card>
+          <QuickLinks />
         </Col>
       </Row>
     </div>

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Empty, Select, Skeleton, Space, Tag, Typography } from 'antd';
-import { LeftOutlined, ReloadOutlined, RightOutlined } from '@ant-design/icons';
+import { Card, Empty, Skeleton, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
@@ -15,6 +14,7 @@ import { openDialog } from '../dialogs.ts';
 import { loadAll } from '../options.ts';
 import { GRID_KEY } from '../live.ts';
 import { PortStateLegend } from './PortStateLegend.tsx';
+import { SocketGridToolbar } from './SocketGridToolbar.tsx';
 import { SocketTile } from './SocketTile.tsx';
 import { canRemoteStart } from './types.ts';
 import './sockets.css';
@@ -50,7 +50,6 @@ export function SocketGrid({
   const zones = useMemo(() => [...new Map(all.map((h) => [h.ParkAreaId, h.ZoneName])).entries()], [all]);
   const inZone = zoneId === undefined ? all : all.filter((h) => h.ParkAreaId === zoneId);
   const hostId = inZone.some((h) => h.Id === chosen) ? chosen : inZone[0]?.Id;
-  const index = inZone.findIndex((h) => h.Id === hostId);
 
   const grid = useQuery({
     queryKey: [...GRID_KEY, hostId],
@@ -58,56 +57,6 @@ export function SocketGrid({
     enabled: hostId !== undefined,
     refetchInterval: REFRESH_MS,
   });
-
-  const toolbar = (
-    <Space wrap className="socket-grid-toolbar">
-      <Select
-        allowClear
-        value={zoneId}
-        onChange={(value: number | undefined) => setZoneId(value)}
-        placeholder={t('garageUi.socket.allZones')}
-        aria-label={t('garage.field.ZoneName')}
-        options={zones.map(([id, name]) => ({ value: id, label: name }))}
-        style={{ width: 200 }}
-        data-testid="grid-zone"
-      />
-      {/* The arrows stay beside the host on a phone (issue 21, item 12): one group that does not wrap. */}
-      <Space.Compact className="socket-grid-stepper">
-        <Button
-          icon={<LeftOutlined />}
-          disabled={index <= 0}
-          onClick={() => setChosen(inZone[index - 1]?.Id)}
-          aria-label={t('garageUi.socket.previousHost')}
-        />
-        <Select
-          showSearch={{ optionFilterProp: 'label' }}
-          value={hostId}
-          onChange={(value: number) => setChosen(value)}
-          placeholder={t('garageUi.socket.chooseHost')}
-          aria-label={t('garage.field.HostName')}
-          options={inZone.map((h) => ({ value: h.Id, label: `${h.Name} (${h.SerialNumber})` }))}
-          className="socket-grid-host-select"
-          loading={hosts.isLoading}
-          data-testid="grid-host"
-        />
-        <Button
-          icon={<RightOutlined />}
-          disabled={index < 0 || index >= inZone.length - 1}
-          onClick={() => setChosen(inZone[index + 1]?.Id)}
-          aria-label={t('garageUi.socket.nextHost')}
-          data-testid="grid-next-host"
-        />
-      </Space.Compact>
-      <Button
-        icon={<ReloadOutlined />}
-        loading={grid.isFetching}
-        onClick={() => void grid.refetch()}
-        data-testid="grid-refresh"
-      >
-        {t('garageUi.socket.refresh')}
-      </Button>
-    </Space>
-  );
 
   if (hosts.isLoading)
     return (
@@ -125,7 +74,17 @@ export function SocketGrid({
   const data = grid.data?.Host.Id === hostId ? grid.data : undefined;
   return (
     <Card data-testid="socket-grid">
-      {toolbar}
+      <SocketGridToolbar
+        zones={zones}
+        zoneId={zoneId}
+        onZone={setZoneId}
+        inZone={inZone}
+        hostId={hostId}
+        onHost={setChosen}
+        hostsLoading={hosts.isLoading}
+        refreshing={grid.isFetching}
+        onRefresh={() => void grid.refetch()}
+      />
       {data ? <HostSockets data={data} /> : <Skeleton active />}
     </Card>
   );

@@ -1,14 +1,15 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
-import { Alert, Card, Skeleton, Statistic, Typography } from 'antd';
+import { Alert, Card, Skeleton, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { GarageDashboardApi, chargePortState, findEnumItem, formatCents, formatKWh } from '@gatehouse/shared';
+import { GarageDashboardApi, chargePortState, findEnumItem } from '@gatehouse/shared';
 import { call } from '../../../core/api.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
 import { faultCode, useFaultAlerts } from '../fault-alerts.ts';
 import { DASHBOARD_KEY } from '../live.ts';
 import { socketsHref } from '../options.ts';
+import { GarageFigures } from './GarageFigures.tsx';
 import './garage-dashboard.css';
 
 const GarageCharts = lazy(() => import('./GarageCharts.tsx'));
@@ -34,32 +35,6 @@ function useSeen<T extends Element>(): [(element: T | null) => void, boolean] {
     return () => observer.disconnect();
   }, [element, seen]);
   return [setElement, seen];
-}
-
-function Figure({
-  title,
-  value,
-  suffix,
-  note,
-  testId,
-}: {
-  title: string;
-  value: string | number;
-  suffix?: string;
-  /** A small line under the figure: what it leaves out. */
-  note?: string | undefined;
-  testId: string;
-}) {
-  return (
-    <Card size="small" className="garage-figure">
-      <Statistic title={title} value={value} suffix={suffix} data-testid={testId} />
-      {note && (
-        <Typography.Text type="secondary" className="garage-figure-note" data-testid={`${testId}-note`}>
-          {note}
-        </Typography.Text>
-      )}
-    </Card>
-  );
 }
 
 /**
@@ -128,68 +103,7 @@ export default function GaragePanel() {
         <Skeleton active paragraph={{ rows: 4 }} />
       ) : (
         <>
-          <div className="garage-figures">
-            <Figure
-              title={t('garageUi.dashboard.socketsOccupied')}
-              value={s.Sockets.Occupied}
-              suffix={`/ ${s.Sockets.Total}`}
-              testId="figure-sockets"
-            />
-            {/* The rest of the sockets, each in one group: with the occupied they add up to the total. */}
-            <Figure
-              title={t('garageUi.dashboard.socketsIdleFault')}
-              value={`${s.Sockets.Idle} / ${s.Sockets.Fault} / ${s.Sockets.Disabled} / ${s.Sockets.Offline ?? 0}`}
-              testId="figure-idle-fault"
-            />
-            <Figure
-              title={t('garageUi.dashboard.hostsOnline')}
-              value={s.Hosts.Online}
-              suffix={`/ ${s.Hosts.Total}`}
-              testId="figure-hosts"
-            />
-            <Figure
-              title={t('garageUi.dashboard.openSessions')}
-              value={s.OpenSessions}
-              // Sessions on an offline charge point: open, but whether they charge is unknown.
-              note={
-                s.OpenSessionsOffline
-                  ? t('garageUi.dashboard.unknownSessions', { count: s.OpenSessionsOffline })
-                  : undefined
-              }
-              testId="figure-open-sessions"
-            />
-            <Figure
-              title={t('garageUi.dashboard.parked')}
-              value={s.Zones.Parked}
-              suffix={`/ ${s.Zones.Capacity}`}
-              testId="figure-parked"
-            />
-            <Figure
-              title={t('garageUi.dashboard.sessionsToday')}
-              value={s.Today.Sessions}
-              testId="figure-sessions-today"
-            />
-            <Figure
-              title={t('garageUi.dashboard.energyToday')}
-              value={formatKWh(s.Today.EnergyWh)}
-              testId="figure-energy-today"
-            />
-            <Figure
-              title={t('garageUi.dashboard.chargingRevenueToday')}
-              value={`¥${formatCents(s.Today.ChargingRevenueCents)}`}
-              testId="figure-charging-revenue"
-            />
-            <Figure
-              title={t('garageUi.dashboard.parkOrdersToday')}
-              value={s.Today.ParkOrders}
-              testId="figure-park-orders"
-            />
-            <Figure
-              title={t('garageUi.dashboard.parkingRevenueToday')}
-              value={`¥${formatCents(s.Today.ParkingRevenueCents)}`}
-              testId="figure-parking-revenue"
-            />
-          </div>
+          <GarageFigures summary={s} />
           <Typography.Paragraph type="secondary" className="garage-panel-note">
             {t('garageUi.dashboard.note', { zone: s.TimeZone })}
           </Typography.Paragraph>
