@@ -77,20 +77,7 @@ export function toProfileItem(row: Record<string, unknown>): TimeProfileItem {
 /** Each profile's parts with the area's holidays as they are now. */
 export async function withParts(ctx: AreaContext, items: TimeProfileItem[]): Promise<TimeProfileItem[]> {
   const holidays = await areaHolidays(ctx.db.kysely, ctx.areaId);
-  return items.map((item) => ({ ...item, Parts: compileProfile(profileDefOf(item), holidays).length }));
-}
-
-function profileDefOf(p: {
-  Id: number;
-  Name: string;
-  StartDate: string;
-  EndDate: string;
-  Weekdays: readonly number[];
-  Segments: readonly ProfileSegment[];
-  LinkedProfileId: number | null;
-  NotOnHolidays: boolean;
-}): ProfileDef {
-  return { ...p };
+  return items.map((item) => ({ ...item, Parts: compileProfile(item, holidays).length }));
 }
 
 /** The area's time profiles as the compiler takes them. */
@@ -112,12 +99,12 @@ export async function areaProfiles(db: Trx, areaId: number): Promise<Map<number,
   return new Map(
     rows.map((r) => [
       r.Id,
-      profileDefOf({
+      {
         ...r,
         Weekdays: weekdaysOf(r.Weekdays),
         Segments: JSON.parse(r.Segments) as ProfileSegment[],
         NotOnHolidays: Number(r.NotOnHolidays) === 1,
-      }),
+      },
     ]),
   );
 }
@@ -240,7 +227,7 @@ export async function newProfile(input: CreateBody, ctx: AreaContext, trx: Trx) 
 export async function changedProfile(input: UpdateBody, ctx: AreaContext, trx: Trx) {
   await checkLink(trx, ctx.areaId, input.Id, input.LinkedProfileId);
   const inputs = await planInputs(trx, ctx.areaId);
-  inputs.profiles.set(input.Id, profileDefOf({ ...input, Id: input.Id, ...defaults(input) }));
+  inputs.profiles.set(input.Id, { ...input, Id: input.Id, ...defaults(input) });
   await assertProfileBudget(trx, ctx.areaId, inputs);
   return columns(input);
 }
