@@ -63,6 +63,8 @@ export default defineConfig({
           root: 'e2e',
           include: ['**/*.e2e.ts'],
           environment: 'node',
+          // The seeded demo database, made once and copied by each file's server (support/global-setup.ts).
+          globalSetup: ['support/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB_DIST = path.join(REPO_ROOT, 'packages/web/dist');
@@ -27,6 +28,45 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** How long to wait for /healthz (ms). */
   timeoutMs?: number;
+}
+
+/** The settings of a test server without the demo's devices (suite.ts), the servers that may start on the template. */
+export const NO_DEVICES: Record<string, string> = { SIMULATOR: 'off', WG_LISTEN: 'off' };
+
+/** The run's seeded demo database (global-setup.ts); none outside a vitest run (a benchmark starting servers). */
+function demoTemplate(): string | undefined {
+  try {
+    return inject('e2eDemoTemplate');
+  } catch {
+    return undefined;
+  }
+}
+
+function sameEnv(a: Record<string, string> | undefined, b: Record<string, string>): boolean {
+  const keys = Object.keys(a ?? {});
+  return keys.length === Object.keys(b).length && keys.every((k) => a![k] === b[k]);
+}
+
+/** A test server's environment: its database file and port, the e2e settings, then the caller's. */
+export function serverEnv(
+  databasePath: string,
+  port: number,
+  env: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databasePath,
+    SEED: 'demo',
+    // A twentieth of the bulk demo data (10,000 swipes, 5,000 charging sessions): every list still has
+    // pages of realistic rows, and each test file's server starts in seconds rather than a quarter minute.
+    DEMO_SCALE: '0.05',
+    ADMIN_PASSWORD,
+    WEB_DIST,
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
 }
 
 /** A port nobody listens on right now (the server binds it a moment later). */
@@ -64,25 +104,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
+  // A server without devices on the demo starts on a copy of the run's template (global-setup.ts), as if it had
+  // seeded it itself.
+  const template = demoTemplate();
+  if (template && (options.seed ?? 'demo') === 'demo' && sameEnv(options.env, NO_DEVICES))
+    fs.copyFileSync(template, databasePath);
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src/main.ts')],
     {
       cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: databasePath,
-        SEED: options.seed ?? 'demo',
-        // A twentieth of the bulk demo data (10,000 swipes, 5,000 charging sessions): every list still has
-        // pages of realistic rows, and each test file's server starts in seconds rather than a quarter minute.
-        DEMO_SCALE: '0.05',
-        ADMIN_PASSWORD,
-        WEB_DIST,
-        LOG_LEVEL: 'warn',
-        ...options.env,
-      },
+      env: serverEnv(databasePath, port, { SEED: options.seed ?? 'demo', ...options.env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TOKEN_COOKIE } from '@gatehouse/shared';
 import { launchBrowser, openPage, type PageOptions } from './browser.ts';
 import { goto, waitForPath } from './app.ts';
-import { DEMO_PASSWORD, startServer, type RunningServer } from './server.ts';
+import { DEMO_PASSWORD, NO_DEVICES, startServer, type RunningServer } from './server.ts';
 
 export interface Suite {
   server: RunningServer;
@@ -100,9 +100,7 @@ export function useSuite(options: SuiteOptions = {}): Suite {
 
   beforeAll(async () => {
     suite.server = await startServer({
-      env: options.devices
-        ? { SIMULATOR_CONTROL: '127.0.0.1:0', ...devicePorts() }
-        : { SIMULATOR: 'off', WG_LISTEN: 'off' },
+      env: options.devices ? { SIMULATOR_CONTROL: '127.0.0.1:0', ...devicePorts() } : NO_DEVICES,
     });
     suite.browser = await launchBrowser();
   });

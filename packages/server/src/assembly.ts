@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from './db/database.ts';
+import type { Config } from './config.ts';
+import { openDatabase, type Db } from './db/database.ts';
 import { runMigrations, type MigrationSet } from './db/migrate.ts';
 import { seedSystem } from './modules/system/index.ts';
 import { hashPassword } from './platform/auth/passwords.ts';
@@ -97,4 +98,34 @@ export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<SeedRes
   });
   if (seededElsewhere) return { seeded: false, demoUsers: [] };
   return { seeded: true, ...(generated ? { generatedAdminPassword: generated } : {}), demoUsers };
+}
+
+/**
+ * A start's first step (main.ts): the migrations and, on an empty database, the seed the configuration asks
+ * for, on a connection of their own without the statement timeout: an index build on a large table takes
+ * minutes, and an instance waits for another's migration or seed on a lock. On PostgreSQL that connection is
+ * closed here and the caller opens its pool; on SQLite it is the database the caller goes on with. The
+ * end-to-end tests make their seeded template database with it too (e2e/support/demo-template.ts), so a
+ * template is what a start would have made.
+ */
+export async function prepareDatabase(
+  config: Config,
+  now = Date.now(),
+): Promise<{ setup: Db; seed: SeedResult }> {
+  const setup = openDatabase(config.databaseUrl, { poolSize: 2 });
+  try {
+    await migrateToLatest(setup);
+    const seed = await seedIfEmpty(setup, {
+      mode: config.seed,
+      adminPassword: config.adminPassword,
+      now,
+      scale: config.demoScale,
+      wgPortBase: config.demoWgPorts,
+      // With the simulated charge points on, sessions run only through them: none is seeded running (issue 21).
+      runningSessions: !config.simulator,
+    });
+    return { setup, seed };
+  } finally {
+    if (setup.dialect === 'postgres') await setup.close();
+  }
 }

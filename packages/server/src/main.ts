@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { migrateToLatest, seedIfEmpty } from './assembly.ts';
+import { prepareDatabase } from './assembly.ts';
 import { buildApp } from './app.ts';
 import { systemClock } from './platform/clock.ts';
 import { keepLease } from './platform/cluster/kept-lease.ts';
@@ -17,24 +17,8 @@ try {
   throw error;
 }
 
-// Migrations and the seed on a connection of their own, without the statement timeout: an index build on a large
-// table takes minutes, and an instance waits for another's migration or seed on a lock.
-const setup = openDatabase(config.databaseUrl, { poolSize: 2 });
-let seed: Awaited<ReturnType<typeof seedIfEmpty>>;
-try {
-  await migrateToLatest(setup);
-  seed = await seedIfEmpty(setup, {
-    mode: config.seed,
-    adminPassword: config.adminPassword,
-    now: Date.now(),
-    scale: config.demoScale,
-    wgPortBase: config.demoWgPorts,
-    // With the simulated charge points on, sessions run only through them: none is seeded running (issue 21).
-    runningSessions: !config.simulator,
-  });
-} finally {
-  if (setup.dialect === 'postgres') await setup.close();
-}
+// Migrations and the seed on a connection of their own (assembly.ts prepareDatabase).
+const { setup, seed } = await prepareDatabase(config);
 const db = setup.dialect === 'postgres' ? openDatabase(config.databaseUrl, config.pg) : setup;
 // The demo place is loaded only for the demo (its simulators are development dependencies); its simulated door
 // controllers answer before the gateway first calls them.

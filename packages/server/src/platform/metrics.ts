@@ -2,6 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+// The route schema's `hide` (kept out of the API document) is @fastify/swagger's addition to Fastify's types.
+import type {} from '@fastify/swagger';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ConfigError, type MetricsConfig } from '../config.ts';
 import { bearerToken } from './auth/tokens.ts';
