@@ -10,6 +10,7 @@ import {
   parseCustom,
   required as requiredRule,
   textMaxLength,
+  type ListApi,
   type ValidationKey,
 } from '@gatehouse/shared';
 import { DIALOG_MASK } from '../../core/feedback.tsx';
@@ -407,5 +408,45 @@ export function FormDialog<T extends Row>({
         </GridRow>
       </Form>
     </PageModal>
+  );
+}
+
+/** What a list's dialog is open on: an item to edit, or a new one (with presets: a tree's new child). */
+export interface Editing<T> {
+  item: T | null;
+  defaults?: Record<string, unknown>;
+}
+
+/**
+ * The create/edit dialog of a declared resource's page (a list, a tree): open while `editing`, titled
+ * "edit" or "create" with the page's title, checked against the update's or the create's body.
+ */
+export function EditDialog<T extends Row>({
+  editing,
+  title,
+  form,
+  api,
+  onClose,
+  onSubmit,
+}: {
+  editing: Editing<T> | null;
+  title: string;
+  form: FormDef<T>;
+  api: Pick<ListApi, 'create' | 'update'>;
+  onClose(): void;
+  onSubmit(body: Record<string, unknown>): Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <FormDialog<T>
+      open={editing !== null}
+      item={editing?.item ?? null}
+      defaults={editing?.defaults}
+      title={`${t(editing?.item ? 'list.edit' : 'list.create')} · ${title}`}
+      form={form}
+      schema={(editing?.item ? api.update : api.create)?.body}
+      onClose={onClose}
+      onSubmit={onSubmit}
+    />
   );
 }

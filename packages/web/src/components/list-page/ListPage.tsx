@@ -10,7 +10,7 @@ import { renderCell, type StatusControl } from './cells.tsx';
 import { ListExport } from './ListExport.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { ActionButton, CreateButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
-import { FormDialog } from './FormDialog.tsx';
+import { EditDialog, type Editing } from './FormDialog.tsx';
 import { runRowAction, useListRows, useListWrites } from './list-state.ts';
 import { useAccessibleTable } from '../table-a11y.ts';
 import { canUse } from './permissions.ts';
@@ -39,7 +39,7 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
     useAllowed(config);
   const rows = useListRows(config, refetchWhile);
   const { filters, defaults, preset, initial, sort, page, selected, setSelected, resource, list } = rows;
-  const [editing, setEditing] = useState<{ item: T | null } | null>(null);
+  const [editing, setEditing] = useState<Editing<T> | null>(null);
   // A filter the server would refuse (a range over its limit): the rows of the last valid query are not
   // shown under it, nor exported, until it is fixed (issue 27).
   const [filtersValid, setFiltersValid] = useState(true);
@@ -122,12 +122,11 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
         }}
       />
       {config.form && (
-        <FormDialog<T>
-          open={editing !== null}
-          item={editing?.item ?? null}
-          title={`${t(editing?.item ? 'list.edit' : 'list.create')} · ${title}`}
+        <EditDialog<T>
+          editing={editing}
+          title={title}
           form={config.form}
-          schema={(editing?.item ? config.api.update : config.api.create)?.body}
+          api={config.api}
           onClose={() => setEditing(null)}
           onSubmit={(body) => save.mutateAsync(body)}
         />

@@ -12,7 +12,7 @@ import { useSessionStore } from '../../stores/session.ts';
 import { renderCell } from './cells.tsx';
 import { ListExport } from './ListExport.tsx';
 import { CreateButton, RowDeleteButton, RowEditButton } from './buttons.tsx';
-import { FormDialog } from './FormDialog.tsx';
+import { EditDialog, type Editing } from './FormDialog.tsx';
 import { useResourceWrites } from './mutations.ts';
 import { useAccessibleTable } from '../table-a11y.ts';
 import { canUse } from './permissions.ts';
@@ -68,7 +68,7 @@ export function TreePage<T extends TreeRow>({
   const roles = useSessionStore((s) => s.roles);
   const areaId = useAreaStore((s) => s.current?.Id ?? null);
   const canWrite = canUse(roles, config.write);
-  const [editing, setEditing] = useState<{ item: T | null; defaults?: Record<string, unknown> } | null>(null);
+  const [editing, setEditing] = useState<Editing<T> | null>(null);
   const tableRef = useAccessibleTable(title);
 
   const resource = config.api.name;
@@ -121,13 +121,11 @@ export function TreePage<T extends TreeRow>({
         key={tree.dataUpdatedAt}
         scroll={{ x: 'max-content' }}
       />
-      <FormDialog<T>
-        open={editing !== null}
-        item={editing?.item ?? null}
-        defaults={editing?.defaults}
-        title={`${t(editing?.item ? 'list.edit' : 'list.create')} · ${title}`}
+      <EditDialog<T>
+        editing={editing}
+        title={title}
         form={config.form}
-        schema={(editing?.item ? config.api.update : config.api.create)?.body}
+        api={config.api}
         onClose={() => setEditing(null)}
         onSubmit={(body) => save.mutateAsync(body)}
       />
