@@ -31,7 +31,8 @@ const WRITER: Record<string, string> = {
   ApiKey: 'platform/auth',
   ApiKeyArea: 'platform/auth',
   // The outbox: events written through platform/outbox/outbox.ts (emitEvents, in the change's transaction);
-  // subscriptions and their deliveries through platform/outbox/webhooks.ts (the routes call it).
+  // subscriptions through platform/outbox/subscriptions.ts (the routes call it), their deliveries through
+  // platform/outbox/webhooks.ts (the dispatcher and sender).
   OutboxEvent: 'platform/outbox',
   Webhook: 'platform/outbox',
   WebhookDelivery: 'platform/outbox',
