@@ -80,9 +80,10 @@ export interface StoredControllerRecord {
   At: number;
   Result: boolean;
   Reason: number;
-  RecordIndex: number;
-  EventType: number;
-  EventReason: number;
+  /** Where it sat in the controller's ring; null for a swipe given without one (recordSwipes), as stored. */
+  RecordIndex: number | null;
+  EventType: number | null;
+  EventReason: number | null;
 }
 
 function cardNumberOf(input: { CardValue?: number; CardNumber?: string }): string {
@@ -237,7 +238,8 @@ function storedSwipe(
     Id: id,
     ...record,
     Result: result,
-    ...(ring ?? { RecordIndex: 0, EventType: 1, EventReason: 0 }),
+    // A swipe given without its ring place stores none: it is announced as stored, not with made-up values.
+    ...(ring ?? { RecordIndex: null, EventType: null, EventReason: null }),
   };
   batch.stored.push(stored);
   return stored;
