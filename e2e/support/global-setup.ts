@@ -27,10 +27,3 @@ export default function setup(project: TestProject): () => void {
   project.provide('e2eDemoTemplate', file);
   return () => fs.rmSync(dir, { recursive: true, force: true });
 }
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The seeded demo database file of this run (global-setup.ts). */
-    e2eDemoTemplate: string;
-  }
-}

@@ -33,6 +33,13 @@ export interface StartOptions {
 /** The settings of a test server without the demo's devices (suite.ts), the servers that may start on the template. */
 export const NO_DEVICES: Record<string, string> = { SIMULATOR: 'off', WG_LISTEN: 'off' };
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The seeded demo database file of this run (global-setup.ts). */
+    e2eDemoTemplate: string;
+  }
+}
+
 /** The run's seeded demo database (global-setup.ts); none outside a vitest run (a benchmark starting servers). */
 function demoTemplate(): string | undefined {
   try {
