@@ -132,14 +132,35 @@ describeEachDb('Transactional outbox', (h) => {
     });
     expect(edited.status, edited.msg).toBe(200);
     const shown = await call<Record<string, unknown>>(app, 'GET', `/api/CardUser/${id}`, { token, area: 1 });
+    // An edit that also extends the validity is noted as two change records (modified, extended), one event.
+    const longer = {
+      ...body,
+      Id: id,
+      Phone: '13800138004',
+      ValidTo: new Date(clock.now() + 60 * 86_400_000).toISOString(),
+    };
+    const both = await call(app, 'PUT', '/api/CardUser', { token, area: 1, body: longer });
+    expect(both.status, both.msg).toBe(200);
+    const shownLonger = await call<Record<string, unknown>>(app, 'GET', `/api/CardUser/${id}`, {
+      token,
+      area: 1,
+    });
     const removed = await call(app, 'DELETE', `/api/CardUser/${id}`, { token, area: 1 });
     expect(removed.status, removed.msg).toBe(200);
     const rows = (await events()).slice(before);
-    expect(rows.map((r) => r.Type)).toEqual(['holder.created', 'holder.updated', 'holder.deleted']);
-    const [add, edit, gone] = rows.map((r) => JSON.parse(r.Payload) as { data: Record<string, unknown> });
+    expect(rows.map((r) => r.Type)).toEqual([
+      'holder.created',
+      'holder.updated',
+      'holder.updated',
+      'holder.deleted',
+    ]);
+    const [add, edit, editLonger, gone] = rows.map(
+      (r) => JSON.parse(r.Payload) as { data: Record<string, unknown> },
+    );
     expect(add!.data).toMatchObject({ Id: id, Name: '事件持卡人', Phone: '13800138002', AreaId: 1 });
     // The edit's event is the holder as the list showed it after the edit.
     expect(edit!.data).toEqual({ ...shown.data, AreaId: 1, AreaName: expect.any(String) });
+    expect(editLonger!.data).toEqual({ ...shownLonger.data, AreaId: 1, AreaName: expect.any(String) });
     expect(gone!.data).toEqual({
       Id: id,
       Name: '事件持卡人',

@@ -52,6 +52,9 @@ export async function writeChangeRecord(
   holder: { Id: number; AreaId: number; Name: string },
   changeType: number,
   detail: FieldChange[] | null,
+  // One change may be noted as two records (an edit that also extends: modified, then extended); its event is
+  // sent once, by the last, since both would carry the same holder as the list now shows it.
+  { announce = true }: { announce?: boolean } = {},
 ): Promise<void> {
   await trx
     .insertInto('ChangeRecord')
@@ -65,6 +68,7 @@ export async function writeChangeRecord(
       At: ctx.clock.now(),
     })
     .execute();
+  if (!announce) return;
   await emitHolder(
     ctx,
     trx,

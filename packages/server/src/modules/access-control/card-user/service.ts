@@ -200,7 +200,8 @@ export async function updateHolder(ctx: AreaContext, holderId: number, input: Ho
     const holder = { Id: holderId, AreaId: existing.AreaId, Name: input.Name };
     const extended = input.ValidTo > Number(existing.ValidTo);
     const modified: FieldChange[] = changes.filter((c) => !(extended && c.Field === 'ValidTo'));
-    if (modified.length) await writeChangeRecord(ctx, trx, holder, CHANGE.modify, modified);
+    if (modified.length)
+      await writeChangeRecord(ctx, trx, holder, CHANGE.modify, modified, { announce: !extended });
     if (extended) {
       await writeChangeRecord(
         ctx,
