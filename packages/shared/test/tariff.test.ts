@@ -251,6 +251,65 @@ describe('priceSession', () => {
     expect(price).toMatchObject(expected);
     expect(Number.isSafeInteger(price.AmountCents)).toBe(true);
     expect(price.AmountCents).toBeLessThanOrEqual(price.GrossCents);
+    expect(price.Lines.reduce((sum, l) => sum + l.AmountCents, 0)).toBe(price.AmountCents);
+  });
+
+  it.each([
+    [
+      'timed, 61 min: one line of started hours',
+      RULES.parkHour,
+      61 * MIN,
+      undefined,
+      [
+        {
+          Kind: 'time',
+          Quantity: 2,
+          QuantityUnit: 'hour',
+          UnitPriceCents: 100,
+          PriceUnit: 'hour',
+          AmountCents: 200,
+        },
+      ],
+    ],
+    [
+      'timed, 10 h 1 min: the hours and the cap as a negative line',
+      RULES.parkHour,
+      601 * MIN,
+      undefined,
+      [
+        { Kind: 'time', Quantity: 11, UnitPriceCents: 100, AmountCents: 1100 },
+        { Kind: 'cap', LabelParams: { CapCents: 1000 }, AmountCents: -100 },
+      ],
+    ],
+    [
+      'metered, 1234 Wh at ¥1.20/kWh: one line per kWh',
+      RULES.chargeKwh,
+      90 * MIN,
+      1234,
+      [
+        {
+          Kind: 'energy',
+          Quantity: 1234,
+          QuantityUnit: 'Wh',
+          UnitPriceCents: 120,
+          PriceUnit: 'kWh',
+          AmountCents: 148,
+        },
+      ],
+    ],
+    [
+      'per use: one use',
+      RULES.chargeUse,
+      60 * MIN,
+      undefined,
+      [{ Kind: 'use', Quantity: 1, QuantityUnit: 'use', UnitPriceCents: 150, AmountCents: 150 }],
+    ],
+    ['within the grace period: no line', RULES.parkHour, 15 * MIN, undefined, []],
+    ['monthly: no line', RULES.month, 600 * MIN, undefined, []],
+  ])('a rule without the new dimensions itemises as one line: %s', (_name, tariff, ms, wh, lines) => {
+    const price = priceSession(tariff, { StartAt: T0, EndAt: T0 + ms, EnergyWh: wh });
+    expect(price.Lines).toMatchObject(lines);
+    expect(price.Lines).toHaveLength(lines.length);
   });
 
   it.each(cases)('estimate at the end equals the final price: $name', ({ rule, start = T0, ms, wh }) => {
@@ -317,6 +376,7 @@ describe('priceSession', () => {
           expect(Number.isSafeInteger(p.AmountCents) && p.AmountCents >= 0).toBe(true);
           if (tariff.CapCents !== null) expect(p.AmountCents).toBeLessThanOrEqual(tariff.CapCents);
           if (p.DurationMinutes <= tariff.FreeMinutes) expect(p.AmountCents).toBe(0);
+          expect(p.Lines.reduce((sum, l) => sum + l.AmountCents, 0)).toBe(p.AmountCents);
         }),
       );
     });

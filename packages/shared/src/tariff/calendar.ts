@@ -2,8 +2,8 @@ import type { TimeUnitValue } from './tariff.ts';
 
 /**
  * Calendar arithmetic in a site's time zone (IANA name), for what depends on the local calendar: when a
- * monthly pass ends and where a local day starts (dashboard "today" and per-day series). Prices never
- * depend on it: the tariff counts elapsed time.
+ * monthly pass ends, where a local day starts (dashboard "today" and per-day series) and which time-of-day
+ * period of a tariff an instant falls in (periods.ts). Durations never depend on it: they are elapsed time.
  */
 
 /** The zone of sites whose area names none (the product's sites are in China: no daylight saving). */
@@ -97,6 +97,14 @@ function offsetAt(ms: number, zone: string): number {
     offsets.set(key, offset);
   }
   return offset ?? wallAsUtc(formattedLocalTime(ms, zone)) - ms;
+}
+
+/**
+ * The zone's offset from UTC at an instant, in ms (wall clock = instant + offset): exported for the
+ * time-of-day periods, which walk the wall clock and must notice where the offset changes.
+ */
+export function utcOffsetMs(ms: number, zone: string): number {
+  return offsetAt(ms, zone);
 }
 
 export function localTime(ms: number, zone: string): LocalTime {
