@@ -56,11 +56,13 @@ function meanPowerW(a: MeterSample, b: MeterSample): number {
  * intervals, which can only lower its lowest power.
  */
 export function sustainedPowerW(samples: readonly MeterSample[]): number {
+  // Each interval's power once: a session read every 10 s has thousands of samples, 30 to a window.
+  const powers = samples.slice(1).map((s, i) => meanPowerW(samples[i]!, s));
   let best = 0;
   for (let i = 0; i + 1 < samples.length; i++) {
     let lowest = Number.POSITIVE_INFINITY;
     for (let j = i; j + 1 < samples.length; j++) {
-      lowest = Math.min(lowest, meanPowerW(samples[j]!, samples[j + 1]!));
+      lowest = Math.min(lowest, powers[j]!);
       if (lowest <= best) break;
       if (samples[j + 1]!.At - samples[i]!.At >= SUSTAINED_POWER_WINDOW_MS) {
         best = lowest;
