@@ -1,6 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { chooseArea, eventually, goto, login, sessionToken, toasts, waitForPath } from './support/app.ts';
+import {
+  chooseArea,
+  eventually,
+  goto,
+  login,
+  sessionToken,
+  tabMenu,
+  toasts,
+  waitForPath,
+} from './support/app.ts';
 import { DEMO_PASSWORD } from './support/server.ts';
 import { useSuite } from './support/suite.ts';
 
@@ -211,8 +220,7 @@ describe('expired session (spec section 8)', () => {
     expect((await context.cookies()).some((c) => c.name === 'REToken')).toBe(true);
 
     // Asked again by the next failing call: refreshing the dashboard refetches its area.
-    await page.locator('[data-tab="Dashboard"]').click({ button: 'right' });
-    await page.locator('.tags-view-menu').last().getByText('刷新', { exact: true }).click();
+    await tabMenu(page, 'Dashboard', '刷新');
     await dialog.getByText('登出提醒').waitFor();
     await dialog.getByRole('button', { name: '重新登录' }).click();
     await waitForPath(page, /^\/login\?redirect=/);

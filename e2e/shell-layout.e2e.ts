@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { appPath, clickMenu, eventually, goto, toasts, waitForPath } from './support/app.ts';
+import { appPath, clickMenu, eventually, goto, tabMenu, toasts, waitForPath } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
 const suite = useSuite();
@@ -9,11 +9,6 @@ const tabNames = (page: Page) =>
   page
     .locator('[data-testid="tags-view"] [data-tab]')
     .evaluateAll((n) => n.map((e) => e.getAttribute('data-tab')));
-
-async function tabMenu(page: Page, tab: string, action: string) {
-  await page.locator(`[data-tab="${tab}"]`).click({ button: 'right' });
-  await page.locator('.tags-view-menu').last().getByText(action, { exact: true }).click();
-}
 
 describe('sidebar', () => {
   it('is open by default and remembers being collapsed across a reload', async () => {

@@ -109,6 +109,21 @@ export async function confirmPopup(page: Page): Promise<void> {
   await eventually(() => open.count()).toBe(0);
 }
 
+/**
+ * Runs an action of a tab's right-click menu. The menu of the previous action may still be fading out (seen in a
+ * CI run: the click landed while a menu zoomed, on the page behind it, and the menu closed unclicked), so only an
+ * open menu that is not entering or leaving is taken, and the helper returns once it has closed.
+ */
+export async function tabMenu(page: Page, tab: string, action: string) {
+  const open = page.locator(
+    '.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-leave"]):not([class*="-enter"])',
+  );
+  await eventually(() => open.count()).toBe(0);
+  await page.locator(`[data-tab="${tab}"]`).click({ button: 'right' });
+  await open.locator('.tags-view-menu').getByText(action, { exact: true }).click();
+  await eventually(() => open.count()).toBe(0);
+}
+
 /** Picks an area in the navbar switcher. */
 export async function chooseArea(page: Page, name: string): Promise<void> {
   await page.locator('[data-testid="area-switcher"]').click();
