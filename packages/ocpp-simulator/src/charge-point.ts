@@ -312,19 +312,32 @@ export class ChargePoint extends ChargePointConnection {
     }
   }
 
+  /** The register always; power and temperature as MeterValuesSampledData asks (a pack warms as it takes power). */
   private meterValue(c: ConnectorState, context: 'Sample.Periodic' | 'Trigger'): MeterValue {
-    return {
-      timestamp: this.iso(),
-      sampledValue: [
-        {
-          value: String(Math.round(c.registerWh)),
-          context,
-          measurand: 'Energy.Active.Import.Register',
-          unit: 'Wh',
-        },
-        { value: String(Math.round(c.powerW)), context, measurand: 'Power.Active.Import', unit: 'W' },
-      ],
-    };
+    const measurands = this.configuration.measurands();
+    const sampledValue: MeterValue['sampledValue'] = [
+      {
+        value: String(Math.round(c.registerWh)),
+        context,
+        measurand: 'Energy.Active.Import.Register',
+        unit: 'Wh',
+      },
+    ];
+    if (measurands.has('Power.Active.Import'))
+      sampledValue.push({
+        value: String(Math.round(c.powerW)),
+        context,
+        measurand: 'Power.Active.Import',
+        unit: 'W',
+      });
+    if (measurands.has('Temperature'))
+      sampledValue.push({
+        value: (25 + c.powerW / 40).toFixed(1),
+        context,
+        measurand: 'Temperature',
+        unit: 'Celsius',
+      });
+    return { timestamp: this.iso(), sampledValue };
   }
 
   private async sendMeterValues(c: ConnectorState, context: 'Sample.Periodic' | 'Trigger'): Promise<void> {

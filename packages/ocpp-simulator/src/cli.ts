@@ -2,7 +2,7 @@
 /**
  * Usage: node --import tsx packages/ocpp-simulator/src/cli.ts --url ws://127.0.0.1:8080/ocpp \
  *          [--points 3 | --ids CP1,CP2] [--connectors 10] [--password secret] [--http-port 0] \
- *          [--speed 1] [--meter-interval 60] [--activity --cards 12345678,87654321]
+ *          [--speed 1] [--meter-interval 60] [--temperature] [--activity --cards 12345678,87654321]
  *
  * Connects the charge points, prints what happens, and serves the JSON control API (src/http.ts) on
  * 127.0.0.1. With --activity, bikes come and go at random on free connectors and swipe one of --cards.
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     speed: { type: 'string', default: '1' },
     'meter-interval': { type: 'string', default: '60' },
     activity: { type: 'boolean', default: false },
+    // A temperature sensor: MeterValuesSampledData takes Temperature (without, a list with it is Rejected).
+    temperature: { type: 'boolean', default: false },
     cards: { type: 'string', default: '' },
     quiet: { type: 'boolean', default: false },
   },
@@ -34,6 +36,7 @@ const sim = new Simulator({
   ...(values.password !== undefined ? { password: values.password } : {}),
   speed: Number(values.speed),
   meterIntervalSeconds: Number(values['meter-interval']),
+  temperature: values.temperature,
 });
 
 for (const cp of sim.points.values()) {

@@ -36,6 +36,7 @@ export abstract class ChargePointConnection extends EventEmitter {
         heartbeatSeconds: this.heartbeatSeconds,
         meterSeconds: this.meterSeconds,
         connectors: options.connectors,
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       },
       (key, seconds) => {
         if (key === 'HeartbeatInterval') this.heartbeatSeconds = seconds;

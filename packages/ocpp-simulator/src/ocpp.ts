@@ -64,8 +64,8 @@ export interface BootNotificationConf {
 export interface SampledValue {
   value: string;
   context?: 'Sample.Periodic' | 'Transaction.Begin' | 'Transaction.End' | 'Trigger';
-  measurand?: 'Energy.Active.Import.Register' | 'Power.Active.Import';
-  unit?: 'Wh' | 'W';
+  measurand?: 'Energy.Active.Import.Register' | 'Power.Active.Import' | 'Temperature';
+  unit?: 'Wh' | 'W' | 'Celsius';
 }
 
 export interface MeterValue {

@@ -23,6 +23,11 @@ export interface ChargePointOptions {
   bootRetrySeconds?: number;
   /** Milliseconds before an unanswered call fails. */
   callTimeoutMs?: number;
+  /**
+   * It has a temperature sensor: MeterValuesSampledData takes Temperature, and its MeterValues carry it. Without
+   * (the default) a list with Temperature is Rejected.
+   */
+  temperature?: boolean;
 }
 
 export interface ConnectorState {

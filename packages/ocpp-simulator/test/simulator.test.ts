@@ -322,6 +322,75 @@ describe('charge point', () => {
     );
   });
 
+  it('takes the configuration a central system sets: known measurands, Temperature only with a sensor, the unplug flag', async () => {
+    const plain = point('CP-CONF');
+    const sensor = new ChargePoint({
+      url,
+      id: 'CP-CONF-T',
+      password: PASSWORD,
+      connectors: 1,
+      timers: false,
+      callTimeoutMs: 5000,
+      temperature: true,
+    });
+    points.push(sensor);
+    await plain.goOnline();
+    await sensor.goOnline();
+    await waitFor(() => plain.bootStatus === 'Accepted' && sensor.bootStatus === 'Accepted');
+    const cs = clients.get('CP-CONF')!;
+    const ts = clients.get('CP-CONF-T')!;
+    const value = async (client: ServerClient, key: string) =>
+      (
+        (await client.call('GetConfiguration', { key: [key] })) as {
+          configurationKey: { key: string; readonly: boolean; value: string }[];
+        }
+      ).configurationKey[0];
+
+    expect(await value(cs, 'StopTransactionOnEVSideDisconnect')).toEqual({
+      key: 'StopTransactionOnEVSideDisconnect',
+      readonly: false,
+      value: 'true',
+    });
+    expect(await value(cs, 'MeterValuesSampledData')).toMatchObject({ readonly: false });
+    const change = (client: ServerClient, key: string, v: string) =>
+      client.call('ChangeConfiguration', { key, value: v });
+    expect(await change(cs, 'StopTransactionOnEVSideDisconnect', 'FALSE')).toEqual({ status: 'Accepted' });
+    expect((await value(cs, 'StopTransactionOnEVSideDisconnect'))!.value).toBe('false');
+    expect(await change(cs, 'StopTransactionOnEVSideDisconnect', 'maybe')).toEqual({ status: 'Rejected' });
+    // Unknown measurands, and Temperature without a sensor, are refused; the list stays as it was.
+    const withTemperature = 'Energy.Active.Import.Register,Power.Active.Import,Temperature';
+    expect(await change(cs, 'MeterValuesSampledData', 'Energy.Active.Import.Register,Nope')).toEqual({
+      status: 'Rejected',
+    });
+    expect(await change(cs, 'MeterValuesSampledData', withTemperature)).toEqual({ status: 'Rejected' });
+    expect((await value(cs, 'MeterValuesSampledData'))!.value).toBe(
+      'Energy.Active.Import.Register,Power.Active.Import',
+    );
+    expect(await change(cs, 'MeterValuesSampledData', 'Energy.Active.Import.Register')).toEqual({
+      status: 'Accepted',
+    });
+    expect(await change(ts, 'MeterValuesSampledData', withTemperature)).toEqual({ status: 'Accepted' });
+
+    // What each now meters: the register only; the register, power and temperature.
+    for (const cp of [plain, sensor]) {
+      await cp.plugIn(1, { soc: 0.5, capacityWh: 500 });
+      expect((await cp.swipe(1, '12345678')).status).toBe('Accepted');
+      await cp.advance(60);
+    }
+    const measurands = (id: string) =>
+      (
+        of(id, 'MeterValues')[0]!.params.meterValue as {
+          sampledValue: { measurand: string; unit: string }[];
+        }[]
+      )[0]!.sampledValue.map((v) => `${v.measurand}:${v.unit}`);
+    expect(measurands('CP-CONF')).toEqual(['Energy.Active.Import.Register:Wh']);
+    expect(measurands('CP-CONF-T')).toEqual([
+      'Energy.Active.Import.Register:Wh',
+      'Power.Active.Import:W',
+      'Temperature:Celsius',
+    ]);
+  });
+
   it('reports a fault with the e-bike vendor error code and clears it', async () => {
     const sim = new Simulator({
       url,
