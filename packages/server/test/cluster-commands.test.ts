@@ -270,6 +270,31 @@ describe.runIf(Boolean(pgUrl))('[postgres] commands reach the instance holding t
     await until(() => cp.connector(4).status === 'Unavailable');
   });
 
+  it("a configuration pass issued on B runs on A's connection and is stored where both show it (issue 30)", async () => {
+    const main = hosts[0]!;
+    const cp = points[0]!;
+    // A's boot pass already set what the rules need: the operator's pass, run by A, finds it all in place.
+    await until(async () =>
+      Boolean(
+        await b.db.kysely
+          .selectFrom('ChargeHostConfiguration')
+          .select('ChargeHostId')
+          .where('ChargeHostId', '=', main.id)
+          .executeTakeFirst(),
+      ),
+    );
+    expect(cp.configuration.get(['MeterValueSampleInterval']).configurationKey[0]!.value).toBe('30');
+    const reply = await call<{ Trigger: string; Keys: { Key: string; Outcome: string }[] }>(
+      b.built.app,
+      'POST',
+      '/api/ChargeHost/Configure',
+      { token: adminOnB, area: 1, body: { Id: main.id } },
+    );
+    expect(reply.status, reply.msg).toBe(200);
+    expect(reply.data.Trigger).toBe('operator');
+    expect(reply.data.Keys.map((k) => k.Outcome)).toEqual(['Unchanged', 'Unchanged', 'Unchanged']);
+  });
+
   it("a power-off issued on B is answered with the charger's answer, and its stop report (on A) turns it 'power cut'", async () => {
     const main = hosts[0]!;
     const cp = points[0]!;

@@ -218,6 +218,11 @@ const ENDPOINTS: Record<
     foreign: (f) => ({ url: '/api/ChargeHost/Reset', body: { Id: f.ChargeHost } }),
     status: 404,
   },
+  'POST /api/ChargeHost/Configure': {
+    access: 'admin',
+    foreign: (f) => ({ url: '/api/ChargeHost/Configure', body: { Id: f.ChargeHost } }),
+    status: 404,
+  },
   'POST /api/ChargeHost/SetOcppPassword': {
     access: 'admin',
     foreign: (f) => ({ url: '/api/ChargeHost/SetOcppPassword', body: { Id: f.ChargeHost } }),

@@ -12,11 +12,14 @@ import {
   endSessionsOfLostHost,
   hostsLostPastGrace,
   releaseChargePoints,
+  storeChargerConfiguration,
+  type ConfigurationPass,
 } from '../../modules/garage/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { GatewayMetrics } from '../../platform/metrics.ts';
 import { systemActor, type AreaContext } from '../../platform/context.ts';
 import { authenticateChargePoint } from './auth.ts';
+import { configurationPass } from './configuration.ts';
 import {
   ChargePointOfflineError,
   callChargePoint,
@@ -51,6 +54,8 @@ export interface CentralSystemOptions {
   sweepLostSessions?: boolean;
   /** Where the calls exchanged with charge points are counted, by action (platform/metrics.ts). */
   metrics?: GatewayMetrics;
+  /** Run a configuration pass after every accepted BootNotification (default; configuration.ts). */
+  configureOnBoot?: boolean;
 }
 
 /**
@@ -66,6 +71,8 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
   readonly heartbeatSeconds: number;
   readonly offlineGraceSeconds: number;
   private readonly connections = new Map<number, Connection>();
+  /** The configuration pass running on a connection, so the next one waits for it (never two at once). */
+  private readonly configuring = new WeakMap<Connection, Promise<unknown>>();
   private detach: (() => void) | undefined;
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -290,6 +297,37 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
     return callChargePoint(connection.client, action, payload, timeoutMs);
   }
 
+  /**
+   * One configuration pass on the charge point of a host connected here (configuration.ts), after any pass
+   * still running on it, stored through the garage's face. Rejects with ChargePointOfflineError when it is not
+   * connected here; answers undefined (nothing stored) when its connection ended or was replaced meanwhile,
+   * so a pass cut short never overwrites a whole one.
+   */
+  async configure(
+    hostId: number,
+    trigger: ConfigurationPass['trigger'],
+    timeoutMs?: number,
+  ): Promise<ConfigurationPass | undefined> {
+    const connection = this.connections.get(hostId);
+    if (!connection) throw new ChargePointOfflineError(hostId);
+    const before = this.configuring.get(connection) ?? Promise.resolve();
+    const run = before
+      .catch(() => undefined)
+      .then(async () => {
+        const pass = await configurationPass(
+          (action, payload) => callChargePoint(connection.client, action, payload, timeoutMs),
+          trigger,
+          () => this.options.clock.now(),
+        );
+        if (this.connections.get(hostId) !== connection) return undefined;
+        const ctx = deviceContext(connection, this.options.db, this.options.clock);
+        await storeChargerConfiguration(ctx, hostId, pass);
+        return pass;
+      });
+    this.configuring.set(connection, run);
+    return run;
+  }
+
   /** Forgets a connection once; a replaced one must not mark the host offline. */
   private drop(connection: Connection): void {
     if (this.connections.get(connection.hostId) !== connection) return;
@@ -333,6 +371,16 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
       );
     });
     client.on('close', () => this.drop(connection));
+    if (this.options.configureOnBoot !== false) {
+      client.on('callResult', (event: unknown) => {
+        const { outbound, method, result } = event as { outbound: boolean; method: string; result: unknown };
+        if (outbound || method !== 'BootNotification') return;
+        if ((result as { status?: unknown } | null)?.status !== 'Accepted') return;
+        // ocpp-rpc sends the answer right after this event: the pass starts once the boot is answered, so the
+        // charger hears Accepted before it is asked anything (OCPP 1.6, 4.2).
+        setImmediate(() => this.configureAfterBoot(connection));
+      });
+    }
     const metrics = this.options.metrics;
     if (metrics) {
       // Every call either way, handled or not (ocpp-rpc emits it before the handler or the send): [2, id, action, …].
@@ -354,6 +402,29 @@ export class CentralSystem extends EventEmitter<OcppEvents> {
       this.options.log.error({ err: error }, 'ocpp: marking a host online'),
     );
     this.emit('connected', { hostId, areaId, serial, at: now });
+  }
+
+  /** The boot's pass, when the connection is still the host's; its failure is logged, never retried. */
+  private configureAfterBoot(connection: Connection): void {
+    if (this.connections.get(connection.hostId) !== connection) return;
+    this.configure(connection.hostId, 'boot').then(
+      (pass) => {
+        if (pass)
+          this.options.log.info(
+            {
+              chargePoint: connection.serial,
+              keys: pass.keys.map((k) => `${k.Key}=${k.Outcome}`),
+              readError: pass.readError,
+            },
+            'ocpp: configuration pass',
+          );
+      },
+      (error: unknown) =>
+        this.options.log.error(
+          { err: error, chargePoint: connection.serial },
+          'ocpp: configuration pass failed',
+        ),
+    );
   }
 
   /** Its sockets show their reported states again (and an offline period ends). */

@@ -54,6 +54,8 @@ export interface ChargerRouting {
 
 /** The service other instances address charger commands to: channel `ocpp.cmd.<instance id>`. */
 export const CHARGER_COMMANDS = 'ocpp.cmd';
+/** How many call timeouts a configuration pass may take at most (its calls answered late but in time). */
+const CONFIGURE_CALLS = 2;
 /** Beyond the call timeout, how long the caller waits for the owner's reply to travel back over the bus. */
 const REPLY_MARGIN_MS = 2000;
 
@@ -139,6 +141,7 @@ function routedChargerGateway(
     message: OwnerCommand,
     here: () => Promise<A>,
     answers: { notConnected: A; noAnswer: A; failed(detail: string): A },
+    waitMs = timeoutMs,
   ): Promise<A> {
     const { notConnected, noAnswer, failed } = answers;
     let asked: string | null = null;
@@ -155,7 +158,7 @@ function routedChargerGateway(
         CHARGER_COMMANDS,
         holder,
         message as unknown as Json,
-        timeoutMs + REPLY_MARGIN_MS,
+        waitMs + REPLY_MARGIN_MS,
       );
       if (reply.kind === 'noAnswer') return noAnswer;
       if (reply.kind === 'failed') return failed(reply.detail);
@@ -182,6 +185,8 @@ function routedChargerGateway(
           noAnswer: { outcome: 'timeout' },
           failed: (detail) => ({ outcome: 'refused', status: detail }),
         },
+        // A configuration pass is several calls; it ends at the first one left unanswered.
+        command.kind === 'configure' ? CONFIGURE_CALLS * timeoutMs : timeoutMs,
       );
     },
     powerOff(command) {
@@ -212,6 +217,7 @@ function localChargerGateway(central: CentralSystem, timeoutMs: number): Charger
       if (host.chargingSystemType !== OCPP_CHARGING_SYSTEM_TYPE)
         return { outcome: 'notSent', reason: 'noDeviceLink' };
       const id = host.hostId;
+      if (command.kind === 'configure') return configureHere(central, id, timeoutMs);
       // Accepted, and for availability Scheduled too (the connector changes once its transaction ends).
       const ok = command.kind === 'availability' ? ['Accepted', 'Scheduled'] : ['Accepted'];
       const send = () =>
@@ -274,6 +280,26 @@ function localChargerGateway(central: CentralSystem, timeoutMs: number): Charger
       });
     },
   };
+}
+
+/**
+ * The operator's configuration pass on a charge point connected here: `accepted` once the pass is stored (the
+ * stored pass says what the charger answered per key), "not connected" when it is not, or no longer, here.
+ */
+async function configureHere(
+  central: CentralSystem,
+  hostId: number,
+  timeoutMs: number,
+): Promise<CommandAnswer> {
+  try {
+    const pass = await central.configure(hostId, 'operator', timeoutMs);
+    return pass
+      ? { outcome: 'accepted', status: pass.readError ?? 'Configured' }
+      : { outcome: 'notSent', reason: 'notConnected' };
+  } catch (error) {
+    if (error instanceof ChargePointOfflineError) return { outcome: 'notSent', reason: 'notConnected' };
+    throw error;
+  }
 }
 
 /** Runs a call and turns its failures into answers: offline, no answer in time, a CallError. */

@@ -74,3 +74,25 @@ export const chargerStateMigration: PortableMigration = {
     );
   },
 };
+
+/**
+ * Issue 30, "Chargers configured by Gatehouse" (docs/chargers.md): the last configuration pass of each
+ * charging-API host, one row per host replaced by the next pass (on a boot, or the operator's "configure"):
+ * when, why, the feature profiles it reported, why the read failed if it did, and per key the value read, the
+ * value wanted and the outcome (JSON, the contract's `Keys`). Written only by charge-host; it goes with its host.
+ */
+export const chargerConfigurationMigration: PortableMigration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('ChargeHostConfiguration')
+      .addColumn('ChargeHostId', 'integer', (c) =>
+        c.primaryKey().references('ChargeHost.Id').onDelete('cascade'),
+      )
+      .addColumn('CheckedAt', 'bigint', (c) => c.notNull())
+      .addColumn('Trigger', 'text', (c) => c.notNull())
+      .addColumn('Profiles', 'text')
+      .addColumn('ReadError', 'text')
+      .addColumn('Keys', 'text', (c) => c.notNull())
+      .execute();
+  },
+};

@@ -8,7 +8,12 @@ import { registerGarageDependents } from './dependents.ts';
 import { forcedOutageRecordRoutes } from './forced-outage-record/routes.ts';
 import { garageDashboardRoutes } from './garage-dashboard/routes.ts';
 import { garageMigration } from './migration.ts';
-import { chargerStateMigration, ocppMigration, ocppSafetyMigration } from './device-migrations.ts';
+import {
+  chargerConfigurationMigration,
+  chargerStateMigration,
+  ocppMigration,
+  ocppSafetyMigration,
+} from './device-migrations.ts';
 import { recordDaysMigration } from './record-days.ts';
 import { chargeOrderSocketMigration, recordIndexesMigration } from './record-indexes.ts';
 import { monthlyPassRoutes } from './monthly-pass/routes.ts';
@@ -40,6 +45,7 @@ export const garageModule: ServerModule = {
     '0020-record-indexes': recordIndexesMigration,
     '0023-record-days': recordDaysMigration,
     '0024-charge-order-socket': chargeOrderSocketMigration,
+    '0027-charger-configuration': chargerConfigurationMigration,
   },
   register: registerGarageDependents,
 };
@@ -93,6 +99,8 @@ export {
   type ChargePointCredentials,
   type LostHost,
 } from './charge-host/charge-point.ts';
+// A charger's configuration pass, stored by the host's module (the gateway runs the pass).
+export { storeChargerConfiguration, type ConfigurationPass } from './charge-host/configuration.ts';
 export {
   connectorReported,
   connectorPower,

@@ -98,6 +98,23 @@ export interface ChargeHostTable {
   UpdatedAt: number;
 }
 
+/**
+ * The last configuration pass of a charging-API host (migration 0027; docs/chargers.md "Configured by
+ * Gatehouse"): one row per host, replaced by each pass.
+ */
+export interface ChargeHostConfigurationTable {
+  ChargeHostId: number;
+  CheckedAt: number;
+  /** 'boot' or 'operator'. */
+  Trigger: string;
+  /** JSON array of SupportedFeatureProfiles; null when the charger did not list the key. */
+  Profiles: string | null;
+  /** Why GetConfiguration gave nothing; null when it answered. */
+  ReadError: string | null;
+  /** JSON array of the contract's ConfigurationKeyReport. */
+  Keys: string;
+}
+
 /** A charging socket: one port of a host. */
 export interface ChargeEquipmentTable {
   Id: Generated<number>;
@@ -249,6 +266,7 @@ export interface GarageTables {
   ChargeRule: ChargeRuleTable;
   ParkAreaChargeRule: ParkAreaChargeRuleTable;
   ChargeHost: ChargeHostTable;
+  ChargeHostConfiguration: ChargeHostConfigurationTable;
   ChargeEquipment: ChargeEquipmentTable;
   ChargeRecord: ChargeRecordTable;
   ChargeOrder: ChargeOrderTable;

@@ -8,6 +8,50 @@ import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { enumNumber, filterSchema, id, optionalText } from '../wire.ts';
 import { GARAGE_TAG, hostLinkFields } from './common.ts';
 
+/**
+ * What a configuration pass did with one key (docs/chargers.md, "Configured by Gatehouse"): `Unchanged` it
+ * already held the wanted value (nothing sent); `Accepted`, `Rejected`, `RebootRequired`, `NotSupported` the
+ * charger's answer to ChangeConfiguration; `ReadOnly` the charger lists the key as read-only with another value
+ * (nothing sent); `NotAnswered` no answer (timeout, a CallError, the connection lost).
+ */
+export const CONFIGURATION_OUTCOMES = [
+  'Unchanged',
+  'Accepted',
+  'Rejected',
+  'RebootRequired',
+  'NotSupported',
+  'ReadOnly',
+  'NotAnswered',
+] as const;
+export type ConfigurationOutcome = (typeof CONFIGURATION_OUTCOMES)[number];
+
+/** One key of a charger's configuration pass: the value read, the value Gatehouse wanted, the outcome. */
+export const configurationKeyReport = z.object({
+  Key: z.string(),
+  /** As GetConfiguration gave it; null when the charger did not list the key. */
+  Read: z.string().nullable(),
+  Wanted: z.string(),
+  Outcome: z.enum(CONFIGURATION_OUTCOMES),
+  /**
+   * Why Wanted is not everything Gatehouse asks for: `noTemperature` (the charger refused the measurands with
+   * Temperature, and took the one retry without it, or its MeterValuesSampledDataMaxLength left no room).
+   */
+  Note: z.string().nullable(),
+});
+
+/** The last configuration pass of a charging-API host (on its boot, or the operator's "configure"). */
+export const chargerConfiguration = z.object({
+  At: z.string(),
+  Trigger: z.enum(['boot', 'operator']),
+  /** SupportedFeatureProfiles as read (Core, SmartCharging, …); null when the charger did not list it. */
+  Profiles: z.array(z.string()).nullable(),
+  /** Why GetConfiguration gave nothing (`NotAnswered`, or the CallError's code); then Keys is empty. */
+  ReadError: z.string().nullable(),
+  Keys: z.array(configurationKeyReport),
+});
+export type ChargerConfiguration = z.output<typeof chargerConfiguration>;
+export type ConfigurationKeyReport = z.output<typeof configurationKeyReport>;
+
 /** A ChargeHost row, as GET /api/ChargeHost lists it and GET /api/ChargeHost/{Id} returns it. */
 export const chargeHostItem = z.object({
   Id: z.number(),
@@ -33,6 +77,8 @@ export const chargeHostItem = z.object({
   SocketCount: z.number(),
   SocketsOccupied: z.number(),
   SocketsFault: z.number(),
+  /** Its charger's last configuration pass (charging-API hosts that have booted since issue 30), else null. */
+  Configuration: chargerConfiguration.nullable(),
   CreatedAt: z.string(),
   UpdatedAt: z.string(),
 });
@@ -69,6 +115,17 @@ export const ChargeHostApi = {
     area: true,
     body: z.strictObject({ Id: id, Hard: z.boolean().optional() }),
     reply: commandReply,
+  }),
+  configure: operation({
+    method: 'POST',
+    path: '/api/ChargeHost/Configure',
+    summary:
+      "Read and write a charging-API host's configuration (GetConfiguration, then ChangeConfiguration where it differs) once; 409 when not connected",
+    tag: GARAGE_TAG,
+    access: BICYCLE_ADMIN,
+    area: true,
+    body: z.strictObject({ Id: id }),
+    reply: chargerConfiguration,
   }),
   setOcppPassword: operation({
     method: 'POST',

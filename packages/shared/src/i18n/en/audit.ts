@@ -57,6 +57,7 @@ export const audit: CatalogueShape<typeof zh> = {
     setOcppPassword: 'Set host connection password',
     remoteStart: 'Remote start charging',
     reset: 'Restart host',
+    configure: 'Configure charger',
     syncRules: 'Sync access rules',
     restore: 'Restore controller settings',
     raise: 'Raise alarm',

@@ -142,6 +142,8 @@ export const garage: CatalogueShape<typeof zh> = {
     hostNotOcpp: 'This host is not driven over the charging API: commands cannot be sent to it',
     commandRefused: 'The charger refused the command ({{status}})',
     commandTimeout: 'The charger did not answer in time',
+    configureOffline:
+      'The host is not connected: its configuration cannot be read or written until it connects',
     noSession: 'No session is running on this socket',
     socketDisabled: 'The socket is disabled',
     zoneNameTaken: 'A parking zone with this name already exists',

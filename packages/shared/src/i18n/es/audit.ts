@@ -57,6 +57,7 @@ export const audit: CatalogueShape<typeof zh> = {
     setOcppPassword: 'Definir contraseña de conexión del equipo',
     remoteStart: 'Iniciar carga a distancia',
     reset: 'Reiniciar equipo',
+    configure: 'Configurar cargador',
     syncRules: 'Sincronizar reglas de acceso',
     restore: 'Restaurar ajustes del controlador',
     raise: 'Activar alarma',

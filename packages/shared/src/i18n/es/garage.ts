@@ -146,6 +146,8 @@ export const garage: CatalogueShape<typeof zh> = {
     hostNotOcpp: 'Este equipo no usa la API de carga: no se le pueden enviar órdenes',
     commandRefused: 'El cargador rechazó la orden ({{status}})',
     commandTimeout: 'El cargador no respondió a tiempo',
+    configureOffline:
+      'El equipo no está conectado: su configuración no se puede leer ni escribir hasta que se conecte',
     noSession: 'No hay ninguna carga en curso en esta toma',
     socketDisabled: 'La toma está desactivada',
     zoneNameTaken: 'Ya existe una zona de aparcamiento con este nombre',

@@ -57,6 +57,7 @@ export const audit: CatalogueShape<typeof zh> = {
     setOcppPassword: 'ホスト接続パスワードの設定',
     remoteStart: '遠隔充電開始',
     reset: 'ホストの再起動',
+    configure: '充電器の設定',
     syncRules: 'アクセスルールの同期',
     restore: 'コントローラー設定の復元',
     raise: 'アラーム発生',

@@ -146,6 +146,7 @@ export const garage: CatalogueShape<typeof zh> = {
     hostNotOcpp: 'このホストは充電APIで接続されていないため、コマンドを送信できません',
     commandRefused: '充電器がコマンドを拒否しました（{{status}}）',
     commandTimeout: '充電器が時間内に応答しませんでした',
+    configureOffline: 'ホストが接続されていないため、接続されるまで設定の読み書きはできません',
     noSession: 'このコンセントで進行中の充電はありません',
     socketDisabled: 'このコンセントは無効です',
     zoneNameTaken: 'この名前の駐輪エリアは既に存在します',

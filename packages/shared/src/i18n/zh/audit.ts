@@ -60,6 +60,7 @@ export const audit = {
     setOcppPassword: '设置主机连接密码',
     remoteStart: '远程启动充电',
     reset: '重启主机',
+    configure: '配置充电桩',
     syncRules: '下发门禁规则',
     restore: '恢复设备设置',
     raise: '触发报警',

@@ -140,6 +140,7 @@ export const garage = {
     hostNotOcpp: '该主机不是充电接口类型，无法下发指令',
     commandRefused: '充电桩拒绝了该指令（{{status}}）',
     commandTimeout: '充电桩未在规定时间内应答',
+    configureOffline: '主机未连接，无法读取或写入其配置，请在其连接后重试',
     noSession: '该插座没有正在进行的充电',
     socketDisabled: '该插座已禁用',
     zoneNameTaken: '停车区域名称已存在',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CommandReply } from '@gatehouse/shared';
+import type { ChargerConfiguration, CommandReply } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -12,6 +12,7 @@ import {
   type HostTarget,
 } from '../common/gateway.ts';
 import { LIVE_LINK_SYSTEM_TYPE } from '../common/liveness.ts';
+import { chargerConfigurations } from './configuration.ts';
 
 /**
  * Operator commands to charging hosts over their device link (docs/chargers.md, "Commands"): start a session
@@ -161,6 +162,48 @@ export async function resetHost(ctx: AreaContext, hostId: number, hard: boolean)
   const host = await hostOf(ctx, hostId);
   const answer = await sendCommand(ctx, host, { kind: 'reset', hard });
   return settleCommand(ctx, 'ChargeHost', hostId, 'reset', { Type: hard ? 'Hard' : 'Soft' }, answer);
+}
+
+/**
+ * The operator's "configure" (docs/chargers.md, "Configured by Gatehouse"): one configuration pass on the
+ * instance holding the charge point (read, then write what differs), stored there; the reply is the pass as
+ * stored. Audited with the operator and the outcome per key; not connected is a translated 409 and nothing runs.
+ */
+export async function configureHost(ctx: AreaContext, hostId: number): Promise<ChargerConfiguration> {
+  const host = await hostOf(ctx, hostId);
+  if (host.chargingSystemType !== LIVE_LINK_SYSTEM_TYPE) throw new AppError(409, 'garage.error.hostNotOcpp');
+  const answer = await sendCommand(ctx, host, { kind: 'configure' });
+  const pass =
+    answer.outcome === 'accepted'
+      ? (await chargerConfigurations(ctx.db.kysely, [hostId])).get(hostId)
+      : undefined;
+  await audit(ctx, {
+    action: 'configure',
+    entity: 'ChargeHost',
+    entityId: hostId,
+    before: null,
+    after: {
+      Outcome: answer.outcome,
+      ...('status' in answer ? { Status: answer.status } : {}),
+      ...(pass
+        ? {
+            ReadError: pass.ReadError,
+            Keys: Object.fromEntries(pass.Keys.map((k) => [k.Key, k.Outcome])),
+          }
+        : {}),
+    },
+  });
+  if (answer.outcome === 'notSent')
+    throw new AppError(
+      409,
+      answer.reason === 'notConnected' ? 'garage.error.configureOffline' : 'garage.error.hostNotOcpp',
+    );
+  if (answer.outcome === 'timeout') throw new AppError(409, 'garage.error.commandTimeout');
+  if (answer.outcome === 'refused' || !pass)
+    throw new AppError(409, 'garage.error.commandRefused', {
+      status: 'status' in answer ? answer.status : 'none',
+    });
+  return pass;
 }
 
 /**

@@ -4,7 +4,7 @@ import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
-import { newOcppPassword, resetHost } from './commands.ts';
+import { configureHost, newOcppPassword, resetHost } from './commands.ts';
 import {
   addHostSockets,
   changedHost,
@@ -14,7 +14,7 @@ import {
   withPresence,
 } from './service.ts';
 
-const { reset, setOcppPassword, ...resource } = ChargeHostApi;
+const { reset, configure, setOcppPassword, ...resource } = ChargeHostApi;
 
 /** Charging hosts (spec screen chargeHost); creating one creates its sockets 1…PortCount. */
 export const chargeHostRoutes = [
@@ -59,5 +59,6 @@ export const chargeHostRoutes = [
     },
   }),
   route(reset, ({ body }, ctx) => resetHost(ctx, body.Id, body.Hard ?? false)),
+  route(configure, ({ body }, ctx) => configureHost(ctx, body.Id)),
   route(setOcppPassword, ({ body }, ctx) => newOcppPassword(ctx, body.Id)),
 ];

@@ -18,6 +18,7 @@ import {
 } from '../charge-equipment/service.ts';
 import { assertInArea } from '../common/index.ts';
 import { hostLink } from '../common/liveness.ts';
+import { chargerConfigurations } from './configuration.ts';
 
 type Trx = Kysely<Database>;
 
@@ -68,15 +69,17 @@ export function chargeHostItem(row: Record<string, unknown>): ChargeHostItem {
     SocketCount: 0,
     SocketsOccupied: 0,
     SocketsFault: 0,
+    Configuration: null,
   };
 }
 
-/** Per page: whether each host is online now, and its sockets by state group. */
+/** Per page: whether each host is online now, its sockets by state group, its charger's last configuration. */
 export async function withPresence(ctx: AreaContext, items: ChargeHostItem[]): Promise<ChargeHostItem[]> {
-  const states = await shownStateCounts(
+  const ids = items.map((i) => i.Id);
+  const states = await shownStateCounts(ctx.db.kysely, 'host', ids);
+  const configurations = await chargerConfigurations(
     ctx.db.kysely,
-    'host',
-    items.map((i) => i.Id),
+    items.filter((i) => i.LiveLink).map((i) => i.Id),
   );
   return items.map((host) => {
     const counts = groupCounts(states.get(host.Id));
@@ -88,6 +91,7 @@ export async function withPresence(ctx: AreaContext, items: ChargeHostItem[]): P
       SocketCount: socketTotal(counts),
       SocketsOccupied: counts.occupied,
       SocketsFault: counts.fault,
+      Configuration: configurations.get(host.Id) ?? null,
     };
   });
 }

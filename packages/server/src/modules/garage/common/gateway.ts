@@ -43,12 +43,14 @@ export interface HostTarget {
 
 /**
  * Operator commands from the screens (docs/chargers.md, "Commands"): start a session for a card on a port,
- * make a port operative or not, restart the host.
+ * make a port operative or not, restart the host, run one configuration pass on it (its answer is `accepted`
+ * once the pass is stored, whatever the charger said per key: the stored pass says that).
  */
 export type ChargerCommand =
   | { kind: 'remoteStart'; portNumber: number; idTag: string }
   | { kind: 'availability'; portNumber: number; operative: boolean }
-  | { kind: 'reset'; hard: boolean };
+  | { kind: 'reset'; hard: boolean }
+  | { kind: 'configure' };
 
 /** accepted / refused carry the device's own status word (Accepted, Rejected, Scheduled, …). */
 export type CommandAnswer =
