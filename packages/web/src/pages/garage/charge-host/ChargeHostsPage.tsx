@@ -16,6 +16,7 @@ import { closeDialog, openDialog, useGarageDialogs } from '../dialogs.ts';
 import { openScreen, socketsHref, zoneOptions } from '../options.ts';
 import '../garage.css';
 import { hostForm } from './host-form.ts';
+import { HostConfiguration } from './HostConfiguration.tsx';
 import { HostPresence } from './HostPresence.tsx';
 
 type HostRow = ChargeHostItem;
@@ -151,6 +152,14 @@ const config: ListPageConfig<HostRow> = {
         ),
     },
     { key: 'Remark', title: 'garage.field.Remark', secondary: true },
+    // What the charger did with the configuration the safety rules need (docs/chargers.md, "Configured by
+    // Gatehouse"): in the row's detail, as the other things only a charging-API host has.
+    {
+      key: 'Configuration',
+      title: 'garageUi.config.column',
+      secondary: true,
+      render: (row) => (row.LiveLink ? <HostConfiguration configuration={row.Configuration} /> : '-'),
+    },
   ],
   form: hostForm<HostRow>(),
   rowActions: [
@@ -176,6 +185,18 @@ const config: ListPageConfig<HostRow> = {
             ),
           )
           // The request client has shown why (offline, refused, no answer).
+          .catch(() => undefined),
+    },
+    // One configuration pass on the charger (read, then write what differs); the row shows the outcome per key.
+    {
+      key: 'configure',
+      label: 'garageUi.config.configure',
+      codes: BICYCLE_ADMIN,
+      visible: (row) => row.LiveLink,
+      confirm: 'garageUi.config.confirmConfigure',
+      run: (row) =>
+        call(ChargeHostApi.configure, { body: { Id: row.Id } })
+          .then(() => feedback.success(i18next.t('garageUi.config.configured', { host: row.Name })))
           .catch(() => undefined),
     },
     {
