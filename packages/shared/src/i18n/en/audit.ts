@@ -193,6 +193,8 @@ export const audit: CatalogueShape<typeof zh> = {
     OcppOfflineAt: 'Offline since',
     OcppOnline: 'Online',
     OcppPasswordChanged: 'Connection password changed',
+    Keys: 'Configuration keys',
+    ReadError: 'Configuration read error',
     FullMinutes: 'Full after (min)',
     FullPowerW: 'Full below (W)',
     MaxDurationMinutes: 'Longest charge (min)',

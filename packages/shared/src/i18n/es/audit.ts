@@ -193,6 +193,8 @@ export const audit: CatalogueShape<typeof zh> = {
     OcppOfflineAt: 'Desconectado desde',
     OcppOnline: 'En línea',
     OcppPasswordChanged: 'Contraseña de conexión cambiada',
+    Keys: 'Claves de configuración',
+    ReadError: 'Error al leer la configuración',
     FullMinutes: 'Lleno tras (min)',
     FullPowerW: 'Lleno por debajo de (W)',
     MaxDurationMinutes: 'Carga máxima (min)',

@@ -193,6 +193,8 @@ export const audit: CatalogueShape<typeof zh> = {
     OcppOfflineAt: 'オフライン日時',
     OcppOnline: 'オンライン',
     OcppPasswordChanged: '接続パスワードを変更',
+    Keys: '設定キーの結果',
+    ReadError: '設定の読み取りエラー',
     FullMinutes: '満充電判定時間（分）',
     FullPowerW: '満充電判定電力（W）',
     MaxDurationMinutes: '最長充電時間（分）',

@@ -196,6 +196,8 @@ export const audit = {
     OcppOfflineAt: '离线时间',
     OcppOnline: '在线状态',
     OcppPasswordChanged: '连接密码已修改',
+    Keys: '配置项结果',
+    ReadError: '配置读取错误',
     FullMinutes: '充满判定时长（分钟）',
     FullPowerW: '充满判定功率（W）',
     MaxDurationMinutes: '最长充电时长（分钟）',
