@@ -102,8 +102,11 @@ export function eventually<T>(read: () => T | Promise<T>, timeout = 10_000) {
  * the earlier row's delete, and the new popup left open), so a closing popup is not taken.
  */
 export async function confirmPopup(page: Page): Promise<void> {
+  // Nor one still zooming in: a click while it moves can land beside OK and leave it open (CI, 29 Nov, 14:50).
   const open = page
-    .locator('.ant-popover:not(.ant-popover-hidden):not([class*="-leave"])')
+    .locator(
+      '.ant-popover:not(.ant-popover-hidden):not([class*="-leave"]):not([class*="-enter"]):not([class*="-appear"])',
+    )
     .filter({ has: page.locator('.ant-popconfirm-buttons') });
   await open.last().locator('.ant-popconfirm-buttons .ant-btn-primary').click();
   await eventually(() => open.count()).toBe(0);
@@ -116,7 +119,7 @@ export async function confirmPopup(page: Page): Promise<void> {
  */
 export async function tabMenu(page: Page, tab: string, action: string) {
   const open = page.locator(
-    '.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-leave"]):not([class*="-enter"])',
+    '.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-leave"]):not([class*="-enter"]):not([class*="-appear"])',
   );
   await eventually(() => open.count()).toBe(0);
   await page.locator(`[data-tab="${tab}"]`).click({ button: 'right' });
