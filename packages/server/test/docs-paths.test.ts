@@ -43,6 +43,8 @@ function namesUnder(dirs: string[]): Set<string> {
     }
   };
   for (const d of dirs) walk(path.join(root, d));
+  // The repository's own top-level files (vitest.config.ts, package.json) may be named bare too.
+  for (const e of fs.readdirSync(root, { withFileTypes: true })) if (e.isFile()) names.add(e.name);
   return names;
 }
 const NAMES = namesUnder(['packages', 'scripts', 'eslint', 'bench', 'e2e', 'docs']);
