@@ -73,7 +73,8 @@ export const paymentState = defineEnum('paymentState', [
 /**
  * Why a charging session ended: 0 fully charged, 1 stopped by the user (unplugged or stopped in the app),
  * 2 paid time or amount used up, 3 forced power-off by an operator, 4 device fault, 5 power failure,
- * 6 ended, not confirmed by the charger, 7 ended by the charger (it restarted without the session).
+ * 6 ended, not confirmed by the charger, 7 ended by the charger (it restarted without the session),
+ * 8 over temperature (the host's heat alarm), 9 the zone's power budget, 10 the zone's emergency stop.
  */
 export const chargeStopReason = defineEnum('chargeStopReason', [
   { value: 0 },
@@ -84,6 +85,9 @@ export const chargeStopReason = defineEnum('chargeStopReason', [
   { value: 5 },
   { value: 6 },
   { value: 7 },
+  { value: 8 },
+  { value: 9 },
+  { value: 10 },
 ]);
 
 /** The chargeStopReason values by name, for code that sets or tests one (never a bare number). */
@@ -101,6 +105,12 @@ export const STOP_REASON = {
    * ended the session itself, at the time it gave (docs/chargers.md, "Reconciliation").
    */
   byCharger: 7,
+  /** Stopped by Gatehouse: the host's temperature passed its zone's limit (docs/garage.md "Safety"). */
+  overTemperature: 8,
+  /** Stopped by Gatehouse: the zone drew more than its power budget for longer than the grace. */
+  zoneBudget: 9,
+  /** Stopped by Gatehouse: the zone's emergency stop. */
+  emergencyStop: 10,
 } as const;
 
 /**

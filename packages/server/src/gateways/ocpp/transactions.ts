@@ -68,6 +68,8 @@ async function startTransaction(link: ChargePointLink, start: Req<'StartTransact
     log.warn(where, 'ocpp: no charging rule for the zone');
     return refuse('Invalid');
   }
+  if ('refusal' in opened)
+    log.warn({ ...where, refusal: opened.refusal }, 'ocpp: start refused by a safety state');
   if (opened.status !== 'Accepted') return refuse(opened.status);
   connection.carried.add(opened.recordId);
   if (!opened.repeated) {

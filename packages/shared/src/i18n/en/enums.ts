@@ -224,6 +224,9 @@ export const enums: CatalogueShape<typeof zh> = {
     5: 'Power failure',
     6: 'Ended, not confirmed by the charger',
     7: 'Ended by the charger (restart)',
+    8: 'Over temperature',
+    9: 'Zone power budget',
+    10: 'Emergency stop',
   },
   forcedOutageResult: {
     0: 'Recorded, not sent',

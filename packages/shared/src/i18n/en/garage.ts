@@ -146,6 +146,12 @@ export const garage: CatalogueShape<typeof zh> = {
       'The host is not connected: its configuration cannot be read or written until it connects',
     noSession: 'No session is running on this socket',
     socketDisabled: 'The socket is disabled',
+    startRefused: {
+      overTemperature:
+        'The charging host is in over-temperature alarm: no charging starts until the alarm is cleared',
+      emergencyStop: 'Charging in this zone is under emergency stop: no charging starts until it is released',
+      zoneBudget: 'This zone is at its power budget: no charging can start now',
+    },
     zoneNameTaken: 'A parking zone with this name already exists',
     ruleNameTaken: 'A charge rule with this name already exists',
     hostNameTaken: 'A charging host with this name already exists',

@@ -224,6 +224,9 @@ export const enums: CatalogueShape<typeof zh> = {
     5: 'Corte de suministro',
     6: 'Finalizada, sin confirmación del cargador',
     7: 'Finalizada por el cargador (reinicio)',
+    8: 'Sobretemperatura',
+    9: 'Límite de potencia de la zona',
+    10: 'Parada de emergencia',
   },
   forcedOutageResult: {
     0: 'Registrado, no enviado',

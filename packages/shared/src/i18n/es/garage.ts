@@ -150,6 +150,13 @@ export const garage: CatalogueShape<typeof zh> = {
       'El equipo no está conectado: su configuración no se puede leer ni escribir hasta que se conecte',
     noSession: 'No hay ninguna carga en curso en esta toma',
     socketDisabled: 'La toma está desactivada',
+    startRefused: {
+      overTemperature:
+        'El equipo de carga está en alarma de sobretemperatura: no se inicia ninguna carga hasta borrar la alarma',
+      emergencyStop:
+        'La carga en esta zona está en parada de emergencia: no se inicia ninguna carga hasta liberarla',
+      zoneBudget: 'Esta zona está en su límite de potencia: ahora no puede iniciarse ninguna carga',
+    },
     zoneNameTaken: 'Ya existe una zona de aparcamiento con este nombre',
     ruleNameTaken: 'Ya existe una tarifa con este nombre',
     hostNameTaken: 'Ya existe un cargador con este nombre',

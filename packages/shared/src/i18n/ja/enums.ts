@@ -224,6 +224,9 @@ export const enums: CatalogueShape<typeof zh> = {
     5: '停電',
     6: '終了（充電器の確認なし）',
     7: '充電器が終了（再起動）',
+    8: '過熱停止',
+    9: 'ゾーン電力上限',
+    10: '緊急停止',
   },
   forcedOutageResult: {
     0: '記録済み・未送信',

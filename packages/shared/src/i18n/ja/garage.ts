@@ -149,6 +149,11 @@ export const garage: CatalogueShape<typeof zh> = {
     configureOffline: 'ホストが接続されていないため、接続されるまで設定の読み書きはできません',
     noSession: 'このコンセントで進行中の充電はありません',
     socketDisabled: 'このコンセントは無効です',
+    startRefused: {
+      overTemperature: '充電ホストが過熱アラーム中です。アラームを解除するまで充電を開始できません',
+      emergencyStop: 'このゾーンの充電は緊急停止中です。解除するまで充電を開始できません',
+      zoneBudget: 'このゾーンは電力上限に達しています。現在は充電を開始できません',
+    },
     zoneNameTaken: 'この名前の駐輪エリアは既に存在します',
     ruleNameTaken: 'この名前の料金ルールは既に存在します',
     hostNameTaken: 'この名前の充電ホストは既に存在します',

@@ -12,6 +12,7 @@ import {
   type HostTarget,
 } from '../common/gateway.ts';
 import { LIVE_LINK_SYSTEM_TYPE } from '../common/liveness.ts';
+import { startRefusal } from '../charge-record/admission.ts';
 import { chargerConfigurations } from './configuration.ts';
 
 /**
@@ -120,6 +121,8 @@ export async function remoteStart(
   const socket = await socketWithHost(ctx.db.kysely, ctx.areaId, socketId);
   if (!socket) throw notFound();
   if (socket.Disabled) throw new AppError(409, 'garage.error.socketDisabled');
+  const refusal = await startRefusal(ctx.db.kysely, socket.Id);
+  if (refusal) throw new AppError(409, `garage.error.startRefused.${refusal}`);
   const answer = await sendCommand(ctx, socket.host, {
     kind: 'remoteStart',
     portNumber: socket.PortNumber,

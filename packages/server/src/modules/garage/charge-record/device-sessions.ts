@@ -8,6 +8,7 @@ import { RULE_TERMS } from '../charge-rule/service.ts';
 import { areaTimeZone } from '../common/index.ts';
 import { tariffOf } from '../common/pricing.ts';
 import type { TariffColumns } from '../tables.ts';
+import { startRefusal, type StartRefusal } from './admission.ts';
 import { safetyLimitCrossed, type SafetyStop } from './safety.ts';
 import { socketSessions } from './service.ts';
 import { endSession } from './settlement.ts';
@@ -121,7 +122,9 @@ export interface OpenSessionInput {
 
 export type OpenSessionResult =
   | { status: 'Accepted'; recordId: number; repeated: boolean }
-  | { status: Exclude<CardStatus, 'Accepted'> | 'NoRule' | 'ConcurrentTx' };
+  | { status: Exclude<CardStatus, 'Accepted'> | 'NoRule' | 'ConcurrentTx' }
+  /** A safety state of the socket's host or zone refuses every start there now. */
+  | { status: 'Blocked'; refusal: StartRefusal };
 
 /**
  * Opens a session and its order (terms copied from the rule). A repeat of the same start (socket, start time,
@@ -143,6 +146,8 @@ export async function openDeviceSession(
       .executeTakeFirst();
   const earlier = await repeat();
   if (earlier) return { status: 'Accepted', recordId: earlier.Id, repeated: true };
+  const refusal = await startRefusal(k, input.socketId);
+  if (refusal) return { status: 'Blocked', refusal };
 
   const card = await checkCard(ctx, input.cardNumber, input.startAt);
   if (card.status !== 'Accepted') return { status: card.status };
