@@ -4,7 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Download, Locator, Page } from 'playwright-core';
-import { confirmPopup, eventually, goto, screenshot, toasts, untranslatedKeys } from './support/app.ts';
+import {
+  confirmPopup,
+  eventually,
+  goto,
+  screenshot,
+  stillness,
+  toasts,
+  untranslatedKeys,
+} from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
 const suite = useSuite();
@@ -26,34 +34,39 @@ function errors(page: Page): Promise<string[]> {
   return page.locator('.ant-modal .ant-form-item-explain-error').allInnerTexts();
 }
 
-/** Chooses options in an antd select or tree select by typing and picking the match. */
+/**
+ * Chooses options in an antd select or tree select by typing (when it searches) and picking the match, as a user does: once its
+ * options have arrived, and once the filtered list has been drawn and stopped moving (a list re-rendered under the
+ * click, its options arriving or its filter settling, once left the click on a node no longer there).
+ */
 async function choose(page: Page, testId: string, ...labels: string[]) {
   const select = page.locator(`[data-testid="${testId}"]`);
   for (const label of labels) {
-    for (let attempt = 1; ; attempt++) {
-      await select.click();
+    // Usable: enabled (a select that depends on another is disabled until that one is chosen) and not loading.
+    await eventually(() =>
+      select.evaluate(
+        (el) =>
+          !!el.closest('.ant-select-disabled') || !!el.querySelector('input:disabled, .anticon-loading'),
+      ),
+    ).toBe(false);
+    await select.click();
+    const dropdown = page.locator('.ant-select-dropdown:visible').last();
+    await dropdown.waitFor();
+    // A searchable one is narrowed by typing, as a user does; a short list is picked from as it is.
+    const input = select.locator('input').first();
+    if (!(await input.evaluate((i) => (i as HTMLInputElement).readOnly))) {
       await page.keyboard.type(label);
-      const option = page
-        .locator(
-          '.ant-select-dropdown:visible .ant-select-item-option, .ant-select-dropdown:visible .ant-select-tree-node-content-wrapper',
-        )
-        .filter({ hasText: label })
-        .first();
-      await option.waitFor();
-      // The option's own click handler, wherever the dropdown is while it moves into place.
-      await option.dispatchEvent('click');
-      // Chosen once the select shows it: a list that re-rendered under the event (its filter settling) can leave
-      // the click on a node no longer there, and then the choice is made again.
-      const shown = await eventually(() => select.innerText(), 3_000)
-        .toContain(label)
-        .then(
-          () => true,
-          () => false,
-        );
-      if (shown) break;
-      if (attempt === 3) throw new Error(`${testId}: "${label}" could not be chosen`);
-      await page.keyboard.press('Escape');
+      await eventually(() => input.inputValue()).toBe(label);
     }
+    await stillness(dropdown);
+    const option = dropdown
+      .locator('.ant-select-item-option, .ant-select-tree-node-content-wrapper')
+      .filter({ hasText: label })
+      .first();
+    await option.waitFor();
+    // The option's own click handler, wherever the dropdown is while it moves into place.
+    await option.dispatchEvent('click');
+    await eventually(() => select.innerText()).toContain(label);
   }
   await page.keyboard.press('Escape');
 }
@@ -256,22 +269,16 @@ describe('access-control screens', () => {
         .locator('input')
         .isChecked(),
     ).resolves.toBe(true);
-    // The tree can be replaced under the click while its expand motion ends or its channels are read again (CI:
-    // "element was detached" until the 30 s ran out): clicked again, up to three times, until the device reads checked.
-    const device = page
-      .locator('.ac-channel-tree .ant-tree-treenode', { hasText: '会所健身房' })
+    // Ticked once the tree has been drawn and has stopped moving (its expand motion), as a user would.
+    const tree = page.locator('.ac-channel-tree');
+    await tree.waitFor();
+    await stillness(tree);
+    const device = tree
+      .locator('.ant-tree-treenode', { hasText: '会所健身房' })
       .first()
       .locator('.ant-tree-checkbox');
-    for (let attempt = 1; ; attempt++) {
-      const clicked = await device.click({ timeout: 10_000 }).then(
-        () => true,
-        () => false,
-      );
-      const checked =
-        clicked && (await device.getAttribute('aria-checked', { timeout: 5_000 }).catch(() => null));
-      if (checked === 'true' || attempt === 3) break;
-    }
-    await expect(device.getAttribute('aria-checked')).resolves.toBe('true');
+    await device.click();
+    await eventually(() => device.getAttribute('aria-checked')).toBe('true');
     await page.locator('[data-testid="batch-grant-ok"]').click();
     await eventually(() => toasts(page)).toEqual(
       expect.arrayContaining([expect.stringMatching(/^共 \d+ 名持卡人/)]),

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { goto } from './support/app.ts';
+import { goto, stillness } from './support/app.ts';
 import type { ScreenResult } from './support/axe.ts';
 import { check, report, settle, walkScreens } from './support/screen-walk.ts';
 import { useSuite } from './support/suite.ts';
@@ -47,14 +47,14 @@ describe('accessibility (axe-core, WCAG 2 A and AA)', () => {
     // The click leaves the pointer on OK, whose hover shade is lighter than its colour at rest (seen once in
     // CI, depending on whether the hover transition had ended): colours are measured at rest, as on screens.
     await page.mouse.move(640, 25);
-    await page.waitForTimeout(500);
+    await stillness(page.locator('.ant-modal-wrap').filter({ visible: true }).last());
     await check(page, 'card holder form, with its errors', results);
     await page.locator('.ant-modal-wrap:visible .ant-modal-close').click();
     await page.locator('[data-testid="record-form"]').waitFor({ state: 'detached' });
 
     await page.locator('[data-testid="settings-button"]').click();
     await page.locator('.settings-drawer [data-setting="tagsView"]').waitFor();
-    await page.waitForTimeout(500);
+    await stillness(page.locator('.settings-drawer'));
     await check(page, 'settings panel', results);
     report('dialogs and panels', results);
   });

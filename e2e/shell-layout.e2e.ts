@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { appPath, clickMenu, eventually, goto, tabMenu, toasts, waitForPath } from './support/app.ts';
+import {
+  appPath,
+  clickMenu,
+  eventually,
+  goto,
+  stillness,
+  tabMenu,
+  toasts,
+  waitForPath,
+} from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
 const suite = useSuite();
@@ -168,6 +177,8 @@ describe('settings panel', () => {
     await button.click();
     const drawer = page.locator('.settings-drawer');
     await drawer.getByText('系统布局配置').waitFor();
+    // Clicked while it slides in, a switch or a swatch can be missed (CI, 29 Nov: the theme stayed #1890ff).
+    await stillness(drawer);
     // Pinyin search is offered in Chinese.
     await drawer.locator('[data-setting="supportPinyinSearch"]').waitFor();
 
@@ -179,7 +190,12 @@ describe('settings panel', () => {
     await page.locator('.app-header.fixed').waitFor();
 
     await drawer.locator('.ant-color-picker-trigger').click();
-    await page.locator('.ant-color-picker-presets-color:has(> [style*="17, 169, 131"])').click();
+    const picker = page
+      .locator('.ant-popover:not(.ant-popover-hidden)')
+      .filter({ has: page.locator('.ant-color-picker-presets') });
+    await picker.waitFor();
+    await stillness(picker);
+    await picker.locator('.ant-color-picker-presets-color:has(> [style*="17, 169, 131"])').click();
     await page.keyboard.press('Escape');
     await eventually(() =>
       page.evaluate(() => JSON.parse(localStorage.getItem('gatehouse-settings') ?? '{}').state?.theme),

@@ -48,6 +48,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let postgres = 0;
+const failures = [];
 for (const file of [unitReport, e2eReport]) {
   if (!fs.existsSync(file)) continue;
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -55,9 +56,28 @@ for (const file of [unitReport, e2eReport]) {
   failed += report.numFailedTests;
   skipped += report.numPendingTests + (report.numTodoTests ?? 0);
   for (const suite of report.testResults)
-    for (const t of suite.assertionResults)
+    for (const t of suite.assertionResults) {
       if (t.status === 'passed' && t.ancestorTitles.some((a) => a.startsWith('[postgres]'))) postgres++;
+      if (t.status === 'failed')
+        failures.push(
+          `${path.relative(root, suite.name)} > ${[...t.ancestorTitles, t.title].join(' > ')}\n` +
+            (t.failureMessages ?? [])
+              .join('\n')
+              .split('\n')
+              .slice(0, 6)
+              .map((l) => `    ${l}`)
+              .join('\n'),
+        );
+    }
+  // A file that failed outside any test (an import error, a hook) counts no test: name it too.
+  for (const suite of report.testResults)
+    if (suite.status === 'failed' && !suite.assertionResults.some((t) => t.status === 'failed'))
+      failures.push(
+        `${path.relative(root, suite.name)}\n    ${(suite.message ?? '').split('\n').slice(0, 6).join('\n    ')}`,
+      );
 }
+// CI shows the end of the output: the failures are repeated here, last, so that end names them.
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `- ${f}`).join('\n')}`);
 console.log(
   `\nPostgreSQL: ${process.env.TEST_DATABASE_URL ? `${postgres} database tests passed on ${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}` : 'not configured (set TEST_DATABASE_URL)'}`,
 );

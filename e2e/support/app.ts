@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { REPO_ROOT } from './server.ts';
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'e2e/screenshots');
@@ -94,6 +94,27 @@ export async function clickMenu(page: Page, ...names: string[]): Promise<void> {
 /** `expect.poll` with a timeout that suits a browser on a busy machine (vitest's default is 1 s). */
 export function eventually<T>(read: () => T | Promise<T>, timeout = 10_000) {
   return expect.poll(read, { timeout, interval: 100 });
+}
+
+/**
+ * Waits until an element and everything in it have stopped moving: every finite animation and transition running
+ * in its subtree (antd's zooms, slides and colour transitions) has finished. A click or a measurement made during
+ * one can land beside its target or read a colour half-way (CI runs of 29 Nov: a theme swatch, a dialog's OK).
+ */
+export async function stillness(target: Locator): Promise<void> {
+  // rc-motion marks a moving element with -enter/-appear/-leave classes a frame before its transition starts.
+  const moving = '[class*="-enter"], [class*="-appear"], [class*="-leave"]';
+  const movingNow = (el: Element, sel: string) =>
+    [el, ...el.querySelectorAll(sel)].some((e) => e.matches(sel) && e.checkVisibility());
+  await eventually(() => target.evaluate(movingNow, moving)).toBe(false);
+  await target.evaluate((el) =>
+    Promise.all(
+      el
+        .getAnimations({ subtree: true })
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { goto, screenshot, untranslatedKeys } from './app.ts';
+import { goto, screenshot, stillness, untranslatedKeys } from './app.ts';
 import { AXE_TAGS, blocking, countTable, runAxe, type ScreenResult } from './axe.ts';
 import type { Suite } from './suite.ts';
 
@@ -46,7 +46,7 @@ export async function settle(page: Page): Promise<void> {
   // Out of the way of every control: no hover colours, no tooltip.
   await page.mouse.move(640, 25);
   // antd's entry animations (tab panes, cards) end before colours are measured.
-  await page.waitForTimeout(500);
+  await stillness(page.locator('.app-main'));
 }
 
 /**
@@ -56,18 +56,7 @@ export async function settle(page: Page): Promise<void> {
  */
 async function settleDialog(page: Page): Promise<void> {
   await page.mouse.move(640, 25);
-  await page
-    .locator('.ant-modal-wrap')
-    .filter({ visible: true })
-    .last()
-    .evaluate((wrap) =>
-      Promise.all(
-        wrap
-          .getAnimations({ subtree: true })
-          .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
-          .map((a) => a.finished.catch(() => undefined)),
-      ),
-    );
+  await stillness(page.locator('.ant-modal-wrap').filter({ visible: true }).last());
 }
 
 /** The sidebar's own links, in menu order (groups render their entries even while closed). */
