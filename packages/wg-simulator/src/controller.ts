@@ -212,9 +212,23 @@ export class VirtualController {
     return { ...this.rules.snapshot(), doors };
   }
 
-  /** Relay energised, or held open by the door mode. */
+  /**
+   * Whether the door's lock is released: always when normally open, never when normally closed (a swipe, a button
+   * or a remote open does not release it), else while a pulse holds its relay (uhppote-simulator entities/door.go
+   * `unlocked`: the mode first, then the unlock time).
+   */
   isUnlocked(door: number): boolean {
-    return (this.relays & (1 << (door - 1))) !== 0 || this.effectiveMode(door) === 1;
+    const mode = this.effectiveMode(door);
+    if (mode === 1) return true;
+    if (mode === 2) return false;
+    return (this.relays & (1 << (door - 1))) !== 0;
+  }
+
+  /** The relay bitmap a status reports (byte 49): the doors unlocked now (uhppote-simulator `relays()`). */
+  relayState(): number {
+    let state = 0;
+    for (let door = 1; door <= this.doors; door++) if (this.isUnlocked(door)) state |= 1 << (door - 1);
+    return state;
   }
 
   /** Runs the task list up to the controller's clock (the simulator calls it every second, and every action does). */
@@ -265,18 +279,22 @@ export class VirtualController {
   }
 
   /**
-   * The door's push button. A button disabled by a task (reason 30) or blocked by an interlocked door that is open
-   * or unlocked (reason 33) does not unlock; as on the device, button records exist only with special events on
-   * (uhppote-simulator door.go PressButton / actions.go ButtonPressed: refusals are type 3 records).
+   * The door's push button. A button disabled by a task (reason 30), on a door held normally closed (reason 31,
+   * "button invalid (forced lock)" in uhppote-core's reason table; uhppote-simulator door.go PressButton refuses it
+   * too, logging 20) or blocked by an interlocked door that is open or unlocked (reason 33) does not unlock; as on
+   * the device, button records exist only with special events on (uhppote-simulator actions.go ButtonPressed:
+   * refusals are type 3 records).
    */
   pressButton(door: number, options: Pick<SwipeOptions, 'at'> = {}): SimRecord | null {
     this.checkDoor(door);
     this.before(options);
     const blocked = this.rules.doors[door - 1]!.buttonDisabled
       ? 30
-      : this.rules.interlockedWith(door).some((d) => this.doorOpen[d - 1] || this.isUnlocked(d))
-        ? 33
-        : 0;
+      : this.effectiveMode(door) === 2
+        ? 31
+        : this.rules.interlockedWith(door).some((d) => this.doorOpen[d - 1] || this.isUnlocked(d))
+          ? 33
+          : 0;
     if (blocked)
       return this.specialEvents
         ? this.addRecord({ type: RT_ALARM, granted: false, door, direction: 1, card: 0, reason: blocked })
@@ -365,7 +383,7 @@ export class VirtualController {
     const now = this.now();
     out.bcd(37, pad2(now.hour) + pad2(now.minute) + pad2(now.second));
     out.bcd(51, pad2(now.year % 100) + pad2(now.month) + pad2(now.day));
-    out.u8(49, this.relays);
+    out.u8(49, this.relayState());
     return out.bytes;
   }
 
@@ -416,7 +434,9 @@ export class VirtualController {
     [F.OPEN_DOOR]: ({ bytes, result }) => {
       const door = bytes[8]!;
       if (door < 1 || door > this.doors) return result(false);
-      this.pulseRelay(door);
+      // A door held normally closed stays locked; the controller still answers and logs the remote open
+      // (uhppote-simulator open_door.go: Doors.Unlock refuses a normally closed door, the reply says done).
+      if (this.effectiveMode(door) !== 2) this.pulseRelay(door);
       this.addRecord({ type: RT_DOOR, granted: true, door, direction: 1, card: 0, reason: 44 });
       return result(true);
     },
