@@ -41,6 +41,8 @@ export class ChargePoint extends ChargePointConnection {
   status: ChargePointStatus = 'Available';
   /** A faulty charger (tests): it accepts a remote stop and never carries it out, so no StopTransaction comes. */
   ignoreRemoteStop = false;
+  /** Set by `overheat(…, 0)`: what the charger's body sensor reads (°C); undefined: the garage's 25 °C. */
+  bodyTemperatureC: number | undefined;
 
   constructor(options: ChargePointOptions) {
     super(options);
@@ -57,6 +59,7 @@ export class ChargePoint extends ChargePointConnection {
       powerW: 0,
       battery: undefined,
       transaction: undefined,
+      temperatureC: undefined,
     }));
     this.transactions = new TransactionQueue({
       ready: () => this.online && this.bootStatus === 'Accepted',
@@ -168,6 +171,22 @@ export class ChargePoint extends ChargePointConnection {
   /** The charger's bulk rate for this connector (W), 100–400 for an e-bike. */
   setPower(connectorId: number, watts: number): void {
     this.connector(connectorId).bulkW = watts;
+  }
+
+  /**
+   * Makes the charger overheat (demos and tests; docs/chargers.md "Heat"): its sensor on a connector (the pack's
+   * outlet) or on connector 0 (the charger's body) reads `celsius` from now on, and a MeterValues with it goes
+   * at once (in the connector's transaction if one runs), then with every later sample. Null goes back to the
+   * normal reading. Only a charger with a temperature sensor whose MeterValuesSampledData has Temperature reports
+   * it (the answer says whether it did): the central system sees what a real one would show.
+   */
+  async overheat(celsius: number | null, connectorId = 0): Promise<{ reported: boolean }> {
+    if (connectorId === 0) this.bodyTemperatureC = celsius ?? undefined;
+    else this.connector(connectorId).temperatureC = celsius ?? undefined;
+    if (!this.configuration.measurands().has('Temperature')) return { reported: false };
+    if (connectorId === 0) await this.sendBodyTemperature('Sample.Periodic');
+    else await this.sendMeterValues(this.connector(connectorId), 'Sample.Periodic');
+    return { reported: this.online };
   }
 
   /**
@@ -310,6 +329,9 @@ export class ChargePoint extends ChargePointConnection {
       if (c.powerW === 0 && c.status === 'Charging') await this.setStatus(c, 'SuspendedEV');
       await this.sendMeterValues(c, 'Sample.Periodic');
     }
+    // An overheating body keeps being reported (connector 0 has no transaction to carry its samples).
+    if (this.bodyTemperatureC !== undefined && this.configuration.measurands().has('Temperature'))
+      await this.sendBodyTemperature('Sample.Periodic');
   }
 
   /** The register always; power and temperature as MeterValuesSampledData asks (a pack warms as it takes power). */
@@ -332,12 +354,31 @@ export class ChargePoint extends ChargePointConnection {
       });
     if (measurands.has('Temperature'))
       sampledValue.push({
-        value: (25 + c.powerW / 40).toFixed(1),
+        value: (c.temperatureC ?? 25 + c.powerW / 40).toFixed(1),
         context,
         measurand: 'Temperature',
         unit: 'Celsius',
       });
     return { timestamp: this.iso(), sampledValue };
+  }
+
+  /** Connector 0's MeterValues: the charger's body temperature (no transaction). */
+  private async sendBodyTemperature(context: 'Sample.Periodic' | 'Trigger'): Promise<void> {
+    if (!this.online) return;
+    const sample = {
+      value: (this.bodyTemperatureC ?? 25).toFixed(1),
+      context,
+      measurand: 'Temperature',
+      unit: 'Celsius',
+      location: 'Body',
+    } as const;
+    const payload: MeterValuesReq = {
+      connectorId: 0,
+      meterValue: [{ timestamp: this.iso(), sampledValue: [sample] }],
+    };
+    await this.call('MeterValues', { ...payload }).catch((error: unknown) =>
+      this.log(`meter values: ${String(error)}`),
+    );
   }
 
   private async sendMeterValues(c: ConnectorState, context: 'Sample.Periodic' | 'Trigger'): Promise<void> {
@@ -437,6 +478,8 @@ export class ChargePoint extends ChargePointConnection {
           if (connectorId === undefined || connectorId === 0 || c.id === connectorId)
             await this.sendMeterValues(c, 'Trigger');
         }
+        if ((connectorId ?? 0) === 0 && this.configuration.measurands().has('Temperature'))
+          await this.sendBodyTemperature('Trigger');
         return;
       case 'DiagnosticsStatusNotification':
         await this.call('DiagnosticsStatusNotification', { status: 'Idle' });

@@ -6,6 +6,8 @@
  *
  * Connects the charge points, prints what happens, and serves the JSON control API (src/http.ts) on
  * 127.0.0.1. With --activity, bikes come and go at random on free connectors and swipe one of --cards.
+ * With --temperature the chargers have a sensor, and one is made to overheat through the control API:
+ *   curl -X POST localhost:<http port>/points/<id>/temperature -d '{"celsius": 85}'   (null: normal again)
  */
 import { parseArgs } from 'node:util';
 import { startControlApi } from './http.ts';

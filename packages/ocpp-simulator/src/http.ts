@@ -14,6 +14,8 @@ import type { Simulator } from './simulator.ts';
  *   POST /points/:id/connectors/:n/clear-fault
  *   POST /points/:id/connectors/:n/power            { watts }
  *   POST /points/:id/offline | /points/:id/online
+ *   POST /points/:id/temperature                    { celsius, connector? }: the charger overheats (connector 0,
+ *                                                   the default, is its body); celsius null: normal again
  *   POST /points/:id/hold-remote-stop               { hold }: accept remote stops without stopping (a
  *                                                   faulty charger), until released; then stop by hand
  */
@@ -57,6 +59,11 @@ async function handle(sim: Simulator, req: http.IncomingMessage): Promise<unknow
   const body = await readJson(req);
   if (parts.length === 3 && parts[2] === 'offline') return sim.goOffline(cp);
   if (parts.length === 3 && parts[2] === 'online') return sim.goOnline(cp);
+  if (parts.length === 3 && parts[2] === 'temperature') {
+    const celsius = body.celsius === null ? null : Number(body.celsius);
+    if (celsius !== null && !Number.isFinite(celsius)) throw new Error('celsius: a number, or null');
+    return sim.overheat(cp, celsius, typeof body.connector === 'number' ? body.connector : 0);
+  }
   if (parts.length === 3 && parts[2] === 'hold-remote-stop') {
     sim.point(cp).ignoreRemoteStop = body.hold === true;
     return { ok: true };

@@ -66,6 +66,8 @@ export interface SampledValue {
   context?: 'Sample.Periodic' | 'Transaction.Begin' | 'Transaction.End' | 'Trigger';
   measurand?: 'Energy.Active.Import.Register' | 'Power.Active.Import' | 'Temperature';
   unit?: 'Wh' | 'W' | 'Celsius';
+  /** Where it was measured: a connector's samples are its outlet's (OCPP's default), connector 0's the body's. */
+  location?: 'Body' | 'Outlet';
 }
 
 export interface MeterValue {

@@ -79,6 +79,10 @@ export class Simulator {
   setPower(cp: string, connector: number, watts: number) {
     this.point(cp).setPower(connector, watts);
   }
+  /** The charger's body (connector 0) or a connector's sensor reads `celsius` (null: normal again). */
+  overheat(cp: string, celsius: number | null, connector = 0) {
+    return this.point(cp).overheat(celsius, connector);
+  }
   /** Advances simulated time on every charge point (tests; the timers do it otherwise). */
   async advance(seconds: number): Promise<void> {
     await Promise.all([...this.points.values()].map((cp) => cp.advance(seconds)));
@@ -91,6 +95,7 @@ export class Simulator {
       online: cp.online,
       boot: cp.bootStatus,
       queued: cp.queued,
+      bodyTemperatureC: cp.bodyTemperatureC ?? null,
       connectors: cp.connectors.map((c) => ({
         id: c.id,
         status: c.status,
@@ -102,6 +107,7 @@ export class Simulator {
         soc: c.battery ? Math.round(c.battery.soc * 100) : null,
         transactionId: c.transaction?.id ?? null,
         idTag: c.transaction?.idTag ?? null,
+        temperatureC: c.temperatureC ?? null,
       })),
     }));
   }

@@ -47,6 +47,8 @@ export interface ConnectorState {
   powerW: number;
   battery: Battery | undefined;
   transaction: Transaction | undefined;
+  /** Set by `overheat`: the temperature its sensor reads (°C) instead of the pack's warmth; undefined: normal. */
+  temperatureC: number | undefined;
 }
 
 export interface Transaction {
