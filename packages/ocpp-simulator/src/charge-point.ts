@@ -3,6 +3,7 @@ import type { RPCClient } from 'ocpp-rpc';
 import { charge, type Battery } from './battery.ts';
 import { ChargePointConnection } from './connection.ts';
 import { registerRemoteCalls } from './remote-calls.ts';
+import { ChargingProfiles } from './smart-charging.ts';
 import { TransactionQueue, type Queued } from './transaction-queue.ts';
 import type { ChargePointOptions, ConnectorState, Transaction } from './types.ts';
 
@@ -36,6 +37,8 @@ export class ChargePoint extends ChargePointConnection {
   readonly connectors: ConnectorState[];
   /** Transaction messages, sent in order and exactly as made, queued while they cannot go. */
   private readonly transactions: TransactionQueue;
+  /** Its smart-charging limits (TxProfiles), with the `smartCharging` option only. */
+  readonly profiles = new ChargingProfiles();
   private nextTxRef = 1;
   /** Status of the charge point itself (connector 0). */
   status: ChargePointStatus = 'Available';
@@ -56,6 +59,7 @@ export class ChargePoint extends ChargePointConnection {
       inoperativeScheduled: false,
       registerWh: 0,
       bulkW: 250,
+      overdrawW: undefined,
       powerW: 0,
       battery: undefined,
       transaction: undefined,
@@ -165,12 +169,33 @@ export class ChargePoint extends ChargePointConnection {
     };
     this.transactions.known(ref, tx.transactionId);
     c.status = 'Charging';
-    c.powerW = c.bulkW;
+    c.powerW = this.offeredW(c);
   }
 
   /** The charger's bulk rate for this connector (W), 100–400 for an e-bike. */
   setPower(connectorId: number, watts: number): void {
     this.connector(connectorId).bulkW = watts;
+  }
+
+  /**
+   * Makes a connector draw `watts` while it charges, whatever its bulk rate or a smart-charging limit says (a
+   * charger that takes more than its share: the demo of a zone power budget); null keeps to them again. Takes
+   * effect at the next meter reading.
+   */
+  overdraw(connectorId: number, watts: number | null): void {
+    this.connector(connectorId).overdrawW = watts ?? undefined;
+  }
+
+  /**
+   * The power a connector offers its bike now (W): its bulk rate, under the smart-charging limit in force on its
+   * transaction (SmartCharging only), unless it was told to overdraw.
+   */
+  offeredW(c: ConnectorState): number {
+    if (c.overdrawW !== undefined) return c.overdrawW;
+    const tx = c.transaction;
+    if (!this.options.smartCharging || tx?.id === undefined) return c.bulkW;
+    const limit = this.profiles.limitW(c.id, tx.id, (this.now() - tx.startedAt) / 1000);
+    return limit === undefined ? c.bulkW : Math.min(c.bulkW, limit);
   }
 
   /**
@@ -227,7 +252,7 @@ export class ChargePoint extends ChargePointConnection {
       timestamp: new Date(tx.startedAt).toISOString(),
     };
     await this.setStatus(c, 'Charging');
-    c.powerW = c.battery ? charge(c.battery, c.bulkW, 0).powerW : c.bulkW;
+    c.powerW = c.battery ? charge(c.battery, this.offeredW(c), 0).powerW : this.offeredW(c);
     const conf = (await this.send('StartTransaction', { ...payload }, tx.ref)) as
       StartTransactionConf | undefined;
     if (!conf) return { status: 'Accepted' };
@@ -278,6 +303,8 @@ export class ChargePoint extends ChargePointConnection {
     if (!tx) return;
     c.transaction = undefined;
     c.powerW = 0;
+    // A TxProfile ends with its transaction.
+    if (tx.id !== undefined) this.profiles.transactionEnded(tx.id);
     const meterStop = Math.round(c.registerWh);
     const timestamp = this.iso();
     const payload: Omit<StopTransactionReq, 'transactionId'> = {
@@ -318,13 +345,15 @@ export class ChargePoint extends ChargePointConnection {
   async advance(seconds: number): Promise<void> {
     for (const c of this.connectors) {
       if (!c.transaction || c.status === 'Faulted') continue;
+      // What it offers over the step: its bulk rate, under a smart-charging limit (or overdrawn).
+      const offered = this.offeredW(c);
       if (c.battery) {
-        const step = charge(c.battery, c.bulkW, Math.round(seconds));
+        const step = charge(c.battery, offered, Math.round(seconds));
         c.registerWh += step.energyWh;
         c.powerW = step.powerW;
       } else {
-        c.registerWh += (c.bulkW * seconds) / 3600;
-        c.powerW = c.bulkW;
+        c.registerWh += (offered * seconds) / 3600;
+        c.powerW = offered;
       }
       if (c.powerW === 0 && c.status === 'Charging') await this.setStatus(c, 'SuspendedEV');
       await this.sendMeterValues(c, 'Sample.Periodic');
@@ -500,6 +529,7 @@ export class ChargePoint extends ChargePointConnection {
   async powerCycle(): Promise<void> {
     await this.goOffline();
     this.transactions.clear();
+    this.profiles.reset();
     for (const c of this.connectors) {
       const lost = c.transaction !== undefined;
       c.transaction = undefined;

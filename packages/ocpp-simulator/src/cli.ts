@@ -2,12 +2,15 @@
 /**
  * Usage: node --import tsx packages/ocpp-simulator/src/cli.ts --url ws://127.0.0.1:8080/ocpp \
  *          [--points 3 | --ids CP1,CP2] [--connectors 10] [--password secret] [--http-port 0] \
- *          [--speed 1] [--meter-interval 60] [--temperature] [--activity --cards 12345678,87654321]
+ *          [--speed 1] [--meter-interval 60] [--temperature] [--smart-charging] \
+ *          [--activity --cards 12345678,87654321]
  *
  * Connects the charge points, prints what happens, and serves the JSON control API (src/http.ts) on
  * 127.0.0.1. With --activity, bikes come and go at random on free connectors and swipe one of --cards.
  * With --temperature the chargers have a sensor, and one is made to overheat through the control API:
  *   curl -X POST localhost:<http port>/points/<id>/temperature -d '{"celsius": 85}'   (null: normal again)
+ * With --smart-charging they take TxProfile limits (SetChargingProfile), and one draws more than its share with:
+ *   curl -X POST localhost:<http port>/points/<id>/connectors/<n>/overdraw -d '{"watts": 500}'   (null: keep to it)
  */
 import { parseArgs } from 'node:util';
 import { startControlApi } from './http.ts';
@@ -26,6 +29,8 @@ const { values } = parseArgs({
     activity: { type: 'boolean', default: false },
     // A temperature sensor: MeterValuesSampledData takes Temperature (without, a list with it is Rejected).
     temperature: { type: 'boolean', default: false },
+    // Smart charging: SupportedFeatureProfiles lists SmartCharging and TxProfile limits are honoured.
+    'smart-charging': { type: 'boolean', default: false },
     cards: { type: 'string', default: '' },
     quiet: { type: 'boolean', default: false },
   },
@@ -39,6 +44,7 @@ const sim = new Simulator({
   speed: Number(values.speed),
   meterIntervalSeconds: Number(values['meter-interval']),
   temperature: values.temperature,
+  smartCharging: values['smart-charging'],
 });
 
 for (const cp of sim.points.values()) {

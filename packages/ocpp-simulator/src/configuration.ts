@@ -43,7 +43,13 @@ export class Configuration {
   private readonly temperature: boolean;
 
   constructor(
-    initial: { heartbeatSeconds: number; meterSeconds: number; connectors: number; temperature?: boolean },
+    initial: {
+      heartbeatSeconds: number;
+      meterSeconds: number;
+      connectors: number;
+      temperature?: boolean;
+      smartCharging?: boolean;
+    },
     private readonly onInterval: (
       key: 'HeartbeatInterval' | 'MeterValueSampleInterval',
       seconds: number,
@@ -53,7 +59,10 @@ export class Configuration {
     this.values.set('HeartbeatInterval', String(initial.heartbeatSeconds));
     this.values.set('MeterValueSampleInterval', String(initial.meterSeconds));
     this.values.set('NumberOfConnectors', String(initial.connectors));
-    this.values.set('SupportedFeatureProfiles', 'Core,RemoteTrigger');
+    this.values.set(
+      'SupportedFeatureProfiles',
+      initial.smartCharging ? 'Core,RemoteTrigger,SmartCharging' : 'Core,RemoteTrigger',
+    );
     this.values.set('MeterValuesSampledData', 'Energy.Active.Import.Register,Power.Active.Import');
     this.values.set('StopTransactionOnEVSideDisconnect', 'true');
     this.values.set('ConnectionTimeOut', '60');

@@ -37,6 +37,7 @@ export abstract class ChargePointConnection extends EventEmitter {
         meterSeconds: this.meterSeconds,
         connectors: options.connectors,
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        ...(options.smartCharging !== undefined ? { smartCharging: options.smartCharging } : {}),
       },
       (key, seconds) => {
         if (key === 'HeartbeatInterval') this.heartbeatSeconds = seconds;

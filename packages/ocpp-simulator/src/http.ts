@@ -13,6 +13,8 @@ import type { Simulator } from './simulator.ts';
  *   POST /points/:id/connectors/:n/fault            { errorCode, vendorErrorCode? }
  *   POST /points/:id/connectors/:n/clear-fault
  *   POST /points/:id/connectors/:n/power            { watts }
+ *   POST /points/:id/connectors/:n/overdraw         { watts }: draws this much whatever its smart-charging
+ *                                                   limit (more than its share); watts null: keeps to it again
  *   POST /points/:id/offline | /points/:id/online
  *   POST /points/:id/temperature                    { celsius, connector? }: the charger overheats (connector 0,
  *                                                   the default, is its body); celsius null: normal again
@@ -93,6 +95,12 @@ async function handle(sim: Simulator, req: http.IncomingMessage): Promise<unknow
       return sim.clearFault(cp, connector);
     case 'power':
       return sim.setPower(cp, connector, Number(body.watts));
+    case 'overdraw': {
+      const watts = body.watts === null || body.watts === undefined ? null : Number(body.watts);
+      if (watts !== null && !(Number.isFinite(watts) && watts >= 0))
+        throw new Error('watts: a number ≥ 0, or null');
+      return sim.overdraw(cp, connector, watts);
+    }
     default:
       throw new RangeError('not found');
   }

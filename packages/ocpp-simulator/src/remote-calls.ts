@@ -1,6 +1,7 @@
 import { createRPCError, type RPCClient } from 'ocpp-rpc';
 import type { ChargePoint } from './charge-point.ts';
 import type { TriggerableMessage } from './ocpp.ts';
+import type { ClearChargingProfileParams, SetChargingProfileParams } from './smart-charging.ts';
 
 type Handler = (args: {
   params: Record<string, unknown>;
@@ -54,6 +55,22 @@ export function registerRemoteCalls(client: RPCClient, cp: ChargePoint): void {
   handle('ChangeConfiguration', ({ params }) => ({
     status: cp.configuration.change(params.key as string, params.value as string),
   }));
+
+  // Smart charging, only on a charger that lists it in SupportedFeatureProfiles (smart-charging.ts); others
+  // answer NotImplemented like any call they do not know.
+  if (
+    cp.configuration.get(['SupportedFeatureProfiles']).configurationKey[0]?.value.includes('SmartCharging')
+  ) {
+    handle('SetChargingProfile', ({ params }) => ({
+      status: cp.profiles.set(params as unknown as SetChargingProfileParams, (connectorId) => {
+        const c = cp.connectors[connectorId - 1];
+        return c?.transaction?.id;
+      }),
+    }));
+    handle('ClearChargingProfile', ({ params }) => ({
+      status: cp.profiles.clear(params as ClearChargingProfileParams),
+    }));
+  }
 
   handle('TriggerMessage', ({ params }) => {
     const connectorId = params.connectorId as number | undefined;

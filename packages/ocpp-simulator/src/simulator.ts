@@ -79,6 +79,10 @@ export class Simulator {
   setPower(cp: string, connector: number, watts: number) {
     this.point(cp).setPower(connector, watts);
   }
+  /** The connector draws `watts` whatever its limit (null: it keeps to its limit again). */
+  overdraw(cp: string, connector: number, watts: number | null) {
+    this.point(cp).overdraw(connector, watts);
+  }
   /** The charger's body (connector 0) or a connector's sensor reads `celsius` (null: normal again). */
   overheat(cp: string, celsius: number | null, connector = 0) {
     return this.point(cp).overheat(celsius, connector);
@@ -107,6 +111,9 @@ export class Simulator {
         soc: c.battery ? Math.round(c.battery.soc * 100) : null,
         transactionId: c.transaction?.id ?? null,
         idTag: c.transaction?.idTag ?? null,
+        limitW:
+          c.transaction?.id !== undefined ? (cp.profiles.limitW(c.id, c.transaction.id, 0) ?? null) : null,
+        overdrawW: c.overdrawW ?? null,
         temperatureC: c.temperatureC ?? null,
       })),
     }));

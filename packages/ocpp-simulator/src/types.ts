@@ -28,6 +28,11 @@ export interface ChargePointOptions {
    * (the default) a list with Temperature is Rejected.
    */
   temperature?: boolean;
+  /**
+   * It supports smart charging: SupportedFeatureProfiles lists SmartCharging, and it takes TxProfiles
+   * (SetChargingProfile, ClearChargingProfile) and draws no more than the limit in force (smart-charging.ts).
+   */
+  smartCharging?: boolean;
 }
 
 export interface ConnectorState {
@@ -44,6 +49,11 @@ export interface ConnectorState {
   registerWh: number;
   /** The charger's bulk rate while a bike is plugged in (W). */
   bulkW: number;
+  /**
+   * Set by `overdraw`: the power it draws while charging whatever its bulk rate or a smart-charging limit says (a
+   * charger that takes more than its share); undefined: it keeps to them.
+   */
+  overdrawW: number | undefined;
   powerW: number;
   battery: Battery | undefined;
   transaction: Transaction | undefined;
