@@ -223,6 +223,11 @@ const ENDPOINTS: Record<
     foreign: (f) => ({ url: '/api/ChargeHost/Configure', body: { Id: f.ChargeHost } }),
     status: 404,
   },
+  'POST /api/ChargeHost/ClearAlarm': {
+    access: 'admin',
+    foreign: (f) => ({ url: '/api/ChargeHost/ClearAlarm', body: { Id: f.ChargeHost, Note: '越权' } }),
+    status: 404,
+  },
   'POST /api/ChargeHost/SetOcppPassword': {
     access: 'admin',
     foreign: (f) => ({ url: '/api/ChargeHost/SetOcppPassword', body: { Id: f.ChargeHost } }),

@@ -48,6 +48,8 @@ const WRITER: Record<string, string> = {
   ChargeHost: `${G}/charge-host`,
   // A charger's last configuration pass, stored through charge-host/configuration.ts by the OCPP gateway.
   ChargeHostConfiguration: `${G}/charge-host`,
+  // A host's heat alarms: raised by a charger's reports and cleared by an operator through charge-host/heat-alarm.ts.
+  ChargeHostHeatAlarm: `${G}/charge-host`,
   // A host's sockets are inserted with it, and a session's meter values and end store the socket's metering,
   // through charge-equipment (insertHostSockets, storeFullSince, endSocketMetering).
   ChargeEquipment: `${G}/charge-equipment`,

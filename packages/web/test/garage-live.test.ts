@@ -63,6 +63,7 @@ function grid(): ChargeEquipmentGrid {
       LiveLink: true,
       OfflineSince: null,
       Device: null,
+      HeatAlarm: null,
     },
     Sockets: [socket(1, true), socket(2, false)],
     Counts: { idle: 1, occupied: 1, fault: 0, disabled: 0, offline: 0 },

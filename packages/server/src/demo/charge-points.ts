@@ -46,6 +46,9 @@ export async function startDemoChargePoints(
     model: 'EBike-10',
     speed,
     meterIntervalSeconds: 60,
+    // A temperature sensor: Gatehouse's configuration adds Temperature to what they meter, and one made to
+    // overheat through the control API shows the heat alarm (docs/chargers.md "Heat").
+    temperature: true,
   });
   const riders = new Riders(
     simulator,

@@ -905,6 +905,13 @@ async function insertRules(s: AreaSeeding): Promise<RuleOf> {
   return (key) => rules.get(key)!;
 }
 
+/**
+ * The demo zones' heat limit (°C): a charger or pack reading above it puts its host in heat alarm. The demo's
+ * chargers read 25–35 °C while charging, so only one made to overheat (the simulator's control API,
+ * `POST /points/:id/temperature`) trips it.
+ */
+export const DEMO_MAX_TEMPERATURE_C = 60;
+
 /** The area's zones, each offering a parking rule, a charging rule and the pass rules (the first also 'night'). */
 async function insertZones(s: AreaSeeding, rule: RuleOf): Promise<Zone[]> {
   const zones: Zone[] = [];
@@ -917,6 +924,7 @@ async function insertZones(s: AreaSeeding, rule: RuleOf): Promise<Zone[]> {
         Capacity: seed.capacity,
         Location: seed.location,
         Remark: null,
+        MaxTemperatureC: DEMO_MAX_TEMPERATURE_C,
         ...s.stamps,
       })
       .returning('Id')

@@ -9,6 +9,7 @@ import { chargeEquipmentItem } from './garage/charge-equipment.ts';
 import { chargeOrderItem } from './garage/charge-order.ts';
 import { chargeRecordItem } from './garage/charge-record.ts';
 import { forcedOutageRecordItem } from './garage/forced-outage-record.ts';
+import { heatAlarmItem } from './garage/heat-alarm.ts';
 import { parkOrderItem } from './garage/park-order.ts';
 import type { HubEventType } from './events.ts';
 
@@ -157,6 +158,19 @@ export const eventCatalogue = {
     module: 'garage',
     data: forcedOutageRecordItem.extend(area),
     live: 'PowerOffConfirmed',
+  }),
+  'charger.heat_alarm.raised': entry({
+    summary:
+      "A charging host's temperature passed its zone's limit, or its charger reported HighTemperature: the host, zone, temperature, limit and the sessions stopped",
+    module: 'garage',
+    data: heatAlarmItem.extend(area),
+    live: 'HeatAlarm',
+  }),
+  'charger.heat_alarm.cleared': entry({
+    summary: "An operator cleared a charging host's heat alarm, with a note: sessions may start there again",
+    module: 'garage',
+    data: heatAlarmItem.extend(area),
+    live: 'HeatAlarm',
   }),
   'order.settled': entry({
     summary: "An order's amount became final (its charging session ended, or the vehicle left)",

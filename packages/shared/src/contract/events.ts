@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { doorAlarmItem } from './access-control/door-alarm.ts';
 import { doorLiveItem } from './access-control/door-monitor.ts';
 import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
+import { heatAlarmItem } from './garage/heat-alarm.ts';
 
 /**
  * The live-event hub (`/api/hub`, docs/api.md): every event an area's browsers receive, declared once, in
@@ -106,6 +107,11 @@ export const hubEventSchemas = {
     /** The charger's own stop corrected a session Gatehouse had closed without it. */
     Corrected: z.boolean(),
   }),
+  /**
+   * A charging host entered heat alarm (`InAlarm`: its sessions are being stopped, no start there) or an
+   * operator cleared it (the alarm with `ClearedAt`, `ClearedBy`, `Note`).
+   */
+  HeatAlarm: z.object({ HostId: z.number(), InAlarm: z.boolean(), Alarm: heatAlarmItem }),
   /** A forced power-off the charger had accepted is confirmed by its stop report: the record is "power cut". */
   PowerOffConfirmed: z.object({
     ForcedOutageRecordId: z.number(),

@@ -125,6 +125,8 @@ export function auditFieldKey(entity: string, field: string): string | undefined
 const SHOWN_VALUES: Readonly<Record<string, readonly string[]>> = {
   DoorAlarm: ['Note'],
   ChargeEquipment: ['CardNumber'],
+  // The note an operator cleared a heat alarm with.
+  ChargeHost: ['Note'],
 };
 
 /** Snapshot fields that name the object, most telling first (the log keeps names, so it outlives the row). */

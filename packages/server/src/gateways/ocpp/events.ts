@@ -1,4 +1,4 @@
-import type { OcppHostStatus } from '@gatehouse/shared';
+import type { HeatAlarmItem, OcppHostStatus } from '@gatehouse/shared';
 
 /**
  * What the central system tells the rest of the server, for the live hub (socket grid, host screen) and the
@@ -62,4 +62,6 @@ export interface OcppEvents {
   sessionStarted: [SessionEvent];
   meter: [MeterEvent];
   sessionEnded: [SessionEndedEvent];
+  /** The host entered heat alarm (docs/chargers.md "Heat"): its sessions are being stopped, nothing starts. */
+  heatAlarm: [HostRef & { alarm: HeatAlarmItem }];
 }

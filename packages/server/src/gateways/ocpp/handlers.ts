@@ -14,6 +14,7 @@ import type { AreaContext } from '../../platform/context.ts';
 import { deviceContext, handle, type ChargePointClient, type Connection } from './connection.ts';
 import type { InboundActions } from './messages.gen.ts';
 import type { OcppEvents } from './events.ts';
+import { statusHeat } from './heat.ts';
 import { LAST_SEEN_WRITE_MS, deviceTime } from './protocol.ts';
 
 export interface HandlerDeps {
@@ -145,6 +146,8 @@ async function statusNotification(
   report: Req<'StatusNotification'>,
 ): Promise<Conf<'StatusNotification'>> {
   const { connection } = link;
+  // HighTemperature puts the host in heat alarm, on connector 0 or any other; the report is applied as usual.
+  await statusHeat(link, report);
   if (report.connectorId === 0) {
     const status = hostStatusFromOcpp(report.status);
     await chargePointStatus(link.ctx(), connection.hostId, status);

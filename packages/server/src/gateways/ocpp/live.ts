@@ -1,4 +1,5 @@
 import { FAULT_PORT_STATES, OFFLINE_PORT_STATE } from '@gatehouse/shared';
+import { heatAlarmHubEvent } from '../../modules/garage/index.ts';
 import type { LiveEvents } from '../../platform/gateway.ts';
 import type { CentralSystem } from './central-system.ts';
 
@@ -8,7 +9,8 @@ import type { CentralSystem } from './central-system.ts';
  * - `SocketState` (255 for every socket of a host that went offline: `HostOnline` says which);
  * - `HostOnline`, `SessionStarted`, `SessionMeter`, `SessionEnded`;
  * - `PowerOffConfirmed`: the charger's stop confirmed a forced power-off (the record is "power cut" now);
- * - `PortFault`: an alert, raised when a port enters a fault state.
+ * - `PortFault`: an alert, raised when a port enters a fault state;
+ * - `HeatAlarm`: a host entered heat alarm (an operator's clearing is published by the garage's service).
  * Their shapes are the contract's (`hubEventSchemas` in packages/shared).
  */
 export function forwardToHub(central: CentralSystem, hub: LiveEvents): void {
@@ -40,6 +42,7 @@ export function forwardToHub(central: CentralSystem, hub: LiveEvents): void {
       });
     }
   });
+  central.on('heatAlarm', (e) => hub.publish(e.areaId, heatAlarmHubEvent(e.alarm)));
   central.on('sessionStarted', (e) =>
     hub.publish(e.areaId, {
       Type: 'SessionStarted',

@@ -93,3 +93,55 @@ export function latestReadings(values: readonly MeterValue[]): { registerWh?: nu
   }
   return out;
 }
+
+/** A Temperature sample as Gatehouse reads it: °C, where the charger took it, when. */
+export interface TemperatureSample {
+  temperatureC: number;
+  location: string | null;
+  /** The charger's timestamp of the meter value (deviceTime). */
+  at: number;
+}
+
+/**
+ * A Temperature sample in °C (OCPP 1.6 UnitOfMeasure): `Celsius` (also the schema's misspelt `Celcius`) and no
+ * unit at all are degrees Celsius, `Fahrenheit` and `K` (kelvin) are converted. Any other unit says the value is
+ * not a temperature: it is skipped, as is signed data. Every finite value counts, however hot: a garage would
+ * rather stop a session on a sensor that reads 600 °C than ignore the one reading that was real.
+ */
+export function readTemperature(sample: SampledValue): number | undefined {
+  if (sample.measurand !== 'Temperature' || sample.format === 'SignedData') return undefined;
+  const raw = Number(sample.value);
+  if (!Number.isFinite(raw)) return undefined;
+  switch (sample.unit) {
+    case undefined:
+    case 'Celsius':
+    case 'Celcius':
+      return raw;
+    case 'Fahrenheit':
+      return ((raw - 32) * 5) / 9;
+    case 'K':
+      return raw - 273.15;
+    default:
+      return undefined;
+  }
+}
+
+/** The hottest Temperature sample of a MeterValues (any location: the charger's body, the pack, the outlet). */
+export function hottestTemperature(
+  values: readonly MeterValue[],
+  now: number,
+): TemperatureSample | undefined {
+  let hottest: TemperatureSample | undefined;
+  for (const mv of values) {
+    for (const sample of mv.sampledValue) {
+      const celsius = readTemperature(sample);
+      if (celsius === undefined || (hottest && hottest.temperatureC >= celsius)) continue;
+      hottest = {
+        temperatureC: celsius,
+        location: sample.location ?? null,
+        at: deviceTime(mv.timestamp, now),
+      };
+    }
+  }
+  return hottest;
+}

@@ -13,6 +13,7 @@ import {
 import { systemActor } from '../../platform/context.ts';
 import { callChargePoint, handle, type ChargePointClient, type Connection } from './connection.ts';
 import { chargePointLink, type ChargePointLink, type HandlerDeps } from './handlers.ts';
+import { meterHeat } from './heat.ts';
 import type { InboundActions } from './messages.gen.ts';
 import { REFUSED_TRANSACTION_ID, deviceTime, latestReadings, stopReasonFromOcpp } from './protocol.ts';
 
@@ -81,6 +82,8 @@ async function startTransaction(link: ChargePointLink, start: Req<'StartTransact
 
 async function meterValues(link: ChargePointLink, meter: Req<'MeterValues'>): Promise<Conf<'MeterValues'>> {
   link.seen();
+  // Temperature, on connector 0 as in a transaction: above the zone's limit the host enters heat alarm.
+  await meterHeat(link, meter);
   if (meter.connectorId === 0) return {};
   const { hostId } = link.connection;
   const readings = latestReadings(meter.meterValue);

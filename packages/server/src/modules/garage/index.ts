@@ -14,6 +14,7 @@ import {
   ocppMigration,
   ocppSafetyMigration,
 } from './device-migrations.ts';
+import { heatAlarmMigration } from './heat-migration.ts';
 import { recordDaysMigration } from './record-days.ts';
 import { chargeOrderSocketMigration, recordIndexesMigration } from './record-indexes.ts';
 import { monthlyPassRoutes } from './monthly-pass/routes.ts';
@@ -46,6 +47,7 @@ export const garageModule: ServerModule = {
     '0023-record-days': recordDaysMigration,
     '0024-charge-order-socket': chargeOrderSocketMigration,
     '0027-charger-configuration': chargerConfigurationMigration,
+    '0028-heat-alarm': heatAlarmMigration,
   },
   register: registerGarageDependents,
 };
@@ -101,6 +103,16 @@ export {
 } from './charge-host/charge-point.ts';
 // A charger's configuration pass, stored by the host's module (the gateway runs the pass).
 export { storeChargerConfiguration, type ConfigurationPass } from './charge-host/configuration.ts';
+// A host's heat alarm: the gateway reports a charger's temperatures and HighTemperature faults, and stops the
+// sessions the alarm lists (docs/garage.md "Heat").
+export {
+  heatReported,
+  heatStopsDue,
+  heatAlarmHubEvent,
+  type HeatReport,
+  type HeatOutcome,
+  type TemperatureReading,
+} from './charge-host/heat-alarm.ts';
 export {
   connectorReported,
   connectorPower,

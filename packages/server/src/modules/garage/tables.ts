@@ -28,6 +28,8 @@ export interface ParkAreaTable {
   Location: string | null;
   Remark: string | null;
   Disabled: Generated<number>;
+  /** Above this (whole °C, migration 0028) a charger's temperature puts its host in heat alarm; null: none. */
+  MaxTemperatureC: number | null;
   CreatedAt: number;
   UpdatedAt: number;
 }
@@ -113,6 +115,37 @@ export interface ChargeHostConfigurationTable {
   ReadError: string | null;
   /** JSON array of the contract's ConfigurationKeyReport. */
   Keys: string;
+}
+
+/**
+ * A charging host's heat alarm (migration 0028; docs/garage.md "Heat"): open while ClearedAt is null (at most one
+ * per host), kept once cleared. Written only by charge-host/heat-alarm.ts.
+ */
+export interface ChargeHostHeatAlarmTable {
+  Id: Generated<number>;
+  AreaId: number;
+  ChargeHostId: number;
+  /** The host's zone when it was raised. */
+  ParkAreaId: number;
+  /** 'temperature' (a reading above the limit) or 'fault' (the charger's HighTemperature). */
+  Trigger: string;
+  /** °C, one decimal; null for a fault without a reading. */
+  TemperatureC: number | null;
+  /** The zone's MaxTemperatureC when raised. */
+  LimitC: number | null;
+  /** 0: the charge point as a whole; else the connector. */
+  ConnectorId: number;
+  /** OCPP sample location (Body, EV, Outlet, …) of a reading. */
+  Location: string | null;
+  RaisedAt: number;
+  LastTemperatureC: number | null;
+  LastReadingAt: number | null;
+  /** JSON array of the contract's HeatAlarmSession: the sessions asked to stop when it was raised. */
+  Sessions: string;
+  ClearedAt: number | null;
+  ClearedById: number | null;
+  ClearedBy: string | null;
+  Note: string | null;
 }
 
 /** A charging socket: one port of a host. */
@@ -266,6 +299,7 @@ export interface GarageTables {
   ChargeRule: ChargeRuleTable;
   ParkAreaChargeRule: ParkAreaChargeRuleTable;
   ChargeHost: ChargeHostTable;
+  ChargeHostHeatAlarm: ChargeHostHeatAlarmTable;
   ChargeHostConfiguration: ChargeHostConfigurationTable;
   ChargeEquipment: ChargeEquipmentTable;
   ChargeRecord: ChargeRecordTable;

@@ -5,6 +5,7 @@ import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { filterSchema, id, idText, optionalText, queryBool } from '../wire.ts';
 import { commandReply } from './charge-host.ts';
 import { GARAGE_TAG, PORT_STATE_GROUPS, hostLinkFields, portGroupCounts } from './common.ts';
+import { heatAlarmItem } from './heat-alarm.ts';
 
 /** The running session at a socket, with its live estimate. */
 export const chargeEquipmentSession = z.object({
@@ -66,6 +67,8 @@ export const chargeEquipmentGrid = z.object({
     Online: z.boolean(),
     LastSeenAt: z.string().nullable(),
     ...hostLinkFields,
+    /** The host's open heat alarm: every socket of it refuses new sessions until it is cleared; null when none. */
+    HeatAlarm: heatAlarmItem.nullable(),
   }),
   Sockets: z.array(gridSocket),
   /** Sockets per state group, for the legend. */

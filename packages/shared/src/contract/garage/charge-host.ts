@@ -7,6 +7,7 @@ import { operation, resourceApi } from '../operation.ts';
 import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { enumNumber, filterSchema, id, optionalText } from '../wire.ts';
 import { GARAGE_TAG, hostLinkFields } from './common.ts';
+import { clearHeatAlarmBody, heatAlarmItem } from './heat-alarm.ts';
 
 /**
  * What a configuration pass did with one key (docs/chargers.md, "Configured by Gatehouse"): `Unchanged` it
@@ -79,6 +80,8 @@ export const chargeHostItem = z.object({
   SocketsFault: z.number(),
   /** Its charger's last configuration pass (charging-API hosts that have booted since issue 30), else null. */
   Configuration: chargerConfiguration.nullable(),
+  /** Its open heat alarm (docs/garage.md "Heat"): no session starts on it until cleared; null when none. */
+  HeatAlarm: heatAlarmItem.nullable(),
   CreatedAt: z.string(),
   UpdatedAt: z.string(),
 });
@@ -126,6 +129,17 @@ export const ChargeHostApi = {
     area: true,
     body: z.strictObject({ Id: id }),
     reply: chargerConfiguration,
+  }),
+  clearAlarm: operation({
+    method: 'POST',
+    path: '/api/ChargeHost/ClearAlarm',
+    summary:
+      "Clear a charging host's heat alarm with a note: sessions may start there again; 409 when it has none",
+    tag: GARAGE_TAG,
+    access: BICYCLE_ADMIN,
+    area: true,
+    body: clearHeatAlarmBody,
+    reply: heatAlarmItem,
   }),
   setOcppPassword: operation({
     method: 'POST',

@@ -2,6 +2,7 @@ export * from './common.ts';
 export * from './park-area.ts';
 export * from './charge-rule.ts';
 export * from './charge-host.ts';
+export * from './heat-alarm.ts';
 export * from './charge-equipment.ts';
 export * from './charge-record.ts';
 export * from './charge-order.ts';

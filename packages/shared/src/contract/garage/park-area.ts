@@ -3,6 +3,7 @@ import { resourceApi } from '../operation.ts';
 import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { filterSchema, id, optionalText } from '../wire.ts';
 import { GARAGE_TAG } from './common.ts';
+import { maxTemperatureField } from './heat-alarm.ts';
 
 /** A charge rule as a park area names it. */
 export const chargeRuleRef = z.object({
@@ -33,6 +34,8 @@ export const parkAreaItem = z.object({
   SocketsOffline: z.number(),
   /** Vehicles inside on temporary parking (open parking orders). */
   ParkedCount: z.number(),
+  /** Above this (°C) a charger's temperature puts its host in heat alarm (docs/garage.md "Heat"); null: none. */
+  MaxTemperatureC: z.number().nullable(),
   CreatedAt: z.string(),
   UpdatedAt: z.string(),
 });
@@ -45,6 +48,8 @@ const fields = {
   Remark: optionalText(200),
   /** Present: replaces the zone's rules; absent on update: leaves them. */
   ChargeRuleIds: z.array(id).max(50).optional(),
+  /** The zone's heat limit (whole °C, MAX_TEMPERATURE_C); null removes it; absent on update keeps it. */
+  MaxTemperatureC: maxTemperatureField,
 };
 
 /** Parking zones (spec screen parkArea), with live socket occupancy and the rules that apply. */

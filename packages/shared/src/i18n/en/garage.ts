@@ -96,6 +96,13 @@ export const garage: CatalogueShape<typeof zh> = {
     ActivePass: 'Valid pass',
     Units: 'Quantity',
     Vehicle: 'Vehicle',
+    MaxTemperatureC: 'Temperature limit (°C)',
+    HeatTrigger: 'Over-temperature cause',
+    TemperatureC: 'Temperature (°C)',
+    LimitC: 'Limit (°C)',
+    ConnectorId: 'Connector',
+    Sessions: 'Sessions stopped',
+    Note: 'Note',
   },
   connection: {
     login: { Endpoint: 'Charging system address', Account: 'Login account', Password: 'Login password' },
@@ -136,6 +143,11 @@ export const garage: CatalogueShape<typeof zh> = {
     error: 'The command could not be delivered',
     sending: 'Sending…',
   },
+  /** Why a host is in over-temperature alarm (HeatAlarm.Trigger). */
+  heatTrigger: {
+    temperature: "Temperature above the zone's limit",
+    fault: 'The charger reported high temperature',
+  },
   error: {
     powerOffPending: 'A power-off of this session is already under way',
     hostOffline: 'The host is not connected: the command was not sent',
@@ -152,6 +164,7 @@ export const garage: CatalogueShape<typeof zh> = {
       emergencyStop: 'Charging in this zone is under emergency stop: no charging starts until it is released',
       zoneBudget: 'This zone is at its power budget: no charging can start now',
     },
+    heatAlarmNone: 'This charging host has no over-temperature alarm to clear',
     zoneNameTaken: 'A parking zone with this name already exists',
     ruleNameTaken: 'A charge rule with this name already exists',
     hostNameTaken: 'A charging host with this name already exists',

@@ -96,6 +96,13 @@ export const garage: CatalogueShape<typeof zh> = {
     ActivePass: 'Abono vigente',
     Units: 'Cantidad',
     Vehicle: 'Vehículo',
+    MaxTemperatureC: 'Límite de temperatura (°C)',
+    HeatTrigger: 'Causa de la sobretemperatura',
+    TemperatureC: 'Temperatura (°C)',
+    LimitC: 'Límite (°C)',
+    ConnectorId: 'Conector',
+    Sessions: 'Cargas detenidas',
+    Note: 'Nota',
   },
   connection: {
     login: {
@@ -140,6 +147,11 @@ export const garage: CatalogueShape<typeof zh> = {
     error: 'No se pudo entregar la orden',
     sending: 'Enviando…',
   },
+  /** Why a host is in over-temperature alarm (HeatAlarm.Trigger). */
+  heatTrigger: {
+    temperature: 'Temperatura por encima del límite de la zona',
+    fault: 'El cargador informó de temperatura alta',
+  },
   error: {
     powerOffPending: 'Ya hay un corte en curso para esta carga',
     hostOffline: 'El equipo no está conectado: la orden no se envió',
@@ -157,6 +169,7 @@ export const garage: CatalogueShape<typeof zh> = {
         'La carga en esta zona está en parada de emergencia: no se inicia ninguna carga hasta liberarla',
       zoneBudget: 'Esta zona está en su límite de potencia: ahora no puede iniciarse ninguna carga',
     },
+    heatAlarmNone: 'Este equipo de carga no tiene ninguna alarma de sobretemperatura que borrar',
     zoneNameTaken: 'Ya existe una zona de aparcamiento con este nombre',
     ruleNameTaken: 'Ya existe una tarifa con este nombre',
     hostNameTaken: 'Ya existe un cargador con este nombre',

@@ -96,6 +96,13 @@ export const garage: CatalogueShape<typeof zh> = {
     ActivePass: '有効なパス',
     Units: '数量',
     Vehicle: '車両',
+    MaxTemperatureC: '温度上限 (°C)',
+    HeatTrigger: '過熱アラームの原因',
+    TemperatureC: '温度 (°C)',
+    LimitC: '上限 (°C)',
+    ConnectorId: 'コネクタ',
+    Sessions: '停止した充電',
+    Note: 'メモ',
   },
   connection: {
     login: {
@@ -140,6 +147,11 @@ export const garage: CatalogueShape<typeof zh> = {
     error: 'コマンドを届けられませんでした',
     sending: '送信中…',
   },
+  /** Why a host is in over-temperature alarm (HeatAlarm.Trigger). */
+  heatTrigger: {
+    temperature: 'ゾーンの上限を超える温度',
+    fault: '充電器が高温を報告',
+  },
   error: {
     powerOffPending: 'この充電の停止は既に実行中です',
     hostOffline: 'ホストが接続されていないため、コマンドは送信されませんでした',
@@ -154,6 +166,7 @@ export const garage: CatalogueShape<typeof zh> = {
       emergencyStop: 'このゾーンの充電は緊急停止中です。解除するまで充電を開始できません',
       zoneBudget: 'このゾーンは電力上限に達しています。現在は充電を開始できません',
     },
+    heatAlarmNone: 'この充電ホストには解除する過熱アラームがありません',
     zoneNameTaken: 'この名前の駐輪エリアは既に存在します',
     ruleNameTaken: 'この名前の料金ルールは既に存在します',
     hostNameTaken: 'この名前の充電ホストは既に存在します',

@@ -94,6 +94,13 @@ export const garage = {
     ActivePass: '有效月卡',
     Units: '购买数量',
     Vehicle: '车辆',
+    MaxTemperatureC: '过温限值(°C)',
+    HeatTrigger: '过温报警原因',
+    TemperatureC: '温度(°C)',
+    LimitC: '温度限值(°C)',
+    ConnectorId: '充电接口',
+    Sessions: '被停止的充电',
+    Note: '说明',
   },
   connection: {
     login: { Endpoint: '充电系统地址', Account: '登录账号', Password: '登录密码' },
@@ -134,6 +141,11 @@ export const garage = {
     error: '指令未能送达',
     sending: '下发中…',
   },
+  /** Why a host is in over-temperature alarm (HeatAlarm.Trigger). */
+  heatTrigger: {
+    temperature: '温度超过区域限值',
+    fault: '充电桩报告高温故障',
+  },
   error: {
     powerOffPending: '该次充电的断电指令正在执行中',
     hostOffline: '主机未连接，指令未下发',
@@ -148,6 +160,7 @@ export const garage = {
       emergencyStop: '该区域已紧急停止充电，解除前不能开始充电',
       zoneBudget: '该区域已达到功率上限，暂不能开始充电',
     },
+    heatAlarmNone: '该充电主机没有需要解除的过温报警',
     zoneNameTaken: '停车区域名称已存在',
     ruleNameTaken: '收费规则名称已存在',
     hostNameTaken: '充电主机名称已存在',

@@ -23,6 +23,7 @@ import { syncAvailability } from '../charge-host/commands.ts';
 import { socketSessions } from '../charge-record/service.ts';
 import { iso } from '../common/index.ts';
 import { hostLink, isHostRowOnline, offlineSocketWhere, shownState } from '../common/liveness.ts';
+import { openHeatAlarms } from '../charge-host/heat-alarm.ts';
 import { orderAmount } from '../common/pricing.ts';
 
 type Trx = Kysely<Database>;
@@ -254,6 +255,7 @@ export async function socketGrid(ctx: AreaContext, hostId: number): Promise<Char
       Online: isHostRowOnline(host, ctx.clock.now()),
       LastSeenAt: iso(host.LastSeenAt),
       ...hostLink(link),
+      HeatAlarm: (await openHeatAlarms(k, [hostId])).get(hostId) ?? null,
     },
     Sockets: sockets.map((s) => gridSocket.parse(s)),
     Counts: counts,

@@ -5,6 +5,7 @@ import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
 import { configureHost, newOcppPassword, resetHost } from './commands.ts';
+import { clearHeatAlarm } from './heat-alarm.ts';
 import {
   addHostSockets,
   changedHost,
@@ -14,7 +15,7 @@ import {
   withPresence,
 } from './service.ts';
 
-const { reset, configure, setOcppPassword, ...resource } = ChargeHostApi;
+const { reset, configure, setOcppPassword, clearAlarm, ...resource } = ChargeHostApi;
 
 /** Charging hosts (spec screen chargeHost); creating one creates its sockets 1…PortCount. */
 export const chargeHostRoutes = [
@@ -61,4 +62,5 @@ export const chargeHostRoutes = [
   route(reset, ({ body }, ctx) => resetHost(ctx, body.Id, body.Hard ?? false)),
   route(configure, ({ body }, ctx) => configureHost(ctx, body.Id)),
   route(setOcppPassword, ({ body }, ctx) => newOcppPassword(ctx, body.Id)),
+  route(clearAlarm, ({ body }, ctx) => clearHeatAlarm(ctx, body.Id, body.Note)),
 ];

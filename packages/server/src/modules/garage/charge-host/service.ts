@@ -19,6 +19,7 @@ import {
 import { assertInArea } from '../common/index.ts';
 import { hostLink } from '../common/liveness.ts';
 import { chargerConfigurations } from './configuration.ts';
+import { openHeatAlarms } from './heat-alarm.ts';
 
 type Trx = Kysely<Database>;
 
@@ -70,10 +71,14 @@ export function chargeHostItem(row: Record<string, unknown>): ChargeHostItem {
     SocketsOccupied: 0,
     SocketsFault: 0,
     Configuration: null,
+    HeatAlarm: null,
   };
 }
 
-/** Per page: whether each host is online now, its sockets by state group, its charger's last configuration. */
+/**
+ * Per page: whether each host is online now, its sockets by state group, its charger's last configuration, its
+ * open heat alarm.
+ */
 export async function withPresence(ctx: AreaContext, items: ChargeHostItem[]): Promise<ChargeHostItem[]> {
   const ids = items.map((i) => i.Id);
   const states = await shownStateCounts(ctx.db.kysely, 'host', ids);
@@ -81,6 +86,7 @@ export async function withPresence(ctx: AreaContext, items: ChargeHostItem[]): P
     ctx.db.kysely,
     items.filter((i) => i.LiveLink).map((i) => i.Id),
   );
+  const heat = await openHeatAlarms(ctx.db.kysely, ids);
   return items.map((host) => {
     const counts = groupCounts(states.get(host.Id));
     return {
@@ -92,6 +98,7 @@ export async function withPresence(ctx: AreaContext, items: ChargeHostItem[]): P
       SocketsOccupied: counts.occupied,
       SocketsFault: counts.fault,
       Configuration: configurations.get(host.Id) ?? null,
+      HeatAlarm: heat.get(host.Id) ?? null,
     };
   });
 }

@@ -22,6 +22,7 @@ export const parkAreaQuery = (db: Trx) =>
       'ParkArea.Location',
       'ParkArea.Remark',
       'ParkArea.Disabled',
+      'ParkArea.MaxTemperatureC',
       'ParkArea.CreatedAt',
       'ParkArea.UpdatedAt',
     ]);
