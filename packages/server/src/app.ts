@@ -35,7 +35,12 @@ import { pruneOutbox } from './platform/outbox/webhooks.ts';
 import { AreaHub } from './platform/hub/hub.ts';
 import { recheckHubSessions, registerHub, watchHubSessions } from './platform/hub/routes.ts';
 import { SettingsService } from './modules/system/index.ts';
-import { ensurePartitionsAhead, pruneSwipeRecords, syncBacklog } from './modules/access-control/index.ts';
+import {
+  endDuePasses,
+  ensurePartitionsAhead,
+  pruneSwipeRecords,
+  syncBacklog,
+} from './modules/access-control/index.ts';
 import { openSessionCount, pruneGarageRecords } from './modules/garage/index.ts';
 import { registerModules, routeTable } from './routes.ts';
 import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
@@ -343,6 +348,9 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
   return { platform, hub, cluster };
 }
 
+/** How often the visitor passes' expiry sweep looks for passes at their end. */
+const VISITOR_PASS_SWEEP_MS = 10_000;
+
 /** The periodic sweeps, each run once across the cluster (a singleton task of this instance's node). */
 function scheduleHousekeeping({ cluster, db, clock, settings, throttle }: Platform): void {
   // Login counts and hub tickets live in the database: their old rows are swept.
@@ -354,6 +362,12 @@ function scheduleHousekeeping({ cluster, db, clock, settings, throttle }: Platfo
   // Swipe records past their retention, in bounded steps (docs/performance.md).
   cluster.singleton('swipe-retention', 10 * 60_000, async () => {
     await pruneSwipeRecords(db, clock.now(), settings.get('SwipeRetentionMonths'), { pauseMs: 50 });
+  });
+  // Visitor passes at their end (docs/access-control.md, "Visitor passes"): ended and revoked, so the device sync
+  // takes their cards off the controllers within a minute; due passes are read from the table, so whichever
+  // instance holds the sweep ends what another left undone.
+  cluster.singleton('visitor-pass-expiry', VISITOR_PASS_SWEEP_MS, async () => {
+    await endDuePasses({ db, clock });
   });
   // PostgreSQL: the swipe records' monthly partitions for this month and the next three, at start and daily
   // (a month's partition exists long before its first record; nothing on SQLite).

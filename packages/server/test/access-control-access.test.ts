@@ -101,6 +101,14 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/DoorAlarm/:Id': 'all',
   'POST /api/DoorAlarm/Acknowledge': 'all',
   'GET /api/DoorMonitor': 'all',
+  // Visitor passes (issue 31): issued, revoked and read by both codes, like a grant to one holder.
+  'GET /api/VisitorPass': 'all',
+  'GET /api/VisitorPass/:Id': 'all',
+  'POST /api/VisitorPass': 'all',
+  'POST /api/VisitorPass/Revoke': 'all',
+  'GET /api/VisitorPass/Qr': 'all',
+  'GET /api/VisitorLog': 'all',
+  'GET /api/VisitorLog/:Id': 'all',
 };
 
 const CODES: Record<Who, string[]> = {

@@ -5,4 +5,5 @@ export * from './access-control.ts';
 export * from './doors.ts';
 export * from './access-rules.ts';
 export * from './garage.ts';
+export * from './visitor-pass.ts';
 export * from './registry.ts';

@@ -29,6 +29,7 @@ import {
   temporaryChargeType,
   timeUnit,
 } from './garage.ts';
+import { visitorPassState } from './visitor-pass.ts';
 
 /** Every enumeration by name; the catalogues' `enum` namespace must label each value of each one. */
 export const ENUMS = {
@@ -51,6 +52,7 @@ export const ENUMS = {
   doorAlarmKind,
   doorAlarmState,
   doorLiveState,
+  visitorPassState,
   chargeType,
   temporaryChargeType,
   timeUnit,

@@ -22,6 +22,9 @@ import { holidayRoutes } from './holiday/routes.ts';
 import { doorScheduleRoutes } from './door-schedule/routes.ts';
 import { doorAlarmRoutes } from './door-alarm/routes.ts';
 import { doorMonitorRoutes } from './door-monitor/routes.ts';
+import { visitorPassRoutes } from './visitor-pass/routes.ts';
+import { visitorPassMigration } from './migration-visitor-pass.ts';
+import { registerVisitorPassDependents } from './visitor-pass/dependents.ts';
 
 /** The access-control module's face (the ten screens under /accesscontrol, docs/access-control.md). */
 export const accessControlModule: ServerModule = {
@@ -45,6 +48,7 @@ export const accessControlModule: ServerModule = {
     ...doorScheduleRoutes,
     ...doorAlarmRoutes,
     ...doorMonitorRoutes,
+    ...visitorPassRoutes,
   ],
   migrations: {
     '0003-access-control': accessControlMigration,
@@ -54,8 +58,12 @@ export const accessControlModule: ServerModule = {
     '0021-swipe-day-covering': swipeDayCoveringMigration,
     '0022-refused-swipes': refusedSwipeMigration,
     '0023-swipe-partitions': swipePartitionsMigration,
+    '0032-visitor-pass': visitorPassMigration,
   },
-  register: registerAccessControlDependents,
+  register: () => {
+    registerAccessControlDependents();
+    registerVisitorPassDependents();
+  },
 };
 
 // What other layers use: the one writer of swipe records and the issue statuses (device gateways), the tables.
@@ -119,6 +127,8 @@ export {
   type DoorChanges,
 } from './door-monitor/service.ts';
 export { announceAlarms } from './door-alarm/service.ts';
+// The visitor passes' expiry sweep (app.ts, a cluster singleton).
+export { endDuePasses } from './visitor-pass/service.ts';
 // For the demo place's seeder (src/demo): the change-log kinds and the swipe records' day length.
 export { CHANGE } from './card-user/change-log.ts';
 export { DAY_MS } from './door-opening-record/service.ts';
@@ -132,3 +142,4 @@ export {
 } from './door-opening-record/partitions.ts';
 export type { AccessControlTables } from './tables.ts';
 export type { AccessControlRuleTables } from './tables-rules.ts';
+export type { AccessControlVisitorTables } from './tables-visitor-pass.ts';

@@ -17,6 +17,8 @@ export interface TimeProfileTable {
   LinkedProfileId: number | null;
   NotOnHolidays: Generated<number>;
   Remark: string | null;
+  /** The window of the visitor passes it carries the hours of (migration 0032); null for an operator's profile. */
+  VisitorWindow: Generated<string | null>;
   CreatedAt: number;
   UpdatedAt: number;
 }

@@ -18,3 +18,4 @@ export * from './holiday.ts';
 export * from './door-schedule.ts';
 export * from './door-alarm.ts';
 export * from './door-monitor.ts';
+export * from './visitor-pass.ts';

@@ -156,6 +156,7 @@ export const enums: CatalogueShape<typeof zh> = {
     5: 'Forced open',
     6: 'Controller offline',
   },
+  visitorPassState: { 1: 'Valid', 2: 'Expired', 3: 'Revoked' },
   chargeType: {
     0: 'Temporary parking',
     1: 'Monthly parking',

@@ -156,6 +156,7 @@ export const enums: CatalogueShape<typeof zh> = {
     5: 'Forzada',
     6: 'Controlador desconectado',
   },
+  visitorPassState: { 1: 'Vigente', 2: 'Caducado', 3: 'Revocado' },
   chargeType: {
     0: 'Aparcamiento temporal',
     1: 'Aparcamiento mensual',

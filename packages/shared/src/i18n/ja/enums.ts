@@ -156,6 +156,7 @@ export const enums: CatalogueShape<typeof zh> = {
     5: 'こじ開け',
     6: 'コントローラーオフライン',
   },
+  visitorPassState: { 1: '有効', 2: '期限切れ', 3: '取消済み' },
   chargeType: {
     0: '一時駐車',
     1: '月極駐車',

@@ -291,9 +291,12 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
     .selectFrom('CardUserLinkChannel as L')
     .innerJoin('CardUser as U', 'U.Id', 'L.CardUserId')
     .innerJoin('AccessControlChannel as C', 'C.Id', 'L.ChannelId')
+    .leftJoin('VisitorPass as P', 'P.CardUserId', 'L.CardUserId')
     .select([
       'L.Id',
       'L.CardUserId',
+      'P.State as PassState',
+      'P.ValidTo as PassEnd',
       'L.IssueStatus',
       'L.UpdatedAt',
       'L.ValidFrom',
@@ -315,8 +318,14 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
   );
   for (const c of held) holderCards.get(c.CardUserId!)!.push(displayToCard(c.CardNumber));
   const grants = new Map<number, Grant>();
+  // A visitor pass that ended (its end passed, or it was revoked) is never written, even before the expiry sweep
+  // has revoked its authorisations: a controller reset, or an instance that died at its end, cannot bring it
+  // back (docs/access-control.md, "Visitor passes"). Its rows wait for that revoke, not for this pass.
+  const now = ctx.clock.now();
+  const passEnded = (l: (typeof links)[number]) =>
+    l.PassState !== null && (Number(l.PassState) !== 1 || Number(l.PassEnd) <= now);
   const live = links.filter(
-    (l) => LIVE.includes(l.IssueStatus) && !l.Revoked && !l.Disabled && l.DoorNumber >= 1,
+    (l) => LIVE.includes(l.IssueStatus) && !l.Revoked && !l.Disabled && l.DoorNumber >= 1 && !passEnded(l),
   );
   const heads = await profileHeads(
     ctx,
@@ -351,12 +360,14 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
       });
   }
   return {
-    rows: links.map((l) => ({
-      Id: l.Id,
-      CardUserId: l.CardUserId,
-      IssueStatus: l.IssueStatus,
-      UpdatedAt: Number(l.UpdatedAt),
-    })),
+    rows: links
+      .filter((l) => !(passEnded(l) && LIVE.includes(l.IssueStatus)))
+      .map((l) => ({
+        Id: l.Id,
+        CardUserId: l.CardUserId,
+        IssueStatus: l.IssueStatus,
+        UpdatedAt: Number(l.UpdatedAt),
+      })),
     cards,
     holderCards,
   };

@@ -1,4 +1,6 @@
+import { randomInt } from 'node:crypto';
 import {
+  CARD_VALUE_MAX,
   expandCardRange,
   parseCardNumber,
   parseCardNumberList,
@@ -166,6 +168,48 @@ export async function setHolderCards(
       throw new AppError(409, 'accessControl.error.cardTaken', { card: card.CardNumber });
   }
   return removed.length > 0 || added.length > 0;
+}
+
+/** The printed numbers a visitor pass's card is drawn from: ten digits without leading zeros, about 3.3 billion. */
+const VISITOR_CARD_FIRST = 1_000_000_000;
+const VISITOR_CARD_LAST = CARD_VALUE_MAX;
+
+/**
+ * Registers the card of a visitor pass, held by the pass's holder row, in the caller's transaction: a number
+ * drawn at random among those no card has (registered anywhere, pool included), so it collides with no card
+ * and cannot be guessed from another pass's. It is never handed out again: a QR code kept after its pass
+ * opens nothing. Null when ten draws all hit registered numbers (a registry of billions of cards).
+ */
+export async function registerVisitorCard(
+  trx: Trx,
+  areaId: number,
+  holderId: number,
+  now: number,
+): Promise<{ Id: number; CardNumber: string } | null> {
+  for (let draw = 0; draw < 10; draw++) {
+    const CardNumber = String(randomInt(VISITOR_CARD_FIRST, VISITOR_CARD_LAST + 1));
+    const taken = await trx
+      .selectFrom('Card')
+      .select('Id')
+      .where('CardNumber', '=', CardNumber)
+      .executeTakeFirst();
+    if (taken) continue;
+    const card = await trx
+      .insertInto('Card')
+      .values({
+        AreaId: areaId,
+        CardNumber,
+        CardType: 0,
+        CardUserId: holderId,
+        Remark: null,
+        CreatedAt: now,
+        UpdatedAt: now,
+      })
+      .returning('Id')
+      .executeTakeFirstOrThrow();
+    return { Id: card.Id, CardNumber };
+  }
+  return null;
 }
 
 /** A card leaves the registry only from the pool. */

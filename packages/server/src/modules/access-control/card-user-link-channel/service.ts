@@ -403,39 +403,98 @@ export async function changeValidity(
  * nothing to wait for, so the row is removed.
  */
 export async function revoke(ctx: AreaContext, ids: number[]): Promise<RevokeResult> {
-  const now = ctx.clock.now();
   return ctx.db.kysely.transaction().execute(async (trx) => {
-    const out = { Revoked: 0, Removed: 0 };
-    const revoked: number[] = [];
-    // A removed row is reported as it was just before, revoked: nothing is left to read afterwards.
-    const removed: CardUserLinkChannelItem[] = [];
-    for (const authId of new Set(ids)) {
-      const row = await findAuthorization(ctx, trx, authId);
-      if (row.Revoked) continue;
-      if (!protocolNeedsSync(row.Protocol)) {
-        const before = (await authorisationItems(ctx, trx, [authId])).get(authId);
-        await trx.deleteFrom('CardUserLinkChannel').where('Id', '=', authId).execute();
-        if (before) removed.push({ ...before, Revoked: true, UpdatedAt: iso(now)! });
-        out.Removed++;
-      } else {
-        revoked.push(authId);
-        await trx
-          .updateTable('CardUserLinkChannel')
-          .set({ Revoked: 1, IssueStatus: removedStatusSql(), UpdatedAt: now })
-          .where('Id', '=', authId)
-          .execute();
-        out.Revoked++;
-      }
-    }
+    const out = await revokeRows(ctx, trx, ids);
     await audit(ctx, { action: 'revoke', entity: 'CardUserLinkChannel', after: { Ids: ids, ...out } }, trx);
-    const items = await authorisationItems(ctx, trx, revoked);
-    await emitAuthorisationChanges(
-      ctx,
-      trx,
-      [...removed, ...items.values()].map((item) => ({ item, change: 'revoked' as const })),
-    );
     return out;
   });
+}
+
+/** Revokes authorisations in the caller's transaction (see `revoke`), with their events. */
+async function revokeRows(ctx: AreaContext, trx: Trx, ids: number[]): Promise<RevokeResult> {
+  const now = ctx.clock.now();
+  const out = { Revoked: 0, Removed: 0 };
+  const revoked: number[] = [];
+  // A removed row is reported as it was just before, revoked: nothing is left to read afterwards.
+  const removed: CardUserLinkChannelItem[] = [];
+  for (const authId of new Set(ids)) {
+    const row = await findAuthorization(ctx, trx, authId);
+    if (row.Revoked) continue;
+    if (!protocolNeedsSync(row.Protocol)) {
+      const before = (await authorisationItems(ctx, trx, [authId])).get(authId);
+      await trx.deleteFrom('CardUserLinkChannel').where('Id', '=', authId).execute();
+      if (before) removed.push({ ...before, Revoked: true, UpdatedAt: iso(now)! });
+      out.Removed++;
+    } else {
+      revoked.push(authId);
+      await trx
+        .updateTable('CardUserLinkChannel')
+        .set({ Revoked: 1, IssueStatus: removedStatusSql(), UpdatedAt: now })
+        .where('Id', '=', authId)
+        .execute();
+      out.Revoked++;
+    }
+  }
+  const items = await authorisationItems(ctx, trx, revoked);
+  await emitAuthorisationChanges(
+    ctx,
+    trx,
+    [...removed, ...items.values()].map((item) => ({ item, change: 'revoked' as const })),
+  );
+  return out;
+}
+
+/**
+ * A visitor pass's doors (visitor-pass/service.ts), in the pass's transaction: its holder row onto the channels
+ * with the pass's terms, checked and counted as any grant (the area's channels, the controllers' profile slots).
+ */
+export async function grantVisitorDoors(
+  ctx: AreaContext,
+  trx: Trx,
+  holderId: number,
+  channelIds: number[],
+  terms: Terms,
+): Promise<void> {
+  await grant(ctx, trx, [holderId], await channelsOf(trx, ctx.areaId, channelIds), terms);
+}
+
+/** A visitor pass ended: every authorisation of its holder row is revoked (its card leaves the controllers). */
+export async function revokeVisitorDoors(ctx: AreaContext, trx: Trx, holderId: number): Promise<void> {
+  const rows = await trx
+    .selectFrom('CardUserLinkChannel')
+    .select('Id')
+    .where('CardUserId', '=', holderId)
+    .where('Revoked', '=', 0)
+    .execute();
+  if (rows.length)
+    await revokeRows(
+      ctx,
+      trx,
+      rows.map((r) => r.Id),
+    );
+}
+
+/**
+ * Lets visitor-pass time profiles go (time-profile/service.ts, dropVisitorProfiles): the revoked authorisations
+ * whose removal the controllers confirmed forget them. True when none still needs them: no authorisation that
+ * is not revoked, nor one whose removal is pending, uses any of them.
+ */
+export async function releaseProfiles(trx: Trx, profileIds: number[]): Promise<boolean> {
+  if (profileIds.length === 0) return true;
+  const busy = await trx
+    .selectFrom('CardUserLinkChannel')
+    .select('Id')
+    .where('TimeProfileId', 'in', profileIds)
+    .where((eb) => eb.or([eb('Revoked', '=', 0), eb('IssueStatus', '!=', ISSUE.deletionSucceeded)]))
+    .limit(1)
+    .executeTakeFirst();
+  if (busy) return false;
+  await trx
+    .updateTable('CardUserLinkChannel')
+    .set({ TimeProfileId: null })
+    .where('TimeProfileId', 'in', profileIds)
+    .execute();
+  return true;
 }
 
 /**

@@ -4,6 +4,7 @@ import { exportColumns } from '../../../platform/export-columns.ts';
 import { contains, match } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import type { AreaContext } from '../../../platform/context.ts';
+import { notVisitorHolder } from '../visitor-pass/holders.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
 
@@ -33,7 +34,8 @@ export function holderQuery(db: Kysely<any>) {
       'CardUser.Remark',
       'CardUser.CreatedAt',
       'CardUser.UpdatedAt',
-    ]);
+    ])
+    .where(notVisitorHolder('CardUser.Id'));
 }
 
 const mapHolder = rowMapper<HolderItem>({ instants: ['ValidFrom', 'ValidTo', 'CreatedAt', 'UpdatedAt'] });

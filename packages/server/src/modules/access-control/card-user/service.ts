@@ -152,6 +152,44 @@ export async function insertHolder(
   return created.Id;
 }
 
+/**
+ * The holder row a visitor pass's card is on the controllers as (visitor-pass/service.ts), in the caller's
+ * transaction: the pass's validity (its last second: a holder's end is inclusive), no department, no change
+ * record (a visitor is not one of the area's holders: the holder screens and pickers leave the row out).
+ */
+export async function insertVisitorHolder(
+  trx: Trx,
+  areaId: number,
+  input: { Name: string; Phone: string | null; ValidFrom: number; ValidTo: number },
+  now: number,
+): Promise<number> {
+  const created = await trx
+    .insertInto('CardUser')
+    .values({
+      AreaId: areaId,
+      Name: input.Name,
+      Phone: input.Phone,
+      CitizenId: null,
+      Nation: 0,
+      DepartmentId: null,
+      PeopleGroupId: null,
+      PeopleTypeId: null,
+      ValidFrom: input.ValidFrom,
+      ValidTo: input.ValidTo,
+      Remark: null,
+      CreatedAt: now,
+      UpdatedAt: now,
+    })
+    .returning('Id')
+    .executeTakeFirstOrThrow();
+  return created.Id;
+}
+
+/** A visitor pass ended: its holder row is disabled, so nothing can be granted to it again. */
+export async function closeVisitorHolder(trx: Trx, holderId: number, now: number): Promise<void> {
+  await trx.updateTable('CardUser').set({ Disabled: 1, UpdatedAt: now }).where('Id', '=', holderId).execute();
+}
+
 export async function createHolder(ctx: AreaContext, input: HolderInput): Promise<number> {
   const areaId = ctx.areaId;
   return ctx.db.kysely.transaction().execute(async (trx) => {

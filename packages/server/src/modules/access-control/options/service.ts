@@ -7,6 +7,7 @@ import {
 import type { AreaContext } from '../../../platform/context.ts';
 import { areaChannels } from '../access-control-channel/service.ts';
 import { holderKeyword } from '../card-user/items.ts';
+import { notVisitorHolder } from '../visitor-pass/holders.ts';
 
 /** The current area's controllers. */
 export function deviceOptions(ctx: AreaContext): Promise<AccessControlDeviceOption[]> {
@@ -50,7 +51,8 @@ export async function cardUserOptions(
   let q = ctx.db.kysely
     .selectFrom('CardUser')
     .select(['CardUser.Id', 'CardUser.Name', 'CardUser.Phone', 'CardUser.Disabled'])
-    .where('CardUser.AreaId', '=', ctx.areaId);
+    .where('CardUser.AreaId', '=', ctx.areaId)
+    .where(notVisitorHolder('CardUser.Id'));
   if (keyword) q = q.where((eb) => holderKeyword(eb, keyword, 'CardUser.Id'));
   const rows = await q.orderBy('CardUser.Name').orderBy('CardUser.Id').limit(CARD_USER_OPTIONS_MAX).execute();
   return rows.map((r) => ({ ...r, Disabled: r.Disabled === 1 }));

@@ -7,6 +7,7 @@ import {
   weekdayMask,
   weekdaysOf,
   type HolidayDef,
+  type PassProfilePart,
   type ProfileDef,
   type ProfileSegment,
   type ProfileSlotUse,
@@ -56,7 +57,8 @@ export function profileQuery(db: Trx) {
         .whereRef('CardUserLinkChannel.TimeProfileId', '=', 'TimeProfile.Id')
         .where('CardUserLinkChannel.Revoked', '=', 0)
         .as('GrantCount'),
-    ]);
+    ])
+    .where('TimeProfile.VisitorWindow', 'is', null);
 }
 
 const mapProfile = rowMapper<TimeProfileItem>({ flags: ['NotOnHolidays'] });
@@ -191,6 +193,7 @@ export async function profileChoices(ctx: AreaContext): Promise<{ Id: number; Na
     .selectFrom('TimeProfile')
     .select(['Id', 'Name'])
     .where('AreaId', '=', ctx.areaId)
+    .where('VisitorWindow', 'is', null)
     .orderBy('Name')
     .execute();
 }
@@ -234,4 +237,85 @@ export async function changedProfile(input: UpdateBody, ctx: AreaContext, trx: T
 
 function defaults(input: UpdateBody) {
   return { LinkedProfileId: input.LinkedProfileId ?? null, NotOnHolidays: input.NotOnHolidays ?? false };
+}
+
+/**
+ * The time profiles that carry a visitor pass window's hours (visitor-pass/service.ts), in the caller's
+ * transaction: found by the window's key, else made (every weekday, holidays included, one segment each,
+ * linked first to last; the last made first so each links to one that exists). Their `VisitorWindow` keeps them
+ * off the profile screens and choices. Returns the head, the profile an authorisation names.
+ */
+export async function visitorProfile(
+  trx: Trx,
+  areaId: number,
+  window: string,
+  parts: readonly PassProfilePart[],
+  now: number,
+): Promise<number> {
+  const found = await trx
+    .selectFrom('TimeProfile')
+    .select(['Id', 'Name'])
+    .where('AreaId', '=', areaId)
+    .where('VisitorWindow', '=', window)
+    .execute();
+  // The head is part 1: its name ends so (names are unique per area).
+  const head = found.find((p) => p.Name.endsWith('#1'));
+  if (head) return head.Id;
+  let linked: number | null = null;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i]!;
+    const row = await trx
+      .insertInto('TimeProfile')
+      .values({
+        AreaId: areaId,
+        Name: `visitor ${window} #${i + 1}`,
+        StartDate: part.StartDate,
+        EndDate: part.EndDate,
+        Weekdays: weekdayMask([1, 2, 3, 4, 5, 6, 7]),
+        Segments: JSON.stringify([{ Start: part.Start, End: part.End }]),
+        LinkedProfileId: linked,
+        NotOnHolidays: 0,
+        Remark: null,
+        VisitorWindow: window,
+        CreatedAt: now,
+        UpdatedAt: now,
+      })
+      .returning('Id')
+      .executeTakeFirstOrThrow();
+    linked = row.Id;
+  }
+  return linked!;
+}
+
+/**
+ * Drops the profiles of visitor-pass windows no pass needs any more (the expiry sweep): a window goes once no
+ * authorisation uses it, or only revoked ones whose removal the controllers confirmed, which forget it first
+ * (`release`, the authorisations' writer). A controller that still holds one in a slot holds a profile no
+ * card names; its next rules pass reuses the slot.
+ */
+export async function dropVisitorProfiles(
+  trx: Trx,
+  release: (profileIds: number[]) => Promise<boolean>,
+  limit = 50,
+): Promise<number> {
+  const rows = await trx
+    .selectFrom('TimeProfile')
+    .select(['Id', 'AreaId', 'VisitorWindow'])
+    .where('VisitorWindow', 'is not', null)
+    .orderBy('Id')
+    .execute();
+  const windows = new Map<string, number[]>();
+  for (const r of rows) {
+    const key = `${r.AreaId} ${r.VisitorWindow}`;
+    windows.set(key, [...(windows.get(key) ?? []), r.Id]);
+  }
+  let dropped = 0;
+  for (const ids of windows.values()) {
+    if (dropped >= limit) break;
+    if (!(await release(ids))) continue;
+    await trx.updateTable('TimeProfile').set({ LinkedProfileId: null }).where('Id', 'in', ids).execute();
+    await trx.deleteFrom('TimeProfile').where('Id', 'in', ids).execute();
+    dropped++;
+  }
+  return dropped;
 }
