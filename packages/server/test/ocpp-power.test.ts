@@ -554,8 +554,20 @@ describeEachDb(
         .set({ EnergyWh: 90 })
         .where('Id', '=', phantom.recordId)
         .execute();
-      // The charger boots again and reports its connectors: port 3 is free.
+      // The charger boots again and reports its connectors: port 3 is free. Each step is waited for as the
+      // server records it (the host seen offline, then online with the port's report): an earlier "Available"
+      // of port 3 already passes the status check, and reconciliation only looks at hosts online here (CI,
+      // 29 Nov: on a loaded machine the reconcile ran before the reconnect was recorded and closed nothing).
+      const hostOnline = async () =>
+        (
+          await k()
+            .selectFrom('ChargeHost')
+            .select('OcppOnline')
+            .where('Id', '=', hosts.recon.id)
+            .executeTakeFirstOrThrow()
+        ).OcppOnline;
       await cp.goOffline();
+      await until(async () => (await hostOnline()) === 0);
       await cp.goOnline();
       await until(async () => {
         const s = await k()
@@ -563,7 +575,7 @@ describeEachDb(
           .select(['OcppStatus', 'OcppStatusAt'])
           .where('Id', '=', sockets.recon[2]!)
           .executeTakeFirstOrThrow();
-        return s.OcppStatus === 'Available' && (s.OcppStatusAt ?? 0) >= startAt;
+        return (await hostOnline()) === 1 && s.OcppStatus === 'Available' && (s.OcppStatusAt ?? 0) >= startAt;
       });
       const freeAt = (
         await k()
