@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type {
   ChargeHostItem,
   ChargeOrderItem,
+  HeatAlarmItem,
   MonthlyPassItem,
   OrderKind,
   ParkOrderItem,
@@ -25,6 +26,8 @@ export interface GarageDialogs {
   /** Selling a pass; preset on a vehicle when sold from its row. */
   sellPass: { vehicleId?: number | undefined };
   renewPass: MonthlyPassItem;
+  /** Clearing a host's heat alarm with a note. */
+  clearHeatAlarm: { hostId: number; hostName: string; alarm: HeatAlarmItem };
 }
 
 type Open = { [K in keyof GarageDialogs]: GarageDialogs[K] | null };
@@ -36,6 +39,7 @@ export const useGarageDialogs = create<Open>()(() => ({
   ocppPassword: null,
   sellPass: null,
   renewPass: null,
+  clearHeatAlarm: null,
 }));
 
 export function openDialog<K extends keyof GarageDialogs>(key: K, value: GarageDialogs[K]): void {

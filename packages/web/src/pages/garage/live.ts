@@ -26,6 +26,7 @@ export const GARAGE_EVENTS = [
   'SessionEnded',
   'PortFault',
   'PowerOffConfirmed',
+  'HeatAlarm',
 ] as const satisfies readonly HubEventType[];
 export type GarageEvent = (typeof GARAGE_EVENTS)[number];
 export type GarageMessage = HubEventOf<GarageEvent>;
@@ -66,6 +67,8 @@ export const STALE_AFTER: Record<GarageEvent, readonly QueryKey[]> = {
   SessionMeter: [],
   // A power-off the charger accepted is confirmed: its record reads "power cut" now.
   PowerOffConfirmed: [list('ForcedOutageRecord')],
+  // A host entered or left heat alarm: its tag on the host list, the banner and tiles of its grid.
+  HeatAlarm: [GRID_KEY, list('ChargeHost')],
 };
 
 /** The server's time of an event (ms), or now when it is unreadable. */

@@ -3,6 +3,7 @@ import { Segmented } from 'antd';
 import { AppstoreOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { ClearHeatAlarmDialog } from '../charge-host/ClearHeatAlarmDialog.tsx';
 import { PowerOffDialog } from './PowerOffDialog.tsx';
 import { RemoteStartDialog } from './RemoteStartDialog.tsx';
 import { SocketGrid } from './SocketGrid.tsx';
@@ -59,6 +60,7 @@ function SocketsScreen({ params }: { params: URLSearchParams }) {
       )}
       <PowerOffDialog />
       <RemoteStartDialog />
+      <ClearHeatAlarmDialog />
     </div>
   );
 }

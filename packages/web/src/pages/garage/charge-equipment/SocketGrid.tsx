@@ -10,6 +10,7 @@ import {
 } from '@gatehouse/shared';
 import { call } from '../../../core/api.ts';
 import { HostPresence } from '../charge-host/HostPresence.tsx';
+import { HeatAlarmBanner } from '../charge-host/HeatAlarm.tsx';
 import { openDialog } from '../dialogs.ts';
 import { loadAll } from '../options.ts';
 import { GRID_KEY } from '../live.ts';
@@ -111,6 +112,7 @@ function HostSockets({ data }: { data: ChargeEquipmentGrid }) {
           ))}
         </span>
       </div>
+      {host.HeatAlarm && <HeatAlarmBanner host={host} alarm={host.HeatAlarm} />}
       <PortStateLegend sockets={data.Sockets} />
       {data.Sockets.length === 0 ? (
         <Empty description={t('garageUi.socket.noSockets')} />
@@ -120,8 +122,10 @@ function HostSockets({ data }: { data: ChargeEquipmentGrid }) {
             <SocketTile
               key={socket.Id}
               socket={socket}
+              heatAlarm={host.HeatAlarm !== null}
               onRemoteStart={
-                canRemoteStart(socket, host)
+                // A host in heat alarm refuses every start: nothing to offer until it is cleared.
+                canRemoteStart(socket, host) && !host.HeatAlarm
                   ? () =>
                       openDialog('remoteStart', {
                         socketId: socket.Id,

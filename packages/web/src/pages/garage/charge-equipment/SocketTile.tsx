@@ -1,5 +1,5 @@
 import { Button, Typography } from 'antd';
-import { PlayCircleOutlined, PoweroffOutlined } from '@ant-design/icons';
+import { FireOutlined, PlayCircleOutlined, PoweroffOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { findEnumItem, chargePortState, formatCents, formatKWh } from '@gatehouse/shared';
 import { canPowerOff, type GridSocket } from './types.ts';
@@ -13,14 +13,18 @@ const UNKNOWN_STATE_COLOUR = '#424242';
  * One socket of the grid: a band in its state's colour with the port and the state's label, the running
  * session (card, time, energy, live estimate) or when the state last changed, and its actions: forced
  * power-off, and starting a session for a card where the host's device link allows it. A socket whose host is
- * offline reads "unknown / offline": its session's figures are the last the charger reported.
+ * offline reads "unknown / offline": its session's figures are the last the charger reported. A socket whose
+ * host is in heat alarm says so in red (its sessions are being stopped, none starts).
  */
 export function SocketTile({
   socket,
+  heatAlarm = false,
   onPowerOff,
   onRemoteStart,
 }: {
   socket: GridSocket;
+  /** Its host is in heat alarm: the tile says so, whatever its state. */
+  heatAlarm?: boolean;
   onPowerOff(): void;
   /** Offered only where a session can be started now (canRemoteStart). */
   onRemoteStart?: (() => void) | undefined;
@@ -32,7 +36,7 @@ export function SocketTile({
   const offline = socket.StateGroup === 'offline';
   return (
     <div
-      className="socket-tile"
+      className={heatAlarm ? 'socket-tile socket-tile-heat' : 'socket-tile'}
       style={{ borderColor: colour }}
       data-port={socket.PortNumber}
       data-state={socket.State}
@@ -46,6 +50,11 @@ export function SocketTile({
         </span>
       </div>
       <div className="socket-tile-body">
+        {heatAlarm && (
+          <div className="socket-tile-heat-label" data-testid="socket-heat-alarm">
+            <FireOutlined /> {t('garageUi.heat.tile')}
+          </div>
+        )}
         {session ? (
           <>
             <div>

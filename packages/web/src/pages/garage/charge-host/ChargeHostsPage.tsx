@@ -16,6 +16,8 @@ import { closeDialog, openDialog, useGarageDialogs } from '../dialogs.ts';
 import { openScreen, socketsHref, zoneOptions } from '../options.ts';
 import '../garage.css';
 import { hostForm } from './host-form.ts';
+import { ClearHeatAlarmDialog } from './ClearHeatAlarmDialog.tsx';
+import { HeatAlarmTag, openClearHeatAlarm } from './HeatAlarm.tsx';
 import { HostConfiguration } from './HostConfiguration.tsx';
 import { HostPresence } from './HostPresence.tsx';
 
@@ -103,6 +105,12 @@ const config: ListPageConfig<HostRow> = {
           <Typography.Text type="secondary" className="garage-host-serial">
             {row.SerialNumber}
           </Typography.Text>
+          {/* In heat alarm: no session starts on it until an operator clears it (docs/garage.md "Heat"). */}
+          {row.HeatAlarm && (
+            <div>
+              <HeatAlarmTag alarm={row.HeatAlarm} />
+            </div>
+          )}
         </div>
       ),
     },
@@ -169,6 +177,15 @@ const config: ListPageConfig<HostRow> = {
       codes: BICYCLE_ANY,
       run: (row) => openScreen(socketsHref({ ChargeHostId: row.Id })),
     },
+    // A host in heat alarm takes no session until cleared, with a note (Admin code, like its other commands).
+    {
+      key: 'clearHeatAlarm',
+      label: 'garageUi.heat.clear',
+      codes: BICYCLE_ADMIN,
+      danger: true,
+      visible: (row) => row.HeatAlarm !== null,
+      run: (row) => openClearHeatAlarm(row, row.HeatAlarm!),
+    },
     // Commands go to charging-API hosts over their live link (docs/chargers.md, "Commands"); an offline
     // host, a refusal or no answer is the server's message.
     {
@@ -219,6 +236,7 @@ export default function ChargeHostsPage() {
     <>
       <ListPage config={config} title={t('route.chargeHosts')} />
       <PasswordOnceDialog />
+      <ClearHeatAlarmDialog />
     </>
   );
 }

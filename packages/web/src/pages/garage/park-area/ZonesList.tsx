@@ -1,4 +1,10 @@
-import { BICYCLE_ADMIN, BICYCLE_ANY, ParkAreaApi, type ParkAreaItem } from '@gatehouse/shared';
+import {
+  BICYCLE_ADMIN,
+  BICYCLE_ANY,
+  MAX_TEMPERATURE_C,
+  ParkAreaApi,
+  type ParkAreaItem,
+} from '@gatehouse/shared';
 import { Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
@@ -88,6 +94,17 @@ const config: ListPageConfig<ZoneRow> = {
         ),
     },
     { key: 'Location', title: 'garage.field.Location', ellipsis: true, width: 140 },
+    {
+      key: 'MaxTemperatureC',
+      title: 'garage.field.MaxTemperatureC',
+      width: 110,
+      render: (row, tr) =>
+        row.MaxTemperatureC === null ? (
+          <Typography.Text type="secondary">{tr('garageUi.heat.noLimit')}</Typography.Text>
+        ) : (
+          tr('garageUi.heat.degrees', { value: row.MaxTemperatureC })
+        ),
+    },
   ],
   form: {
     width: 720,
@@ -110,9 +127,23 @@ const config: ListPageConfig<ZoneRow> = {
         wide: true,
         extra: 'garageUi.zone.rulesHint',
       },
+      // Heat (docs/garage.md "Heat"): above this a charger of the zone puts its host in alarm; empty, none.
+      {
+        name: 'MaxTemperatureC',
+        label: 'garage.field.MaxTemperatureC',
+        kind: 'number',
+        min: MAX_TEMPERATURE_C.min,
+        max: MAX_TEMPERATURE_C.max,
+        extra: 'garageUi.heat.limitHint',
+      },
       { name: 'Remark', label: 'garage.field.Remark', kind: 'textarea', maxLength: 200 },
     ],
-    toBody: (values) => ({ ...values, ChargeRuleIds: values.ChargeRuleIds ?? [] }),
+    // An emptied limit is sent as null (removed); left out, the server would keep the old one.
+    toBody: (values) => ({
+      ...values,
+      ChargeRuleIds: values.ChargeRuleIds ?? [],
+      MaxTemperatureC: values.MaxTemperatureC ?? null,
+    }),
   },
   rowActions: [
     {
