@@ -52,6 +52,7 @@ export const AUDIT_ENTITY_MODULE: Readonly<Record<string, AuditModule>> = {
   DoorSchedule: 'accessControl',
   DoorAlarm: 'accessControl',
   VisitorPass: 'accessControl',
+  AreaLockdown: 'accessControl',
   ParkArea: 'garage',
   ChargeRule: 'garage',
   ChargeHost: 'garage',
@@ -127,6 +128,8 @@ const SHOWN_VALUES: Readonly<Record<string, readonly string[]>> = {
   DoorAlarm: ['Note'],
   ChargeEquipment: ['CardNumber'],
   // The note an operator cleared a heat alarm with.
+  // Why an area was locked down or evacuated, and the note it was released with.
+  AreaLockdown: ['Reason', 'ReleaseNote'],
   ChargeHost: ['Note'],
 };
 

@@ -5,16 +5,21 @@
 // control 0x82) is read and corrected in a full pass; what it cannot (tasks, interlock, keypads, passcodes) is
 // written when it differs from the digest of what was last written, and written again whenever the controller
 // is found to have forgotten its settings (door-watch.ts). Each part's digest is kept as soon as it is written,
-// so a pass cut short by packet loss resumes where it stopped.
+// so a pass cut short by packet loss resumes where it stopped. An area's lockdown goes first: the task list without
+// the schedules that would undo it, then each door held in its mode and read back (0x82), its answer stored and
+// told live; once released, each door it changed given back its own mode the same way.
 
 import { createHash } from 'node:crypto';
 import { PROFILE_SLOTS, budgetDetail, type ProfileSlot } from '@gatehouse/shared';
 import {
+  lockdownDoorsRead,
+  lockdownPriorRead,
   ruleSyncFinished,
   ruleSyncRow,
   ruleSyncStarted,
   rulesPlan,
   type ControllerRef,
+  type LockdownDoorRead,
   type PlannedTask,
   type RulePassOutcome,
   type RulesPlan,
@@ -135,7 +140,13 @@ export async function syncRules(
   await ruleSyncStarted(ctx, device.Id);
   publish('running');
   const applied = options.rewrite ? keepReadable(plan.applied) : plan.applied;
-  const pass = new RulePass(driver, wg, { ...plan, applied }, options.compare);
+  const pass = new RulePass(
+    driver,
+    wg,
+    { ...plan, applied },
+    options.compare,
+    lockdownSink(ctx, device, plan, options),
+  );
   try {
     await pass.run();
   } catch (error) {
@@ -175,6 +186,30 @@ export async function syncRules(
   return null;
 }
 
+/** Where a pass leaves what the doors answered under a lockdown: the module's store, then the area's browsers. */
+interface LockdownSink {
+  /** A door's mode before the lockdown wrote its own (kept once, for the release). */
+  priorRead(read: { door: number; mode: number; delay: number }): Promise<void>;
+  /** What the doors answered when read back after the writes. */
+  doorsRead(reads: LockdownDoorRead[]): Promise<void>;
+}
+
+function lockdownSink(
+  ctx: ServiceContext,
+  device: ControllerRef,
+  plan: RulesPlan,
+  options: RuleSyncOptions,
+): LockdownSink {
+  const lockdownId = plan.lockdown?.lockdownId ?? 0;
+  return {
+    priorRead: (read) => lockdownPriorRead(ctx, device.Id, lockdownId, read),
+    async doorsRead(reads) {
+      const { areaId, doors } = await lockdownDoorsRead(ctx, device.Id, lockdownId, reads);
+      for (const door of doors) options.hub?.publish(areaId, { Type: 'LockdownDoor', ...door });
+    },
+  };
+}
+
 /** The digests of the parts a full pass reads back anyway (profiles, anti-passback, door modes). */
 function keepReadable(applied: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
@@ -193,6 +228,7 @@ class RulePass {
     private readonly wg: WgDevice,
     private readonly plan: RulesPlan,
     private readonly compare: boolean,
+    private readonly sink: LockdownSink,
   ) {
     this.applied = { ...plan.applied };
   }
@@ -202,6 +238,12 @@ class RulePass {
   }
 
   async run(): Promise<void> {
+    if (this.plan.lockdown) {
+      // A lockdown is what the site is waiting for: its task list (no schedule left to undo it) and its doors
+      // before anything else.
+      await this.tasks();
+      await this.lockdown();
+    }
     await this.profiles();
     await this.tasks();
     await this.interlock();
@@ -294,6 +336,43 @@ class RulePass {
       await this.driver.setDoorPasscodes(this.wg, door, codes);
       this.count('Passcodes');
       this.applied[`pc:${door}`] = d;
+    }
+  }
+
+  /**
+   * The lockdown's doors: each read back (0x82; while it lasts, its mode before is kept first, for the release),
+   * written (0x80) when it differs and read back again. A door counts as confirmed only when the controller answers
+   * what was asked; what each answered is stored and told live even when the pass stops on the way.
+   */
+  private async lockdown(): Promise<void> {
+    const plan = this.plan.lockdown!;
+    const reads: LockdownDoorRead[] = [];
+    try {
+      for (const d of plan.doors) {
+        const digest = `${plan.lockdownId}/${d.phase}/${d.mode}/${d.delay ?? ''}`;
+        if (!this.compare && this.applied[`ld:${d.door}`] === digest) continue;
+        const held = await this.driver.getDoorControl(this.wg, d.door);
+        if (d.phase === 'hold' && !d.priorRead) await this.sink.priorRead({ door: d.door, ...held });
+        const want = { mode: d.mode, delay: d.delay ?? held.delay };
+        let now = held;
+        if (held.mode !== want.mode || held.delay !== want.delay) {
+          await this.driver.setDoorControl(this.wg, d.door, want);
+          this.count('LockdownDoors');
+          now = await this.driver.getDoorControl(this.wg, d.door);
+        }
+        const confirmed = now.mode === want.mode && now.delay === want.delay;
+        reads.push({ door: d.door, ...now, phase: d.phase, confirmed });
+        if (!confirmed)
+          throw new WgError(
+            'refused',
+            `door ${d.door} reads mode ${now.mode} / ${now.delay} s, not ${want.mode} / ${want.delay} s`,
+            this.wg.serial,
+            'getDoorControl',
+          );
+        this.applied[`ld:${d.door}`] = digest;
+      }
+    } finally {
+      await this.sink.doorsRead(reads);
     }
   }
 

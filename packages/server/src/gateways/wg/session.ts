@@ -8,6 +8,7 @@
 import {
   DoorControllerError,
   clearSyncBackoff,
+  lockdownHoldMode,
   saveDeviceState,
   type ControllerRef,
   type StoredControllerRecord,
@@ -199,6 +200,7 @@ export class ControllerSession {
     }
     if (now - this.resetCheckedAt >= (options.resetCheckSeconds ?? 30) * 1000 && (await this.forgotten(wg)))
       return;
+    if (await this.lockdownBroken(wg)) return;
     const expected = this.expectedCards;
     if (expected !== undefined && !this.syncing) {
       const count = await driver.getCardCount(wg);
@@ -211,6 +213,28 @@ export class ControllerSession {
         this.fullSync = true;
       }
     }
+  }
+
+  /**
+   * While its area is locked down or evacuated, every door is read back (0x82) at each poll: a door no longer in
+   * the lockdown's mode (the controller reset, or another tool set it) calls for a full pass now, which holds it
+   * again, instead of waiting for the next look at whether the controller forgot its settings.
+   */
+  private async lockdownBroken(wg: WgDevice): Promise<boolean> {
+    if (this.syncing) return false;
+    const mode = await lockdownHoldMode(this.ctx.db.kysely, this.device.AreaId);
+    if (mode === null) return false;
+    for (let door = 1; door <= doorCount(this.device.Type); door++) {
+      if ((await this.env.driver.getDoorControl(wg, door)).mode === mode) continue;
+      this.env.log.warn(
+        { serial: this.device.SerialNumber, door },
+        'wg door left the lockdown: holding it again',
+      );
+      this.fullSync = true;
+      this.fullSyncAfter = 0;
+      return true;
+    }
+    return false;
   }
 
   /** Whether the controller forgot its settings; if so, it is given back its listener, cards and every rule. */
@@ -239,9 +263,13 @@ export class ControllerSession {
     const device = this.device;
     if (state.online !== previous?.online) {
       if (state.online) {
-        // Back (or first seen): point its listener at us again and compare its card list in full.
+        // Back (or first seen): point its listener at us again and compare its card list in full, now: the
+        // back-off its failed passes earned was for a controller that did not answer, and what it missed (an area's
+        // lockdown above all) is due as soon as it answers.
         this.configured = false;
         this.fullSync = true;
+        this.fullSyncAfter = 0;
+        this.failedSyncs = 0;
       }
       this.doorsOnline(state.online);
       this.env.hub?.publish(device.AreaId, {

@@ -25,6 +25,8 @@ import { doorMonitorRoutes } from './door-monitor/routes.ts';
 import { visitorPassRoutes } from './visitor-pass/routes.ts';
 import { visitorPassMigration } from './migration-visitor-pass.ts';
 import { registerVisitorPassDependents } from './visitor-pass/dependents.ts';
+import { areaLockdownRoutes } from './area-lockdown/routes.ts';
+import { lockdownMigration } from './migration-lockdown.ts';
 
 /** The access-control module's face (the ten screens under /accesscontrol, docs/access-control.md). */
 export const accessControlModule: ServerModule = {
@@ -49,6 +51,7 @@ export const accessControlModule: ServerModule = {
     ...doorAlarmRoutes,
     ...doorMonitorRoutes,
     ...visitorPassRoutes,
+    ...areaLockdownRoutes,
   ],
   migrations: {
     '0003-access-control': accessControlMigration,
@@ -59,6 +62,7 @@ export const accessControlModule: ServerModule = {
     '0022-refused-swipes': refusedSwipeMigration,
     '0023-swipe-partitions': swipePartitionsMigration,
     '0032-visitor-pass': visitorPassMigration,
+    '0033-lockdown': lockdownMigration,
   },
   register: () => {
     registerAccessControlDependents();
@@ -129,6 +133,14 @@ export {
 export { announceAlarms } from './door-alarm/service.ts';
 // The visitor passes' expiry sweep (app.ts, a cluster singleton).
 export { endDuePasses } from './visitor-pass/service.ts';
+// An area's lockdown (gateways/wg/rules-sync.ts): each door's mode before it, and what the doors answered.
+export {
+  lockdownDoorsRead,
+  lockdownPriorRead,
+  type ConfirmedDoor,
+  type LockdownDoorRead,
+} from './area-lockdown/confirm.ts';
+export { lockdownHoldMode, type LockdownDoorPlan, type LockdownPlan } from './area-lockdown/plan.ts';
 // For the demo place's seeder (src/demo): the change-log kinds and the swipe records' day length.
 export { CHANGE } from './card-user/change-log.ts';
 export { DAY_MS } from './door-opening-record/service.ts';
@@ -143,3 +155,4 @@ export {
 export type { AccessControlTables } from './tables.ts';
 export type { AccessControlRuleTables } from './tables-rules.ts';
 export type { AccessControlVisitorTables } from './tables-visitor-pass.ts';
+export type { AreaLockdownTables } from './tables-lockdown.ts';

@@ -18,4 +18,5 @@ export * from './holiday.ts';
 export * from './door-schedule.ts';
 export * from './door-alarm.ts';
 export * from './door-monitor.ts';
+export * from './area-lockdown.ts';
 export * from './visitor-pass.ts';

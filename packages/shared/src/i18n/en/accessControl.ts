@@ -149,6 +149,9 @@ export const accessControl: CatalogueShape<typeof zh> = {
     RuleSync: 'Rules on controller',
     ProfileSlots: 'Profile slots used',
     DoorState: 'Door state',
+    LockdownMode: 'Lockdown mode',
+    ReleaseNote: 'Release note',
+    LockdownDoors: 'Lockdown door modes',
   },
   cardMode: {
     Single: 'One card',
@@ -259,6 +262,10 @@ export const accessControl: CatalogueShape<typeof zh> = {
     profileMissing: "The time profile does not exist or is not this area's",
     profileInUse: 'The time profile is used by {{count}} authorisations or profiles and cannot be deleted',
     dateOrder: 'The end date cannot be before the start date',
+    lockdownInForce: 'This area is already under lockdown or evacuation: release it first',
+    lockdownNone: 'This area is under no lockdown or evacuation: there is nothing to release',
+    lockdownHoldsDoors:
+      'This area is under lockdown or evacuation: door modes stay as they are until it is released',
   },
   weekday: {
     '1': 'Mon',

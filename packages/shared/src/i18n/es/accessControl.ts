@@ -149,6 +149,9 @@ export const accessControl: CatalogueShape<typeof zh> = {
     RuleSync: 'Reglas en el controlador',
     ProfileSlots: 'Ranuras de perfil usadas',
     DoorState: 'Estado de la puerta',
+    LockdownMode: 'Modo de cierre',
+    ReleaseNote: 'Nota de liberación',
+    LockdownDoors: 'Modos de puerta del cierre',
   },
   cardMode: {
     Single: 'Una tarjeta',
@@ -266,6 +269,10 @@ export const accessControl: CatalogueShape<typeof zh> = {
     profileMissing: 'El perfil horario no existe o no es de esta zona',
     profileInUse: 'El perfil horario lo usan {{count}} autorizaciones o perfiles y no se puede eliminar',
     dateOrder: 'La fecha de fin no puede ser anterior a la de inicio',
+    lockdownInForce: 'Esta área ya está en cierre o evacuación: libérela primero',
+    lockdownNone: 'Esta área no está en cierre ni evacuación: no hay nada que liberar',
+    lockdownHoldsDoors:
+      'Esta área está en cierre o evacuación: los modos de las puertas no cambian hasta liberarla',
   },
   weekday: {
     '1': 'lun',

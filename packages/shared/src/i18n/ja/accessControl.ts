@@ -149,6 +149,9 @@ export const accessControl: CatalogueShape<typeof zh> = {
     RuleSync: 'コントローラーのルール',
     ProfileSlots: '使用中のプロファイル枠',
     DoorState: 'ドア状態',
+    LockdownMode: '封鎖方式',
+    ReleaseNote: '解除メモ',
+    LockdownDoors: '封鎖・避難のドアモード',
   },
   cardMode: {
     Single: '1 枚',
@@ -262,6 +265,9 @@ export const accessControl: CatalogueShape<typeof zh> = {
     profileMissing: 'タイムプロファイルが存在しないか、このエリアのものではありません',
     profileInUse: 'タイムプロファイルは {{count}} 件の権限またはプロファイルで使用中のため削除できません',
     dateOrder: '終了日を開始日より前にはできません',
+    lockdownInForce: 'このエリアはすでに封鎖または避難中です。先に解除してください',
+    lockdownNone: 'このエリアは封鎖も避難もしていません。解除するものはありません',
+    lockdownHoldsDoors: 'このエリアは封鎖または避難中です。解除するまでドアモードは変更できません',
   },
   weekday: {
     '1': '月',

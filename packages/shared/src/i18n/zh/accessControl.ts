@@ -147,6 +147,9 @@ export const accessControl = {
     RuleSync: '规则下发',
     ProfileSlots: '已用时间段槽位',
     DoorState: '门状态',
+    LockdownMode: '封锁方式',
+    ReleaseNote: '解除说明',
+    LockdownDoors: '封锁/疏散门模式',
   },
   cardMode: {
     Single: '单张',
@@ -253,6 +256,9 @@ export const accessControl = {
     profileMissing: '时间段不存在或不属于当前区域',
     profileInUse: '时间段正在被 {{count}} 条授权或其他时间段使用，不能删除',
     dateOrder: '结束日期不能早于开始日期',
+    lockdownInForce: '本区域已处于封锁或疏散状态，请先解除',
+    lockdownNone: '本区域未处于封锁或疏散状态，无需解除',
+    lockdownHoldsDoors: '本区域正处于封锁或疏散状态：解除前各门的模式保持不变',
   },
   weekday: {
     '1': '周一',

@@ -13,6 +13,7 @@ import type { AreaContext } from '../../../platform/context.ts';
 import { AppError, fieldError } from '../../../platform/errors.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import { markRulesChanged } from '../access-control-device/rules.ts';
+import { assertDoorModesFree } from '../area-lockdown/service.ts';
 import { controllerOf, onController, areaDevice } from '../access-control-device/service.ts';
 import { ISSUE, markChannelChanged, openAuthorizations } from '../card-user-link-channel/lifecycle.ts';
 import type { Trx } from '../common.ts';
@@ -244,6 +245,8 @@ export async function setDoorMode(
   input: SetDoorModeInput,
 ): Promise<{ DoorNumber: number; Mode: number; Delay: number }> {
   const { channel, device, controllers } = await doorOf(ctx, input.Id);
+  // A lockdown or evacuation holds every door of the area until it is released.
+  await assertDoorModesFree(ctx.db.kysely, ctx.areaId);
   const delay = input.Delay ?? DOOR_DELAY_DEFAULT;
   await onController(device, () => controllers.setDoorMode(device, channel.DoorNumber, input.Mode, delay));
   await keepDoorMode(ctx, device.Id, channel.DoorNumber, input.Mode, delay);

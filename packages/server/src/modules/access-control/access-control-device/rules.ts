@@ -2,6 +2,7 @@ import { doorCount, planSlots, weekdaysOf, type ProfileSlot, type SlotCount } fr
 import { sql } from 'kysely';
 import { audit } from '../../../platform/audit.ts';
 import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
+import { MODE_ACTIONS, lockdownPlan, type LockdownPlan } from '../area-lockdown/plan.ts';
 import type { Trx } from '../common.ts';
 import { planInputs, usedProfiles } from '../time-profile/service.ts';
 
@@ -39,8 +40,14 @@ export interface RulesPlan {
   /** Doors 1..4 (index 0..3). */
   keypads: boolean[];
   passcodes: number[][];
-  /** Door modes an operator set (0x80), given back when a controller forgot them. */
+  /** Door modes an operator set (0x80), given back when a controller forgot them (not the doors `lockdown` holds). */
   doorModes: { door: number; mode: number; delay: number }[];
+  /**
+   * The area's lockdown or evacuation: every door held in its mode while it lasts (and `tasks` without the
+   * schedules that set a door mode, so none undoes it), or the doors it changed given back their own mode once
+   * released (area-lockdown/plan.ts). Null: none.
+   */
+  lockdown: LockdownPlan | null;
   /** Digests of the parts last written that cannot be read back (the gateway's business what they digest). */
   applied: Record<string, string>;
 }
@@ -174,16 +181,23 @@ export async function rulesPlan(ctx: ServiceContext, deviceId: number): Promise<
   const state = await ruleSyncRow(ctx, deviceId);
   const profiles = await deviceProfilePlan(k, { Id: device.Id, AreaId: device.AreaId }, ctx.clock.now());
   const doors = doorCount(device.Type);
+  const lockdown = await lockdownPlan(k, { Id: device.Id, AreaId: device.AreaId }, doors);
+  const tasks = await plannedTasks(k, deviceId, doors);
+  const rules = await doorRules(k, deviceId, doors);
+  const held = new Set(lockdown?.doors.map((d) => d.door));
   return {
     deviceId,
     revision: state.revision,
     doors,
     profiles: 'over' in profiles ? null : profiles.slots,
     budget: 'over' in profiles ? profiles.over : null,
-    tasks: await plannedTasks(k, deviceId, doors),
+    // While a lockdown lasts no schedule may set a door's mode on the controller (it would undo the lockdown).
+    tasks: lockdown?.inForce ? tasks.filter((t) => !MODE_ACTIONS.includes(t.action)) : tasks,
     interlock: Number(device.Interlock),
     antiPassback: Number(device.AntiPassback),
-    ...(await doorRules(k, deviceId, doors)),
+    ...rules,
+    doorModes: rules.doorModes.filter((m) => !held.has(m.door)),
+    lockdown,
     applied: state.applied,
   };
 }
@@ -246,7 +260,8 @@ export type RulePart =
   | 'AntiPassback'
   | 'Keypads'
   | 'Passcodes'
-  | 'DoorModes';
+  | 'DoorModes'
+  | 'LockdownDoors';
 
 export interface RulePassOutcome {
   /** The plan's revision the pass brought the controller to (on success). */
