@@ -67,6 +67,21 @@ const ENDPOINTS: Record<
     foreign: (f) => ({ url: '/api/ParkArea/SetStatus', query: { Id: f.ParkArea, Disabled: true } }),
     status: 404,
   },
+  'POST /api/ParkArea/EmergencyStop': {
+    access: 'admin',
+    foreign: (f) => ({ url: '/api/ParkArea/EmergencyStop', body: { Id: f.ParkArea, Reason: '越权' } }),
+    status: 404,
+  },
+  'POST /api/ParkArea/EmergencyRelease': {
+    access: 'admin',
+    foreign: (f) => ({ url: '/api/ParkArea/EmergencyRelease', body: { Id: f.ParkArea, Note: '越权' } }),
+    status: 404,
+  },
+  'GET /api/ParkArea/EmergencyStops': {
+    access: 'read',
+    foreign: () => ({ url: '/api/ParkArea/EmergencyStops' }),
+    status: 200,
+  },
   'GET /api/ChargeRule': { access: 'read', foreign: () => ({ url: '/api/ChargeRule' }), status: 200 },
   'GET /api/ChargeRule/:Id': {
     access: 'read',

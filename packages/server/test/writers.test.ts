@@ -37,9 +37,6 @@ const WRITER: Record<string, string> = {
   Webhook: 'platform/outbox',
   WebhookDelivery: 'platform/outbox',
   AppUser: `${S}/app-user`,
-  // An area's lockdowns and what each door's controller answered under them (confirm.ts, for the gateway).
-  AreaLockdown: `${A}/area-lockdown`,
-  AreaLockdownDoor: `${A}/area-lockdown`,
   AreaInfo: `${S}/area-info`,
   AuditLog: 'platform/audit',
   // A holder takes and gives back cards through the registry's setHolderCards (card-registration/service.ts).
@@ -73,19 +70,17 @@ const WRITER: Record<string, string> = {
   LoginLock: 'platform/auth',
   MonthlyPass: `${G}/monthly-pass`,
   ParkAreaChargeRule: `${G}/charge-rule`,
+  // A zone's emergency stops: stored, released and their outcomes written by park-area/emergency-stop.ts only.
+  ParkAreaEmergencyStop: `${G}/park-area`,
   ParkOrder: G,
   RecordDay: 'platform/record-days',
   RenewalRecord: `${A}/card-user`,
   // Sessions: a password change, a disable and reset-admin end them through platform/auth/sessions.ts.
   Session: 'platform/auth',
   Setting: `${S}/settings`,
-  // The profiles of visitor passes' windows (the operators' own go through the resource helper, written by none).
-  TimeProfile: `${A}/time-profile`,
   // A new area is granted to its non-admin creator through app-user's grantArea.
   UserArea: `${S}/app-user`,
   Vehicle: `${G}/monthly-pass`,
-  // Visitor passes: issued, revoked and ended by the expiry sweep through visitor-pass/service.ts only.
-  VisitorPass: `${A}/visitor-pass`,
 };
 
 /**

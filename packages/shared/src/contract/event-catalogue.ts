@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { accessControlDeviceItem } from './access-control/access-control-device.ts';
-import { areaLockdownDoor, areaLockdownItem } from './access-control/area-lockdown.ts';
 import { cardUserLinkChannelItem } from './access-control/card-user-link-channel.ts';
 import { cardUserItem } from './access-control/card-user.ts';
 import { doorAlarmItem } from './access-control/door-alarm.ts';
 import { doorLiveItem } from './access-control/door-monitor.ts';
 import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
-import { visitorPassItem } from './access-control/visitor-pass.ts';
 import { chargeEquipmentItem } from './garage/charge-equipment.ts';
 import { chargeOrderItem } from './garage/charge-order.ts';
 import { chargeRecordItem } from './garage/charge-record.ts';
+import { zoneEmergencyStopItem } from './garage/emergency-stop.ts';
 import { forcedOutageRecordItem } from './garage/forced-outage-record.ts';
 import { heatAlarmItem } from './garage/heat-alarm.ts';
 import { parkOrderItem } from './garage/park-order.ts';
@@ -113,31 +112,6 @@ export const eventCatalogue = {
     live: 'DeviceStatus',
   }),
   'holder.created': entry({
-  'area.lockdown_started': entry({
-    summary:
-      'An area was put under lockdown (every door normally closed) or evacuation (every door normally open): mode, who, reason, and each door as its controller confirmed it so far',
-    module: 'access-control',
-    data: areaLockdownItem.extend(area),
-    live: 'Lockdown',
-  }),
-  'area.lockdown_released': entry({
-    summary:
-      "An area's lockdown or evacuation was released, with a note: each door goes back to its own mode, delay and schedule",
-    module: 'access-control',
-    data: areaLockdownItem.extend(area),
-    live: 'Lockdown',
-  }),
-  'door.lockdown_confirmed': entry({
-    summary:
-      "A door's controller confirmed, read back, the lockdown's mode (State held) or, after the release, the door's own mode (State restored)",
-    module: 'access-control',
-    data: areaLockdownDoor.extend({
-      ...area,
-      LockdownId: z.number(),
-      LockdownMode: areaLockdownItem.shape.Mode,
-    }),
-    live: 'LockdownDoor',
-  }),
     summary: 'A card holder was added',
     module: 'access-control',
     data: holder,
@@ -156,18 +130,6 @@ export const eventCatalogue = {
     summary: 'An authorisation (a holder on a door) was granted, changed or revoked',
     module: 'access-control',
     data: cardUserLinkChannelItem.extend({ ...area, Change: z.enum(AUTHORISATION_CHANGES) }),
-  }),
-  'visitor.pass.issued': entry({
-    summary:
-      'A visitor pass was issued: visitor, host, doors, window and the card number its QR code encodes',
-    module: 'access-control',
-    data: visitorPassItem.extend(area),
-  }),
-  'visitor.pass.ended': entry({
-    summary:
-      'A visitor pass ended: it expired (State 2) or was revoked (State 3); its card leaves the controllers',
-    module: 'access-control',
-    data: visitorPassItem.extend(area),
   }),
 
   // ---- garage -----------------------------------------------------------------------------------------------
@@ -210,6 +172,20 @@ export const eventCatalogue = {
     module: 'garage',
     data: heatAlarmItem.extend(area),
     live: 'HeatAlarm',
+  }),
+  'zone.emergency_stopped': entry({
+    summary:
+      'A parking zone was put under emergency stop: who and why, the sessions stopped and the connectors made Inoperative, the chargers not reached',
+    module: 'garage',
+    data: zoneEmergencyStopItem.extend(area),
+    live: 'ZoneEmergency',
+  }),
+  'zone.emergency_released': entry({
+    summary:
+      "A parking zone's emergency stop was released, with a note: connectors Operative again (sockets disabled by an operator stay off)",
+    module: 'garage',
+    data: zoneEmergencyStopItem.extend(area),
+    live: 'ZoneEmergency',
   }),
   'order.settled': entry({
     summary: "An order's amount became final (its charging session ended, or the vehicle left)",

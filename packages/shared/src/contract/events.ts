@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { areaLockdownDoor, areaLockdownItem } from './access-control/area-lockdown.ts';
 import { doorAlarmItem } from './access-control/door-alarm.ts';
 import { doorLiveItem } from './access-control/door-monitor.ts';
 import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
+import { zoneEmergencyStopItem } from './garage/emergency-stop.ts';
 import { heatAlarmItem } from './garage/heat-alarm.ts';
 
 /**
@@ -59,10 +59,6 @@ export const hubEventSchemas = {
     Restoring: z.boolean().optional(),
   }),
 
-  /** An area's lockdown or evacuation started or was released (the banner, the door monitor). */
-  Lockdown: areaLockdownItem,
-  /** A door's mode under a lockdown (or its own mode after one) as its controller answered when read back. */
-  LockdownDoor: areaLockdownDoor.extend({ LockdownId: z.number() }),
   // ---- chargers (gateways/ocpp) -------------------------------------------------------------------------
   /** A charging host's charge point connected or went away (its sockets are then unknown, `State`). */
   HostOnline: z.object({ HostId: z.number(), Online: z.boolean(), State: z.number().optional() }),
@@ -117,6 +113,11 @@ export const hubEventSchemas = {
    * operator cleared it (the alarm with `ClearedAt`, `ClearedBy`, `Note`).
    */
   HeatAlarm: z.object({ HostId: z.number(), InAlarm: z.boolean(), Alarm: heatAlarmItem }),
+  /**
+   * A parking zone was put under emergency stop (its sessions being stopped, its connectors made Inoperative, no
+   * start there), its commands were answered (`Stop` filled in), or it was released (`ReleasedAt`, `Note`).
+   */
+  ZoneEmergency: zoneEmergencyStopItem,
   /** A forced power-off the charger had accepted is confirmed by its stop report: the record is "power cut". */
   PowerOffConfirmed: z.object({
     ForcedOutageRecordId: z.number(),

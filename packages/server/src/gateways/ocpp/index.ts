@@ -7,6 +7,7 @@ import type { DeviceGateway, GatewayDeps } from '../../platform/gateway.ts';
 import type { GatewayMetrics } from '../../platform/metrics.ts';
 import { CentralSystem } from './central-system.ts';
 import { closeReplacedConnections, ocppChargerGateway, serveChargerCommands } from './charger-gateway.ts';
+import { applyEmergencyOnConnect } from './emergency.ts';
 import { forwardToHub } from './live.ts';
 
 export { CentralSystem } from './central-system.ts';
@@ -79,6 +80,12 @@ export function ocppGateway(
   };
   const chargers = countPowerOffs(ocppChargerGateway(central, undefined, routing), central, deps.metrics);
   forwardToHub(central, deps.hub);
+  // A charger connecting into a zone under emergency stop (or missed by its release) is told at once.
+  applyEmergencyOnConnect(central, {
+    db: deps.db,
+    clock: deps.clock,
+    log: deps.log.child({ module: 'ocpp' }),
+  });
   let running = false;
   let unserve: (() => void) | undefined;
   let sweeping = false;

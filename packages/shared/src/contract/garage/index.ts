@@ -1,5 +1,6 @@
 export * from './common.ts';
 export * from './park-area.ts';
+export * from './emergency-stop.ts';
 export * from './charge-rule.ts';
 export * from './charge-host.ts';
 export * from './heat-alarm.ts';

@@ -3,6 +3,7 @@ import { resourceApi } from '../operation.ts';
 import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { filterSchema, id, optionalText } from '../wire.ts';
 import { GARAGE_TAG } from './common.ts';
+import { zoneEmergencyStopItem } from './emergency-stop.ts';
 import { maxTemperatureField } from './heat-alarm.ts';
 
 /** A charge rule as a park area names it. */
@@ -34,6 +35,8 @@ export const parkAreaItem = z.object({
   SocketsOffline: z.number(),
   /** Vehicles inside on temporary parking (open parking orders). */
   ParkedCount: z.number(),
+  /** The zone's emergency stop in force (no session starts in it until released); null when none. */
+  EmergencyStop: zoneEmergencyStopItem.nullable(),
   /** Above this (°C) a charger's temperature puts its host in heat alarm (docs/garage.md "Heat"); null: none. */
   MaxTemperatureC: z.number().nullable(),
   CreatedAt: z.string(),

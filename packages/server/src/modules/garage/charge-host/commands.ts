@@ -13,6 +13,7 @@ import {
 } from '../common/gateway.ts';
 import { LIVE_LINK_SYSTEM_TYPE } from '../common/liveness.ts';
 import { startRefusal } from '../charge-record/admission.ts';
+import { hostUnderEmergencyStop } from '../park-area/emergency-state.ts';
 import { chargerConfigurations } from './configuration.ts';
 
 /**
@@ -142,6 +143,8 @@ export async function remoteStart(
 export async function syncAvailability(ctx: AreaContext, socketId: number, disabled: boolean): Promise<void> {
   const socket = await socketWithHost(ctx.db.kysely, ctx.areaId, socketId);
   if (!socket || socket.host.chargingSystemType !== LIVE_LINK_SYSTEM_TYPE) return;
+  // Under its zone's emergency stop the connector stays Inoperative: the release makes the enabled ones Operative.
+  if (!disabled && (await hostUnderEmergencyStop(ctx.db.kysely, socket.host.hostId))) return;
   const answer = await sendCommand(ctx, socket.host, {
     kind: 'availability',
     portNumber: socket.PortNumber,

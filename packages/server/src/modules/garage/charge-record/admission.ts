@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { hostInHeatAlarm } from '../charge-host/heat-alarm.ts';
+import { zoneUnderEmergencyStop } from '../park-area/emergency-state.ts';
 
 /**
  * Whether a socket may take a new session now, whoever's card: the garage's safety states each refuse starts
@@ -22,7 +23,10 @@ export interface AdmissionSocket {
 export type AdmissionCheck = (k: Kysely<Database>, socket: AdmissionSocket) => Promise<boolean>;
 
 // In the order a refusal is reported when several hold: the most urgent first.
-const CHECKS: ReadonlyArray<readonly [StartRefusal, AdmissionCheck]> = [['overTemperature', hostInHeatAlarm]];
+const CHECKS: ReadonlyArray<readonly [StartRefusal, AdmissionCheck]> = [
+  ['emergencyStop', (k, socket) => zoneUnderEmergencyStop(k, socket.parkAreaId)],
+  ['overTemperature', hostInHeatAlarm],
+];
 
 /** The first safety state that refuses a start on the socket now, or null when it may start. */
 export async function startRefusal(k: Kysely<Database>, socketId: number): Promise<StartRefusal | null> {

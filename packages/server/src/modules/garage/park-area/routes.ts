@@ -4,6 +4,7 @@ import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
 import { zoneOfRuleCondition } from '../charge-rule/service.ts';
+import { withEmergencyStops } from './emergency-state.ts';
 import { changedZone, linkNewZone, newZone, parkAreaItem, parkAreaQuery, withOccupancy } from './service.ts';
 
 /** Parking zones (spec screen parkArea). */
@@ -11,7 +12,7 @@ export const parkAreaRoutes = implementResource(ParkAreaApi, {
   table: 'ParkArea',
   query: parkAreaQuery,
   toItem: parkAreaItem,
-  enrich: withOccupancy,
+  enrich: async (ctx, items) => withEmergencyStops(ctx, await withOccupancy(ctx, items)),
   where: {
     Name: match.like('ParkArea.Name'),
     Disabled: match.flag('ParkArea.Disabled'),

@@ -40,6 +40,7 @@ export const parkAreaItem = (row: Record<string, unknown>): ParkAreaItem => ({
   SocketsFault: 0,
   SocketsDisabled: 0,
   ParkedCount: 0,
+  EmergencyStop: null,
 });
 
 /** Per page, live: each zone's rules, its sockets by state group through its hosts, and vehicles inside. */
