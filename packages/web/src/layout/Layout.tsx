@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { BICYCLE_ANY, MOBILE_BREAKPOINT, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from '@gatehouse/shared';
 import { useCan } from '../components/list-page/permissions.ts';
+import { LockdownBanner } from '../components/lockdown/LockdownBanner.tsx';
 import { AntdProvider } from '../core/AntdProvider.tsx';
 import { queryClient } from '../core/query-client.ts';
 import { useAppStore } from '../stores/app.ts';
@@ -104,6 +105,8 @@ function Frame() {
         <header className={fixedHeader ? 'app-header fixed' : 'app-header'}>
           <Navbar />
           {tagsView && <TagsView />}
+          {/* An area's lockdown or evacuation, on every screen of the area while it lasts (kept in view). */}
+          <LockdownBanner />
         </header>
         <AppMain />
       </div>

@@ -19,6 +19,7 @@ import { acUi } from './acUi.ts';
 import { garageUi } from './garageUi.ts';
 import { apiKeyUi } from './apiKeyUi.ts';
 import { webhookUi } from './webhookUi.ts';
+import { lockdownUi } from './lockdownUi.ts';
 
 export const en: CatalogueShape<WebCatalogue> = {
   app,
@@ -47,4 +48,5 @@ export const en: CatalogueShape<WebCatalogue> = {
   garageUi,
   apiKeyUi,
   webhookUi,
+  lockdownUi,
 };

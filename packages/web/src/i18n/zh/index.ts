@@ -17,6 +17,7 @@ import { acUi } from './acUi.ts';
 import { garageUi } from './garageUi.ts';
 import { apiKeyUi } from './apiKeyUi.ts';
 import { webhookUi } from './webhookUi.ts';
+import { lockdownUi } from './lockdownUi.ts';
 
 /** The web app's own catalogue; its shape is the reference for en, es and ja. */
 export const zh = {
@@ -46,6 +47,7 @@ export const zh = {
   garageUi,
   apiKeyUi,
   webhookUi,
+  lockdownUi,
 } as const;
 
 export type WebCatalogue = typeof zh;

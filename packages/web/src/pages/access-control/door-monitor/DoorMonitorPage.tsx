@@ -8,23 +8,26 @@ import {
   DoorMonitorApi,
   doorAlarmKind,
   doorLiveState,
+  type AreaLockdownDoor,
   type DoorAlarmItem,
   type DoorLiveItem,
 } from '@gatehouse/shared';
 import { EnumCell } from '../../../components/list-page/index.ts';
+import { useAreaLockdown } from '../../../components/lockdown/area-lockdown.ts';
 import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { formatSiteTime } from '../../../core/site-time.ts';
 import { useAreaStore } from '../../../stores/area.ts';
 import { EventFeed } from './EventFeed.tsx';
+import { LockdownDoorTag, LockdownPanel } from './LockdownPanel.tsx';
 import { OpenAlarms } from './OpenAlarms.tsx';
 import { enumText, useLiveDoorMonitor } from './live-monitor.ts';
 import './door-monitor.css';
 
 export { withRecord } from './live-monitor.ts';
 
-/** A door's tile: its name, controller and live state. */
-function DoorTile({ door }: { door: DoorLiveItem }) {
+/** A door's tile: its name, controller and live state, and under a lockdown what its controller confirmed. */
+function DoorTile({ door, lockdown }: { door: DoorLiveItem; lockdown: AreaLockdownDoor | undefined }) {
   const { t } = useTranslation();
   const alarm = door.State === 4 || door.State === 5;
   return (
@@ -41,6 +44,7 @@ function DoorTile({ door }: { door: DoorLiveItem }) {
         {door.DeviceName} · {t('acUi.monitor.door', { door: door.DoorNumber })}
       </div>
       <EnumCell def={doorLiveState} value={door.State} />
+      {lockdown && <LockdownDoorTag door={lockdown} />}
       {door.Since && <div className="dm-door-since">{formatSiteTime(door.Since, 'HH:mm:ss')}</div>}
     </Card>
   );
@@ -111,6 +115,9 @@ export default function DoorMonitorPage() {
     typeof Notification === 'undefined' ? 'denied' : Notification.permission,
   );
   useLiveDoorMonitor(key);
+  const { lockdown } = useAreaLockdown();
+  const lockdownDoor = (d: DoorLiveItem) =>
+    lockdown?.Doors.find((l) => l.DeviceId === d.DeviceId && l.DoorNumber === d.DoorNumber);
 
   const doors = data?.Doors ?? [];
   const alarms = data?.OpenAlarms ?? [];
@@ -130,6 +137,7 @@ export default function DoorMonitorPage() {
           </Button>
         )}
       </Space>
+      {areaId !== null && <LockdownPanel areaId={areaId} lockdown={lockdown} />}
       <OpenAlarms alarms={alarms} loading={isLoading} onAcknowledge={setAcknowledging} />
       <div className="dm-body">
         <Card size="small" title={t('acUi.monitor.doors')} className="dm-doors">
@@ -138,7 +146,7 @@ export default function DoorMonitorPage() {
           ) : (
             <div className="dm-grid" data-testid="door-grid">
               {doors.map((d) => (
-                <DoorTile key={`${d.DeviceId}-${d.DoorNumber}`} door={d} />
+                <DoorTile key={`${d.DeviceId}-${d.DoorNumber}`} door={d} lockdown={lockdownDoor(d)} />
               ))}
             </div>
           )}
