@@ -99,6 +99,8 @@ describe('the route table under the spec roles (section 2)', () => {
       'AccessControl/TimeProfiles',
       'AccessControl/Holidays',
       'AccessControl/DoorSchedules',
+      'AccessControl/VisitorPasses',
+      'AccessControl/VisitorLog',
     ]);
     expect(visibleMenu(['AccessControl/Admin'])).toEqual([
       'Dashboard',
@@ -115,6 +117,8 @@ describe('the route table under the spec roles (section 2)', () => {
       'AccessControl/TimeProfiles',
       'AccessControl/Holidays',
       'AccessControl/DoorSchedules',
+      'AccessControl/VisitorPasses',
+      'AccessControl/VisitorLog',
     ]);
     expect(visibleMenu(['Bicycle/User'])).toEqual([
       'Dashboard',
@@ -152,7 +156,8 @@ describe('the route table under the spec roles (section 2)', () => {
     const all = visibleMenu(['admin']);
     // The spec's screens plus the operation log (SuperAdmin, under area settings; docs/web-shell.md), the
     // access rules' five (door monitor, door alarms, time profiles, holidays, door schedules; issue 22) and
-    // the API keys and webhooks (SuperAdmin, under area settings; issue 29).
-    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 6 + 4);
+    // the API keys and webhooks (SuperAdmin, under area settings; issue 29), and visitor passes with their log
+    // (issue 31).
+    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 6 + 4 + 2);
   });
 });

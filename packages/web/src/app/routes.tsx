@@ -230,6 +230,22 @@ export const layoutRoutes: readonly AppRoute[] = [
         roles: ACCESS_CONTROL_ANY,
         page: () => import('../pages/access-control/access-rules/DoorSchedulesPage.tsx'),
       },
+      {
+        path: '/accesscontrol/visitorPass',
+        name: 'VisitorPasses',
+        titleKey: 'route.visitorPasses',
+        icon: 'user-switch',
+        roles: ACCESS_CONTROL_ANY,
+        page: () => import('../pages/access-control/visitor-pass/VisitorPassesPage.tsx'),
+      },
+      {
+        path: '/accesscontrol/visitorLog',
+        name: 'VisitorLog',
+        titleKey: 'route.visitorLog',
+        icon: 'profile',
+        roles: ACCESS_CONTROL_ANY,
+        page: () => import('../pages/access-control/visitor-pass/VisitorLogPage.tsx'),
+      },
     ],
   },
   {

@@ -1,6 +1,6 @@
 import { pathOf, type InputOf, type OperationSpec, type ReplyOf } from '@gatehouse/shared';
 import { http } from './http.ts';
-import { downloadFile } from './download.ts';
+import { downloadFile, fetchFile } from './download.ts';
 import type { Query, RequestOptions } from './request.ts';
 
 /** How a call reports its failures (see RequestOptions); the rest comes from the operation. */
@@ -34,4 +34,20 @@ export function download<S extends OperationSpec & { file: true }>(
 ): Promise<void> {
   const parts = input as { params?: Record<string, unknown> };
   return downloadFile(pathOf(op, parts.params), fallbackName);
+}
+
+/**
+ * An operation's file reply as a Blob (an image to show or print: a visitor pass's QR code), with the session's
+ * headers and the operation's query.
+ */
+export async function fileBlob<S extends OperationSpec & { file: true }>(
+  op: S,
+  input: InputOf<S>,
+): Promise<Blob> {
+  const parts = input as { params?: Record<string, unknown>; query?: Record<string, unknown> };
+  const query = new URLSearchParams(
+    Object.entries(parts.query ?? {}).map(([key, value]) => [key, String(value)]),
+  ).toString();
+  const url = pathOf(op, parts.params) + (query ? `?${query}` : '');
+  return (await fetchFile(url)).blob();
 }

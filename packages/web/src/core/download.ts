@@ -13,10 +13,10 @@ export function dispositionFileName(header: string | null, fallback: string): st
 }
 
 /**
- * Downloads a file from an authenticated endpoint (the same headers as every API call) and hands it
- * to the browser. A refusal comes back as the JSON envelope and is thrown as a RequestError.
+ * A file reply of an authenticated endpoint (an .xlsx, an image) fetched with the same headers as every API
+ * call. A refusal comes back as the JSON envelope and is thrown as a RequestError.
  */
-export async function downloadFile(url: string, fallbackName: string): Promise<void> {
+export async function fetchFile(url: string): Promise<Response> {
   const headers: Record<string, string> = { 'Accept-Language': useAppStore.getState().language };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -27,6 +27,15 @@ export async function downloadFile(url: string, fallbackName: string): Promise<v
     const body = (await response.json().catch(() => null)) as { code?: number; msg?: string } | null;
     throw new RequestError(body?.msg || 'Error', body?.code ?? response.status);
   }
+  return response;
+}
+
+/**
+ * Downloads a file from an authenticated endpoint (the same headers as every API call) and hands it
+ * to the browser. A refusal comes back as the JSON envelope and is thrown as a RequestError.
+ */
+export async function downloadFile(url: string, fallbackName: string): Promise<void> {
+  const response = await fetchFile(url);
   const blob = await response.blob();
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);

@@ -22,6 +22,8 @@ export const route = {
   timeProfiles: 'Time Profiles',
   holidays: 'Holidays',
   doorSchedules: 'Door Schedules',
+  visitorPasses: 'Visitor Passes',
+  visitorLog: 'Visitor Log',
   garage: 'Bike Garage',
   chargeRules: 'Charge Rules',
   parkAreas: 'Parking Zones',

@@ -22,6 +22,8 @@ export const route = {
   timeProfiles: 'Perfiles horarios',
   holidays: 'Festivos',
   doorSchedules: 'Horarios de puertas',
+  visitorPasses: 'Pases de visitante',
+  visitorLog: 'Registro de visitantes',
   garage: 'Garaje de bicicletas',
   chargeRules: 'Tarifas',
   parkAreas: 'Zonas de aparcamiento',

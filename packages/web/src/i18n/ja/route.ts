@@ -22,6 +22,8 @@ export const route = {
   timeProfiles: 'タイムプロファイル',
   holidays: '休日',
   doorSchedules: 'ドアスケジュール',
+  visitorPasses: '来訪者パス',
+  visitorLog: '来訪者通行記録',
   garage: '自転車駐輪場',
   chargeRules: '料金ルール',
   parkAreas: '駐輪エリア',

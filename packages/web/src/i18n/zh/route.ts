@@ -26,6 +26,8 @@ export const route = {
   timeProfiles: '时间段',
   holidays: '节假日',
   doorSchedules: '门定时任务',
+  visitorPasses: '访客通行证',
+  visitorLog: '访客通行记录',
   garage: '非机动车库',
   chargeRules: '收费规则',
   parkAreas: '停车区域',
