@@ -2,9 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   SUSTAINED_POWER_WINDOW_MS,
+  digestEnergyWh,
+  digestOf,
   estimateSession,
+  foldReading,
+  placeReading,
+  priceLinePhrase,
+  priceLineText,
   priceSession,
+  startDigest,
   sustainedPowerW,
+  tariffProblems,
+  translate,
+  uncoveredTimes,
   type MeterSample,
   type Price,
   type Tariff,
@@ -642,5 +652,271 @@ describe('properties over random tariffs and sessions (seeded)', () => {
       }),
       options,
     );
+  });
+});
+
+describe('across midnight and a change of day in Asia/Shanghai (no daylight saving)', () => {
+  // 31 Dec 2026 22:30 → 1 Jan 2027 02:00 local: the day, the month and the year change at local midnight,
+  // which is 16:00 UTC; UTC's own midnight (08:00 local) is not inside the session.
+  const rule = charging(2, {
+    UnitPriceCents: 100,
+    TimeOfDay: [
+      { From: '08:00', To: '23:00', PriceCentsPerKWh: 150 },
+      { From: '23:00', To: '08:00', PriceCentsPerKWh: 50 },
+    ],
+    IdleFeeCentsPerHour: 60,
+    IdleGraceMinutes: 10,
+    ServiceFeeCents: 30,
+  });
+  const T = cst(2026, 12, 31, 22, 30);
+  // 240 W from 22:30 to 01:00 (120 Wh every 30 min), full at 01:00, nothing drawn until the unplug at 02:00.
+  const samples = samplesAt(T, 30, [240, 240, 240, 240, 240, 0, 0]);
+  const usage: Usage = {
+    StartAt: T,
+    EndAt: cst(2027, 1, 1, 2),
+    Samples: samples,
+    FullAt: cst(2027, 1, 1, 1),
+  };
+
+  it('prices 22:30–23:00 by day and 23:00 → 01:00 of the new year by night; idle after the change of day', () => {
+    const price = priceSession(rule, usage);
+    expect(price.Lines).toMatchObject([
+      { Kind: 'period', Quantity: 120, UnitPriceCents: 150, AmountCents: 18, LabelParams: { From: '08:00' } },
+      { Kind: 'period', Quantity: 480, UnitPriceCents: 50, AmountCents: 24, LabelParams: { From: '23:00' } },
+      { Kind: 'service', AmountCents: 30 },
+      // 01:00 → 02:00 is 60 minutes, less 10 of grace: 50 minutes at ¥0.60/h = 50 cents.
+      { Kind: 'idle', Quantity: 50, AmountCents: 50 },
+    ]);
+    expect(price.AmountCents).toBe(122);
+    expect(sum(price)).toBe(price.AmountCents);
+  });
+
+  it('reads the wall clock of the area, not UTC: the same instants in UTC (14:30–18:00) are all daytime', () => {
+    const utc = priceSession(rule, { ...usage, TimeZone: 'UTC' });
+    expect(utc.Lines.filter((l) => l.Kind === 'period')).toMatchObject([
+      { Quantity: 600, UnitPriceCents: 150, AmountCents: 90 },
+    ]);
+  });
+
+  it('a cap limits the whole order across the change of day, the lines still adding up', () => {
+    const capped = priceSession({ ...rule, CapCents: 100 }, usage);
+    expect(capped).toMatchObject({ GrossCents: 122, AmountCents: 100, Capped: true });
+    expect(capped.Lines[capped.Lines.length - 1]).toMatchObject({ Kind: 'cap', AmountCents: -22 });
+    expect(sum(capped)).toBe(100);
+  });
+});
+
+describe('the stored meter: readings folded one at a time', () => {
+  const T = cst(2026, 11, 1, 21);
+  const terms = {
+    TimeOfDay: [
+      { From: '08:00', To: '22:00', PriceCentsPerKWh: 150 },
+      { From: '22:00', To: '08:00', PriceCentsPerKWh: 60 },
+    ],
+    TimeZone: 'Asia/Shanghai',
+  };
+
+  it('gives the worked bill from a digest exactly as from the list of samples', () => {
+    const samples = [
+      { At: T, EnergyWh: 5000 },
+      { At: T + 40 * MIN, EnergyWh: 5240 },
+      { At: T + 80 * MIN, EnergyWh: 5480 },
+      { At: T + 150 * MIN, EnergyWh: 5900 },
+      { At: T + 220 * MIN, EnergyWh: 5900 },
+    ];
+    const digest = digestOf(samples, terms);
+    expect(digest).toMatchObject({
+      SustainedW: 360,
+      Count: 5,
+      PeriodWh: [
+        [0, 360],
+        [1, 540],
+      ],
+    });
+    const rule = charging(2, { ...terms, PowerBands: BANDS, IdleFeeCentsPerHour: 120, IdleGraceMinutes: 15 });
+    const usage = { StartAt: T, EndAt: T + 220 * MIN, FullAt: T + 150 * MIN };
+    expect(priceSession(rule, { ...usage, Meter: digest })).toEqual(
+      priceSession(rule, { ...usage, Samples: samples }),
+    );
+  });
+
+  it('places a device reading: a late or repeated one adds nothing, a clock gone back keeps the energy', () => {
+    const d = startDigest({ At: T, EnergyWh: 100 });
+    expect(placeReading(d, T + MIN, 110)).toEqual({ At: T + MIN, EnergyWh: 110 });
+    expect(placeReading(d, T + MIN, 90)).toBeNull();
+    expect(placeReading(d, T, 100)).toBeNull();
+    expect(placeReading(d, T - MIN, 100)).toBeNull();
+    expect(placeReading(d, T - MIN, 120)).toEqual({ At: T + 1, EnergyWh: 120 });
+    expect(() => foldReading(d, { At: T, EnergyWh: 120 }, terms)).toThrow(RangeError);
+    expect(() => foldReading(d, { At: T + MIN, EnergyWh: 99 }, terms)).toThrow(RangeError);
+  });
+
+  it('refuses a digest that cannot price the tariff: folded without its periods, or given with Samples', () => {
+    const samples = samplesAt(T, 30, [400, 400]);
+    const rule = charging(2, { TimeOfDay: terms.TimeOfDay });
+    const usage = { StartAt: T, EndAt: T + HOUR };
+    const unplaced = digestOf(samples, { TimeZone: 'Asia/Shanghai' });
+    expect(() => priceSession(rule, { ...usage, Meter: unplaced })).toThrow(/periods/);
+    expect(() => priceSession(rule, { ...usage, Meter: digestOf(samples, terms), Samples: samples })).toThrow(
+      RangeError,
+    );
+    const foreign = { ...digestOf(samples, terms), PeriodWh: [[5, 400]] as [number, number][] };
+    expect(() => priceSession(rule, { ...usage, Meter: foreign })).toThrow(RangeError);
+    const outside = { ...digestOf(samples, terms), Last: { At: T + 2 * HOUR, EnergyWh: 400 } };
+    expect(() => priceSession(rule, { ...usage, Meter: outside })).toThrow(RangeError);
+  });
+
+  const readings = fc
+    .record({
+      start: fc.integer({ min: cst(2025, 1, 1), max: cst(2027, 1, 1) }),
+      steps: fc.array(
+        fc.record({ ms: fc.integer({ min: 1, max: 12 * MIN }), wh: fc.integer({ min: 0, max: 300 }) }),
+        { minLength: 0, maxLength: 80 },
+      ),
+      zone: fc.constantFrom('Asia/Shanghai', 'UTC', 'Pacific/Kiritimati'),
+    })
+    .map((r) => {
+      const samples: MeterSample[] = [{ At: r.start, EnergyWh: 1000 }];
+      for (const step of r.steps) {
+        const last = samples[samples.length - 1]!;
+        samples.push({ At: last.At + step.ms, EnergyWh: last.EnergyWh + step.wh });
+      }
+      return { samples, zone: r.zone };
+    });
+  const options = { seed: 30_3, numRuns: 300 };
+
+  it('folding reading by reading gives the sustained power of the whole list, and keeps only the last five minutes open', () => {
+    fc.assert(
+      fc.property(readings, ({ samples, zone }) => {
+        let digest = startDigest(samples[0]!);
+        for (const s of samples.slice(1)) {
+          digest = foldReading(digest, s, { ...terms, TimeZone: zone });
+          expect(digest.Open.every((run) => digest.Last.At - run.At < SUSTAINED_POWER_WINDOW_MS)).toBe(true);
+        }
+        expect(digest.SustainedW).toBe(sustainedPowerW(samples));
+        expect(digest.PeriodWh.reduce((s, [, wh]) => s + wh, 0)).toBe(digestEnergyWh(digest));
+      }),
+      options,
+    );
+  });
+
+  it('a live estimate from the stored digest equals the final price from the same readings, lines included', () => {
+    const rule = charging(2, {
+      TimeOfDay: terms.TimeOfDay,
+      PowerBands: BANDS,
+      IdleFeeCentsPerHour: 90,
+      IdleGraceMinutes: 5,
+      ServiceFeeCents: 20,
+      CapCents: 900,
+    });
+    fc.assert(
+      fc.property(readings, fc.integer({ min: 0, max: HOUR }), ({ samples, zone }, tail) => {
+        const start = samples[0]!.At;
+        const last = samples[samples.length - 1]!.At;
+        const running = { StartAt: start, FullAt: last, TimeZone: zone };
+        const digest = digestOf(samples, { ...terms, TimeZone: zone });
+        expect(estimateSession(rule, { ...running, Meter: digest }, last + tail)).toEqual(
+          priceSession(rule, { ...running, Samples: samples, EndAt: last + tail }),
+        );
+      }),
+      options,
+    );
+  });
+});
+
+describe('the rule API checks the dimensions with catalogued messages (tariffProblems)', () => {
+  const problems = (more: Partial<Tariff>, kind: 1 | 2 | 3 = 2, type: 0 | 3 = 3) =>
+    tariffProblems({
+      ...charging(kind === 3 ? 1 : kind, more),
+      TemporaryChargeType: kind,
+      ChargeType: type,
+    }).map((p) => [p.path ?? p.field, p.key, p.params ?? {}]);
+  const period = (From: string, To: string) => ({ From, To, PriceCentsPerKWh: 10 });
+
+  it('accepts the worked bill, periods leaving time uncovered, and empty lists as none', () => {
+    expect(
+      problems({
+        TimeOfDay: [period('08:00', '22:00'), period('22:00', '08:00')],
+        PowerBands: BANDS,
+        IdleFeeCentsPerHour: 120,
+        IdleGraceMinutes: 15,
+        ServiceFeeCents: 50,
+      }),
+    ).toEqual([]);
+    expect(problems({ TimeOfDay: [period('10:00', '12:00')] })).toEqual([]);
+    expect(uncoveredTimes([period('10:00', '12:00'), period('20:00', '02:00')])).toEqual([
+      { From: '02:00', To: '10:00' },
+      { From: '12:00', To: '20:00' },
+    ]);
+    expect(uncoveredTimes([period('00:00', '00:00')])).toEqual([]);
+    expect(problems({ PowerBands: [], TimeOfDay: [] }, 3)).toEqual([]);
+  });
+
+  it('names the band out of order and the power it must exceed', () => {
+    expect(problems({ PowerBands: [BANDS[0]!, BANDS[2]!, BANDS[1]!] })).toEqual([
+      ['PowerBands.2.UpToW', 'garage.validation.bandsAscending', { band: 3, previous: 800 }],
+    ]);
+  });
+
+  it('names a time not written HH:mm, and two periods that overlap, across midnight too', () => {
+    expect(problems({ TimeOfDay: [period('8:00', '10:00'), period('22:00', '24:00')] })).toEqual([
+      ['TimeOfDay.0.From', 'garage.validation.timeOfDay', { period: 1 }],
+      ['TimeOfDay.1.To', 'garage.validation.timeOfDay', { period: 2 }],
+    ]);
+    expect(problems({ TimeOfDay: [period('22:00', '02:00'), period('01:00', '03:00')] })).toEqual([
+      ['TimeOfDay.1', 'garage.validation.periodsOverlap', { first: '22:00–02:00', second: '01:00–03:00' }],
+    ]);
+  });
+
+  it('keeps each dimension to the rules it fits', () => {
+    expect(problems({ PowerBands: BANDS }, 3)).toEqual([
+      ['PowerBands', 'garage.validation.bandsChargingOnly', {}],
+    ]);
+    expect(problems({ TimeOfDay: [period('01:00', '02:00')] }, 1)).toEqual([
+      ['TimeOfDay', 'garage.validation.periodsMeteredOnly', {}],
+    ]);
+    expect(problems({ IdleFeeCentsPerHour: 100, ServiceFeeCents: 10 }, 1, 0)).toEqual([
+      ['IdleFeeCentsPerHour', 'garage.validation.idleFeeChargingOnly', {}],
+      ['ServiceFeeCents', 'garage.validation.serviceFeeChargingOnly', {}],
+    ]);
+  });
+});
+
+describe('the lines as people read them', () => {
+  it('reads the worked bill in Chinese and English, money in yuan', () => {
+    const T = cst(2026, 11, 1, 21);
+    const rule = charging(2, {
+      TimeOfDay: [{ From: '22:00', To: '08:00', PriceCentsPerKWh: 60 }],
+      PowerBands: [
+        { UpToW: 200, PriceCents: 10 },
+        { UpToW: 500, PriceCents: 20 },
+      ],
+      IdleFeeCentsPerHour: 120,
+      IdleGraceMinutes: 15,
+      ServiceFeeCents: 50,
+      CapCents: 150,
+    });
+    const p = priceSession(rule, {
+      StartAt: T,
+      EndAt: T + 220 * MIN,
+      Samples: samplesAt(T, 40, [360, 360]),
+      FullAt: T + 150 * MIN,
+    });
+    const en = p.Lines.map((l) => priceLinePhrase(l, (key, params) => translate('en', key, params)));
+    expect(en).toEqual([
+      'Period 22:00–08:00: 0.120 kWh × ¥0.60 / kWh = ¥0.07',
+      'Energy: 0.360 kWh × ¥1.00 / kWh = ¥0.36',
+      'Power band 2 (200–500 W, sustained 360 W): 4 h × ¥0.20 / hour = ¥0.80',
+      'Service fee: ¥0.50',
+      'Idle fee (from 15 min after full): 55 min × ¥1.20 / hour = ¥1.10',
+      'Cap ¥1.50: -¥1.33',
+    ]);
+    const zh = priceLineText(p.Lines[0]!, (key, params) => translate('zh', key, params));
+    expect(zh).toEqual({
+      label: '时段 22:00–08:00',
+      quantity: '0.120 度',
+      unitPrice: '¥0.60 / 度',
+      amount: '¥0.07',
+    });
   });
 });

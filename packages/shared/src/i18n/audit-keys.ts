@@ -51,6 +51,7 @@ export const AUDIT_ENTITY_MODULE: Readonly<Record<string, AuditModule>> = {
   Holiday: 'accessControl',
   DoorSchedule: 'accessControl',
   DoorAlarm: 'accessControl',
+  VisitorPass: 'accessControl',
   ParkArea: 'garage',
   ChargeRule: 'garage',
   ChargeHost: 'garage',
@@ -100,6 +101,8 @@ const OWN_FIELD_KEYS: Readonly<Record<string, Readonly<Record<string, string>>>>
     Name: 'garage.field.RuleName',
     CapCents: 'garage.field.Cap',
     UnitPriceCents: 'garage.field.UnitPrice',
+    IdleFeeCentsPerHour: 'garage.field.IdleFee',
+    ServiceFeeCents: 'garage.field.ServiceFee',
   },
   ChargeHost: { Name: 'audit.field.HostName' },
   MonthlyPass: { UserName: 'garage.field.Operator' },
@@ -127,8 +130,6 @@ const SHOWN_VALUES: Readonly<Record<string, readonly string[]>> = {
   ChargeEquipment: ['CardNumber'],
   // The note an operator cleared a heat alarm with.
   ChargeHost: ['Note'],
-  // Why a zone was put under emergency stop, and the note it was released with.
-  ParkArea: ['Reason', 'Note'],
 };
 
 /** Snapshot fields that name the object, most telling first (the log keeps names, so it outlives the row). */

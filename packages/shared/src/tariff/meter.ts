@@ -40,7 +40,7 @@ export function samplesEnergyWh(samples: readonly MeterSample[]): number {
 }
 
 /** Mean power between two samples from the register, in whole watts rounded down. */
-function meanPowerW(a: MeterSample, b: MeterSample): number {
+export function meanPowerW(a: MeterSample, b: MeterSample): number {
   return Number((BigInt(b.EnergyWh - a.EnergyWh) * MS_PER_HOUR) / BigInt(b.At - a.At));
 }
 

@@ -27,6 +27,63 @@ function minutesOfDay(text: unknown, name: string): number {
   return Number(match[1]) * 60 + Number(match[2]);
 }
 
+/** Is this a time of day as periods write it: "HH:mm", 00:00 to 23:59? */
+export function isTimeOfDay(text: unknown): text is string {
+  return typeof text === 'string' && HH_MM.test(text);
+}
+
+/** The spans of periods already known well-formed, sorted by their start in the day. */
+function daySpans(periods: readonly TimeOfDayPeriod[]): DaySpan[] {
+  const spans: DaySpan[] = [];
+  periods.forEach((p, period) => {
+    const from = minutesOfDay(p.From, `TimeOfDay[${period}].From`);
+    const to = minutesOfDay(p.To, `TimeOfDay[${period}].To`);
+    if (from < to) spans.push({ from, to, period });
+    else if (from === to) spans.push({ from: 0, to: DAY_MINUTES, period });
+    else {
+      spans.push({ from, to: DAY_MINUTES, period });
+      if (to > 0) spans.push({ from: 0, to, period });
+    }
+  });
+  return spans.sort((a, b) => a.from - b.from || a.period - b.period);
+}
+
+/**
+ * The first two periods that overlap, as their indexes (the earlier in the list first), or null. Periods must
+ * have well-formed times ("HH:mm"); a rule form and the server name the pair with this.
+ */
+export function overlappingPeriods(periods: readonly TimeOfDayPeriod[]): [number, number] | null {
+  const spans = daySpans(periods);
+  for (let i = 1; i < spans.length; i++) {
+    const [a, b] = [spans[i - 1]!, spans[i]!];
+    if (b.from < a.to) return a.period < b.period ? [a.period, b.period] : [b.period, a.period];
+  }
+  return null;
+}
+
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/**
+ * The stretches of the day no period covers, as "HH:mm" [From, To) (a stretch across midnight is one), for a
+ * rule form to say what costs the unit price; periods must have well-formed times.
+ */
+export function uncoveredTimes(periods: readonly TimeOfDayPeriod[]): { From: string; To: string }[] {
+  const gaps: { from: number; to: number }[] = [];
+  let at = 0;
+  for (const span of daySpans(periods)) {
+    if (span.from > at) gaps.push({ from: at, to: span.from });
+    at = Math.max(at, span.to);
+  }
+  if (at < DAY_MINUTES) gaps.push({ from: at, to: DAY_MINUTES });
+  // A gap up to midnight and one from it are one stretch of the wall clock.
+  if (gaps.length > 1 && gaps[0]!.from === 0 && gaps[gaps.length - 1]!.to === DAY_MINUTES) {
+    const first = gaps.shift()!;
+    gaps[gaps.length - 1]!.to = DAY_MINUTES + first.to;
+  }
+  return gaps.map((g) => ({ From: hhmm(g.from), To: hhmm(g.to) }));
+}
+
 /**
  * The day spans of the periods, checked: each From and To a well-formed "HH:mm", a price in whole cents, no two
  * periods overlapping. From before To is one span; From after To crosses midnight (two spans); From equal to
@@ -35,29 +92,19 @@ function minutesOfDay(text: unknown, name: string): number {
 export function timeOfDaySpans(periods: readonly TimeOfDayPeriod[]): DaySpan[] {
   if (!Array.isArray(periods) || periods.length === 0)
     throw new RangeError('TimeOfDay must list at least one period (or be null)');
-  const spans: DaySpan[] = [];
   periods.forEach((p, period) => {
-    const from = minutesOfDay(p.From, `TimeOfDay[${period}].From`);
-    const to = minutesOfDay(p.To, `TimeOfDay[${period}].To`);
     const price = p.PriceCentsPerKWh;
     if (typeof price !== 'number' || !Number.isSafeInteger(price) || price < 0)
       throw new RangeError(
         `TimeOfDay[${period}].PriceCentsPerKWh must be a non-negative integer, got ${String(price)}`,
       );
-    if (from < to) spans.push({ from, to, period });
-    else if (from === to) spans.push({ from: 0, to: DAY_MINUTES, period });
-    else {
-      spans.push({ from, to: DAY_MINUTES, period });
-      if (to > 0) spans.push({ from: 0, to, period });
-    }
   });
-  spans.sort((a, b) => a.from - b.from);
-  for (let i = 1; i < spans.length; i++) {
-    if (spans[i]!.from < spans[i - 1]!.to)
-      throw new RangeError(
-        `TimeOfDay[${spans[i - 1]!.period}] and TimeOfDay[${spans[i]!.period}] overlap: a Wh must find one price`,
-      );
-  }
+  const spans = daySpans(periods);
+  const overlap = overlappingPeriods(periods);
+  if (overlap)
+    throw new RangeError(
+      `TimeOfDay[${overlap[0]}] and TimeOfDay[${overlap[1]}] overlap: a Wh must find one price`,
+    );
   return spans;
 }
 

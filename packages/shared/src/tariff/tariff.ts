@@ -1,8 +1,9 @@
 import type { chargeType, temporaryChargeType, timeUnit } from '../enums/garage.ts';
 import type { EnumValueOf } from '../enums/define.ts';
 import { DEFAULT_SITE_TIME_ZONE, isTimeZone } from './calendar.ts';
-import { assertPowerBands, assertSamples, bandIndexFor, samplesEnergyWh, sustainedPowerW } from './meter.ts';
-import { OUTSIDE_PERIODS, energyByPeriod, timeOfDaySpans } from './periods.ts';
+import { assertDigest, digestEnergyWh, digestOf, type MeterDigest } from './digest.ts';
+import { assertPowerBands, assertSamples, bandIndexFor } from './meter.ts';
+import { OUTSIDE_PERIODS, timeOfDaySpans } from './periods.ts';
 
 export type ChargeTypeValue = EnumValueOf<typeof chargeType>;
 export type TemporaryChargeTypeValue = EnumValueOf<typeof temporaryChargeType>;
@@ -80,6 +81,11 @@ export interface Usage {
   EnergyWh?: number | null;
   /** Meter readings, ascending, inside the session; the first is the register at the start of measuring. */
   Samples?: readonly MeterSample[] | null;
+  /**
+   * The same readings already folded (digest.ts), as a server stores them for a running session: instead of
+   * Samples, never with them. Folded against this tariff's TimeOfDay and TimeZone.
+   */
+  Meter?: MeterDigest | null;
   /** When the battery became full (epoch ms, inside the session): the idle fee counts from here. */
   FullAt?: number | null;
   /** IANA zone of the area, for time-of-day periods; null: DEFAULT_SITE_TIME_ZONE. */
@@ -194,17 +200,35 @@ export function durationMinutes(startAt: number, endAt: number): number {
 interface Meter {
   /** Wh drawn: EnergyWh, else the samples' energy when there are samples, else null. */
   energyWh: number | null;
-  samples: readonly MeterSample[];
+  /** The readings folded (from Samples or as given), or null without any. */
+  digest: MeterDigest | null;
   fullAt: number | null;
   zone: string;
 }
 
-function readMeter(usage: Usage): Meter {
+/**
+ * The usage's readings as a digest: Samples are checked and folded here (so a list and a stored digest of the
+ * same readings price alike), a given digest is checked against the session and the tariff's periods.
+ */
+function readDigest(tariff: Tariff, usage: Usage, zone: string): MeterDigest | null {
   const samples = usage.Samples ?? [];
+  const periods = given(tariff.TimeOfDay) ? tariff.TimeOfDay : null;
+  if (given(usage.Meter)) {
+    if (samples.length > 0) throw new RangeError('give the readings as Samples or as Meter, not both');
+    assertDigest(usage.Meter, usage.StartAt, usage.EndAt, periods);
+    return usage.Meter;
+  }
   assertSamples(samples, usage.StartAt, usage.EndAt);
+  return samples.length > 0 ? digestOf(samples, { TimeOfDay: periods, TimeZone: zone }) : null;
+}
+
+function readMeter(tariff: Tariff, usage: Usage): Meter {
+  const zone = usage.TimeZone ?? DEFAULT_SITE_TIME_ZONE;
+  if (!isTimeZone(zone)) throw new RangeError(`unknown time zone ${String(zone)}`);
+  const digest = readDigest(tariff, usage, zone);
   let energyWh = usage.EnergyWh ?? null;
-  if (samples.length > 0) {
-    const measured = samplesEnergyWh(samples);
+  if (digest) {
+    const measured = digestEnergyWh(digest);
     if (energyWh !== null) {
       assertCount('EnergyWh', energyWh);
       if (energyWh !== measured)
@@ -218,9 +242,7 @@ function readMeter(usage: Usage): Meter {
     if (fullAt < usage.StartAt || fullAt > usage.EndAt)
       throw new RangeError('FullAt is outside the session (StartAt to EndAt)');
   }
-  const zone = usage.TimeZone ?? DEFAULT_SITE_TIME_ZONE;
-  if (!isTimeZone(zone)) throw new RangeError(`unknown time zone ${String(zone)}`);
-  return { energyWh, samples, fullAt, zone };
+  return { energyWh, digest, fullAt, zone };
 }
 
 /** quantity × price / per, rounded half up to the cent (per: 1000 Wh in a kWh, 60 minutes in an hour). */
@@ -250,8 +272,8 @@ function line(
 }
 
 /** The started hours at the band of the session's sustained power. */
-function bandLine(bands: readonly PowerBand[], hours: number, samples: readonly MeterSample[]): PriceLine {
-  const sustainedW = sustainedPowerW(samples);
+function bandLine(bands: readonly PowerBand[], hours: number, meter: Meter): PriceLine {
+  const sustainedW = meter.digest?.SustainedW ?? 0;
   const index = bandIndexFor(bands, sustainedW);
   const band = bands[index]!;
   return line('band', hours, 'hour', band.PriceCents, 'hour', hours * band.PriceCents, {
@@ -268,9 +290,9 @@ function energyLines(tariff: Tariff, meter: Meter): PriceLine[] {
   const price = tariff.UnitPriceCents;
   if (!given(tariff.TimeOfDay))
     return [line('energy', wh, 'Wh', price, 'kWh', halfUp(wh, price, WH_PER_KWH))];
-  if (wh > 0 && meter.samples.length < 2)
+  if (wh > 0 && (meter.digest?.Count ?? 0) < 2)
     throw new RangeError('a time-of-day tariff needs the meter samples to place the energy in the day');
-  const byPeriod = energyByPeriod(timeOfDaySpans(tariff.TimeOfDay), meter.samples, meter.zone);
+  const byPeriod = new Map(meter.digest?.PeriodWh ?? []);
   const lines: PriceLine[] = [];
   tariff.TimeOfDay.forEach((p, index) => {
     const part = byPeriod.get(index) ?? 0;
@@ -293,12 +315,10 @@ function chargeLines(tariff: Tariff, minutes: number, meter: Meter): PriceLine[]
   switch (tariff.TemporaryChargeType) {
     case 1:
       return [
-        bands
-          ? bandLine(bands, hours, meter.samples)
-          : line('time', hours, 'hour', price, 'hour', hours * price),
+        bands ? bandLine(bands, hours, meter) : line('time', hours, 'hour', price, 'hour', hours * price),
       ];
     case 2:
-      return [...energyLines(tariff, meter), ...(bands ? [bandLine(bands, hours, meter.samples)] : [])];
+      return [...energyLines(tariff, meter), ...(bands ? [bandLine(bands, hours, meter)] : [])];
     default:
       return [line('use', 1, 'use', price, 'use', price)];
   }
@@ -348,7 +368,7 @@ function free(minutes: number, basis: FreeBasis, unit: Price['QuantityUnit']): P
 export function priceSession(tariff: Tariff, usage: Usage): Price {
   assertTariff(tariff);
   const minutes = durationMinutes(usage.StartAt, usage.EndAt);
-  const meter = readMeter(usage);
+  const meter = readMeter(tariff, usage);
   const kind = tariff.TemporaryChargeType;
   const unit: Price['QuantityUnit'] = kind === 1 ? 'hour' : kind === 2 ? 'Wh' : kind === 3 ? 'use' : null;
   if (isMonthlyChargeType(tariff.ChargeType)) return free(minutes, 'pass', null);
@@ -388,7 +408,8 @@ export function priceSession(tariff: Tariff, usage: Usage): Price {
  */
 export function estimateSession(tariff: Tariff, running: Omit<Usage, 'EndAt'>, now: number): Price {
   const samples = running.Samples ?? [];
-  const lastReadAt = samples.length > 0 ? samples[samples.length - 1]!.At : running.StartAt;
+  const lastReadAt =
+    samples.length > 0 ? samples[samples.length - 1]!.At : (running.Meter?.Last.At ?? running.StartAt);
   const endAt = Math.max(now, running.StartAt, lastReadAt, running.FullAt ?? running.StartAt);
   return priceSession(tariff, { ...running, EndAt: endAt });
 }
