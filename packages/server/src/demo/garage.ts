@@ -20,6 +20,7 @@ import type {
   ChargeRecordTable,
   ForcedOutageRecordTable,
   ParkOrderTable,
+  TariffDimensionColumns,
 } from '../modules/garage/index.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { hashPassword } from '../platform/auth/passwords.ts';
@@ -224,9 +225,13 @@ function dateKey(ms: number, offset: number): string {
 // ---------------------------------------------------------------------------------------------------------
 // Bulk rows, built in memory, then written by the SQLite or the portable writer.
 
-// The device-link columns (migration 0008) keep their defaults in the demo.
-type NewRecord = Omit<ChargeRecordTable, 'Id' | 'StopRequest' | 'StopRequestedAt' | 'EndProvisional'>;
-type NewOrder = Omit<ChargeOrderTable, 'Id' | 'ChargeRecordId'>;
+// The device-link columns (migration 0008) keep their defaults in the demo, and so do the tariff dimensions'
+// (0031): its rules have none, its sessions no device meter, and its orders' lines are read from their terms.
+type NewRecord = Omit<
+  ChargeRecordTable,
+  'Id' | 'StopRequest' | 'StopRequestedAt' | 'EndProvisional' | 'MeterDigest' | 'FullAt'
+>;
+type NewOrder = Omit<ChargeOrderTable, 'Id' | 'ChargeRecordId' | keyof TariffDimensionColumns | 'PriceLines'>;
 type NewOutage = Omit<ForcedOutageRecordTable, 'Id' | 'ChargeRecordId' | 'ChargeOrderId'>;
 type NewParkOrder = Omit<ParkOrderTable, 'Id'>;
 
@@ -888,6 +893,8 @@ async function seedArea(s: AreaSeeding, bulk: Bulk): Promise<void> {
 async function insertRules(s: AreaSeeding): Promise<RuleOf> {
   const rules = new Map<RuleKey, { id: number; tariff: Tariff }>();
   for (const rule of RULES) {
+    // The demo's rules use no tariff dimension (their columns stay null).
+    const { PowerBands: _bands, TimeOfDay: _periods, ...terms } = rule.tariff;
     const row = await s.trx
       .insertInto('ChargeRule')
       .values({
@@ -895,7 +902,7 @@ async function insertRules(s: AreaSeeding): Promise<RuleOf> {
         Name: rule.name,
         Remark: rule.remark ?? null,
         Disabled: rule.disabled ? 1 : 0,
-        ...rule.tariff,
+        ...terms,
         ...s.stamps,
       })
       .returning('Id')

@@ -80,14 +80,22 @@ export function readSample(sample: SampledValue): { measurand: string; value: nu
 }
 
 /** The newest energy register (Wh) and power (W) in a MeterValues or a StopTransaction's transactionData. */
-export function latestReadings(values: readonly MeterValue[]): { registerWh?: number; powerW?: number } {
+export function latestReadings(values: readonly MeterValue[]): {
+  registerWh?: number;
+  /** The charger's timestamp of the register (a session's meter folds it at this instant). */
+  registerAt?: string;
+  powerW?: number;
+} {
   const sorted = [...values].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
-  const out: { registerWh?: number; powerW?: number } = {};
+  const out: { registerWh?: number; registerAt?: string; powerW?: number } = {};
   for (const mv of sorted) {
     for (const sample of mv.sampledValue) {
       const read = readSample(sample);
       if (!read) continue;
-      if (read.measurand === 'Energy.Active.Import.Register') out.registerWh = Math.round(read.value);
+      if (read.measurand === 'Energy.Active.Import.Register') {
+        out.registerWh = Math.round(read.value);
+        out.registerAt = mv.timestamp;
+      }
       if (read.measurand === 'Power.Active.Import') out.powerW = read.value;
     }
   }

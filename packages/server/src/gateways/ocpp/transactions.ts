@@ -105,6 +105,8 @@ async function meterValues(link: ChargePointLink, meter: Req<'MeterValues'>): Pr
     socketId: socket.Id,
     registerWh: readings.registerWh,
     powerW: readings.powerW,
+    // The reading's own time: a queued reading sent after a reconnect is folded where it was taken.
+    at: deviceTime(readings.registerAt, link.now()),
   });
   if (!session) return {};
   link.events.emit('meter', {

@@ -16,11 +16,10 @@ import {
 } from './device-migrations.ts';
 import { heatAlarmMigration } from './heat-migration.ts';
 import { recordDaysMigration } from './record-days.ts';
+import { tariffDimensionsMigration } from './tariff-migration.ts';
 import { chargeOrderSocketMigration, recordIndexesMigration } from './record-indexes.ts';
 import { monthlyPassRoutes } from './monthly-pass/routes.ts';
 import { parkAreaRoutes } from './park-area/routes.ts';
-import { emergencyStopRoutes } from './park-area/emergency-routes.ts';
-import { emergencyStopMigration } from './tables-emergency.ts';
 import { parkOrderRoutes } from './park-order/routes.ts';
 import { vehicleRoutes } from './vehicle/routes.ts';
 
@@ -29,7 +28,6 @@ export const garageModule: ServerModule = {
   name: 'garage',
   routes: [
     ...parkAreaRoutes,
-    ...emergencyStopRoutes,
     ...chargeRuleRoutes,
     ...chargeHostRoutes,
     ...chargeEquipmentRoutes,
@@ -51,7 +49,7 @@ export const garageModule: ServerModule = {
     '0024-charge-order-socket': chargeOrderSocketMigration,
     '0027-charger-configuration': chargerConfigurationMigration,
     '0028-heat-alarm': heatAlarmMigration,
-    '0029-emergency-stop': emergencyStopMigration,
+    '0031-tariff-dimensions': tariffDimensionsMigration,
   },
   register: registerGarageDependents,
 };
@@ -129,12 +127,6 @@ export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liv
 export { applyChannelEvent, type OrderKind } from './common/payments.ts';
 export { tariffOf, orderAmount } from './common/pricing.ts';
 export { setSocketStatus } from './charge-equipment/service.ts';
-// A zone's emergency stop as a charge point that connects must be told it (the gateway sends the commands).
-export {
-  emergencyOnConnect,
-  emergencyReleaseReached,
-  type EmergencyOnConnect,
-} from './park-area/emergency-state.ts';
 // Retention of the garage's records (app.ts runs it once across the cluster; docs/performance.md).
 export {
   pruneGarageRecords,
@@ -151,6 +143,7 @@ export {
   type ChargeRecordTable,
   type ForcedOutageRecordTable,
   type ParkOrderTable,
+  type TariffDimensionColumns,
 } from './tables.ts';
 // The record tables counted per area and day (platform/record-days.ts), for whoever loads them in bulk.
 export { GARAGE_DAY_COUNTED } from './record-days.ts';

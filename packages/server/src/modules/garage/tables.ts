@@ -44,7 +44,21 @@ export interface TariffColumns {
   CapCents: number | null;
 }
 
-export interface ChargeRuleTable extends TariffColumns {
+/**
+ * The tariff dimensions (migration 0031; docs/garage.md, "Tariff dimensions"), null when not used: temporary
+ * charging rules have them and their orders copy them. The lists are JSON text.
+ */
+export interface TariffDimensionColumns {
+  /** JSON [{ UpToW, PriceCents }]. */
+  PowerBands: string | null;
+  /** JSON [{ From, To, PriceCentsPerKWh }]. */
+  TimeOfDay: string | null;
+  IdleFeeCentsPerHour: number | null;
+  IdleGraceMinutes: number | null;
+  ServiceFeeCents: number | null;
+}
+
+export interface ChargeRuleTable extends TariffColumns, TariffDimensionColumns {
   Id: Generated<number>;
   /** Safety limits (0008), each optional: Gatehouse stops a session that crosses one (docs/chargers.md). */
   MaxDurationMinutes: number | null;
@@ -193,6 +207,13 @@ export interface ChargeRecordTable {
   StopRequestedAt: number | null;
   /** 1: ended by Gatehouse without the device's stop (power failure); its StopTransaction corrects it once. */
   EndProvisional: Generated<number>;
+  /**
+   * The device's meter readings folded as they came (JSON of the shared MeterDigest, migration 0031), against its
+   * order's time-of-day periods; null until the first reading, and for sessions no device metered.
+   */
+  MeterDigest: string | null;
+  /** Since when the battery has been full (a reading below float-charge power): the idle fee counts from it. */
+  FullAt: number | null;
 }
 
 /** Payment columns both kinds of order share. */
@@ -210,7 +231,7 @@ export interface OrderPaymentColumns {
 }
 
 /** The priced order of one charging session (1:1), created when the session starts. */
-export interface ChargeOrderTable extends TariffColumns, OrderPaymentColumns {
+export interface ChargeOrderTable extends TariffColumns, TariffDimensionColumns, OrderPaymentColumns {
   Id: Generated<number>;
   AreaId: number;
   ChargeRecordId: number;
@@ -224,6 +245,8 @@ export interface ChargeOrderTable extends TariffColumns, OrderPaymentColumns {
   CreatedAt: number;
   /** When the session ended and the order was priced. */
   SettledAt: number | null;
+  /** The itemised order, JSON of the shared PriceLine list, stored when priced (migration 0031). */
+  PriceLines: string | null;
 }
 
 /** A temporary parking stay and its order; ExitAt null while the vehicle is inside. */

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { chargeType, temporaryChargeType, timeUnit } from '../../enums/garage.ts';
-import { MAX_FREE_MINUTES, MAX_PRICE_CENTS } from '../../tariff/rule-terms.ts';
+import {
+  MAX_BAND_W,
+  MAX_FREE_MINUTES,
+  MAX_IDLE_GRACE_MINUTES,
+  MAX_POWER_BANDS,
+  MAX_PRICE_CENTS,
+  MAX_TIME_OF_DAY_PERIODS,
+} from '../../tariff/rule-terms.ts';
 import { resourceApi } from '../operation.ts';
 import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { enumNumber, filterSchema, id, optionalText } from '../wire.ts';
@@ -23,6 +30,12 @@ export const chargeRuleItem = z.object({
   MaxPowerW: z.number().nullable().optional(),
   FullPowerW: z.number().nullable().optional(),
   FullMinutes: z.number().nullable().optional(),
+  /** Tariff dimensions (docs/garage.md, "Tariff dimensions"), temporary charging only; null: not used. */
+  PowerBands: z.array(z.object({ UpToW: z.number(), PriceCents: z.number() })).nullable(),
+  TimeOfDay: z.array(z.object({ From: z.string(), To: z.string(), PriceCentsPerKWh: z.number() })).nullable(),
+  IdleFeeCentsPerHour: z.number().nullable(),
+  IdleGraceMinutes: z.number().nullable(),
+  ServiceFeeCents: z.number().nullable(),
   Remark: z.string().nullable(),
   Disabled: z.boolean(),
   ParkAreaIds: z.array(z.number()),
@@ -33,6 +46,22 @@ export const chargeRuleItem = z.object({
 export type ChargeRuleItem = z.output<typeof chargeRuleItem>;
 
 const price = z.number().int().min(0).max(MAX_PRICE_CENTS);
+
+/** A power band: sustained power up to UpToW W costs PriceCents per started hour. */
+const powerBand = z.strictObject({
+  UpToW: z.number().int().min(1).max(MAX_BAND_W),
+  PriceCents: price,
+});
+
+/**
+ * A time-of-day period, local wall clock [From, To) ("HH:mm"; From after To crosses midnight, From = To is the
+ * whole day). The format and overlaps are checked by the shared `tariffProblems`, with the form's messages.
+ */
+const timeOfDayPeriod = z.strictObject({
+  From: z.string().max(5),
+  To: z.string().max(5),
+  PriceCentsPerKWh: price,
+});
 
 /** The body of a rule; the terms are checked per charge type by the shared `tariffProblems`. */
 const fields = {
@@ -56,6 +85,13 @@ const fields = {
   MaxPowerW: z.number().int().min(1).max(100_000).nullable().optional(),
   FullPowerW: z.number().int().min(1).max(10_000).nullable().optional(),
   FullMinutes: z.number().int().min(1).max(1440).nullable().optional(),
+  // Tariff dimensions (docs/garage.md, "Tariff dimensions"): null or an empty list = not used; on update absent
+  // keeps them, as the safety limits. Checked per charge type by the shared `tariffProblems`.
+  PowerBands: z.array(powerBand).max(MAX_POWER_BANDS).nullable().optional(),
+  TimeOfDay: z.array(timeOfDayPeriod).max(MAX_TIME_OF_DAY_PERIODS).nullable().optional(),
+  IdleFeeCentsPerHour: price.nullable().optional(),
+  IdleGraceMinutes: z.number().int().min(0).max(MAX_IDLE_GRACE_MINUTES).nullable().optional(),
+  ServiceFeeCents: price.nullable().optional(),
 };
 
 export const chargeRuleBody = z.strictObject(fields);

@@ -121,6 +121,14 @@ export async function openSessions(
       'ChargeRecord.CardNumber',
       'ChargeRecord.StartAt',
       'ChargeRecord.EnergyWh',
+      // The meter and the tariff dimensions the estimate reads (docs/garage.md, "Tariff dimensions").
+      'ChargeRecord.MeterDigest',
+      'ChargeRecord.FullAt',
+      'ChargeOrder.PowerBands',
+      'ChargeOrder.TimeOfDay',
+      'ChargeOrder.IdleFeeCentsPerHour',
+      'ChargeOrder.IdleGraceMinutes',
+      'ChargeOrder.ServiceFeeCents',
       'ChargeOrder.Id as OrderId',
       'ChargeOrder.OrderNo',
       'ChargeOrder.ChargeType',
@@ -133,7 +141,13 @@ export async function openSessions(
     ])
     .execute();
   for (const r of rows) {
-    const usage = { StartAt: r.StartAt, EndAt: null, EnergyWh: r.EnergyWh };
+    const usage = {
+      StartAt: r.StartAt,
+      EndAt: null,
+      EnergyWh: r.EnergyWh,
+      MeterDigest: r.MeterDigest,
+      FullAt: r.FullAt,
+    };
     const terms = {
       ChargeType: r.ChargeType!,
       TemporaryChargeType: r.TemporaryChargeType!,
@@ -141,6 +155,11 @@ export async function openSessions(
       TimeUnit: r.TimeUnit,
       FreeMinutes: r.FreeMinutes!,
       CapCents: r.CapCents,
+      PowerBands: r.PowerBands,
+      TimeOfDay: r.TimeOfDay,
+      IdleFeeCentsPerHour: r.IdleFeeCentsPerHour,
+      IdleGraceMinutes: r.IdleGraceMinutes,
+      ServiceFeeCents: r.ServiceFeeCents,
       AmountCents: r.AmountCents,
     };
     const priced = r.OrderId === null ? null : orderAmount(terms, usage, now);

@@ -1,4 +1,10 @@
-import { ChargeOrderApi, chargeStopReason } from '@gatehouse/shared';
+import {
+  ChargeOrderApi,
+  chargeStopReason,
+  priceLinePhrase,
+  translate,
+  type PriceLineItem,
+} from '@gatehouse/shared';
 import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
@@ -51,6 +57,16 @@ export const chargeOrderRoutes = [
           DurationMinutes: 'number',
           EnergyWh: { header: 'EnergyKWh', kind: 'energy' },
           AmountCents: { header: 'Amount', kind: 'money' },
+          // The itemised order in one cell, a line a phrase ("Period 22:00–08:00: 0.540 kWh × ¥0.60 / kWh =
+          // ¥0.32"), as the order's detail lists them; empty when it cannot be told.
+          Lines: {
+            header: 'PriceLines',
+            width: 60,
+            label: (lines: PriceLineItem[] | null, lang) =>
+              (lines ?? [])
+                .map((line) => priceLinePhrase(line, (key, params) => translate(lang, key, params)))
+                .join('; '),
+          },
           StopReason: { enum: chargeStopReason, width: 20 },
         }),
         ...paymentExportColumns(),

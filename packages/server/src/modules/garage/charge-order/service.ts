@@ -1,11 +1,11 @@
-import { STOP_REASON, type ChargeOrderItem } from '@gatehouse/shared';
+import { STOP_REASON, availableActions, type ChargeOrderItem } from '@gatehouse/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { AreaContext, UserContext } from '../../../platform/context.ts';
 import { socketPlaces } from '../charge-record/places.ts';
-import { iso, itemById, type ItemView } from '../common/index.ts';
-import { orderFieldsOf, pricedOrder, rowsOfItems } from '../common/orders.ts';
-import { orderAmount } from '../common/pricing.ts';
+import { garageLevel, iso, itemById, type ItemView } from '../common/index.ts';
+import { orderFieldsOf, rowsOfItems } from '../common/orders.ts';
+import { dimensionsOf, orderPricing } from '../common/pricing.ts';
 import type { ChargeOrderTable } from '../tables.ts';
 
 type Row = Selectable<ChargeOrderTable>;
@@ -33,23 +33,34 @@ function chargeOrderItem(row: Row): ChargeOrderItem {
     Forced: false,
     RuleName: null,
     ...orderFieldsOf(row),
+    ...dimensionsOf(row),
+    Lines: null,
   };
   return rows.keep(item, row);
 }
 
-/** Per page: each order's session (where, card, energy, how it stopped), rule name, amount and actions. */
+/**
+ * Per page: each order's session (where, card, energy, how it stopped), rule name, amount, itemised lines (the
+ * settled ones, or the live estimate's while the session runs) and the buttons this caller may press (none
+ * while it runs).
+ */
 function withSessions(ctx: Ctx, items: ChargeOrderItem[]): Promise<ChargeOrderItem[]> {
-  return withSessionsPriced(ctx.db.kysely, items, (row, session, settled) =>
-    pricedOrder(ctx, row, session, settled),
-  );
+  const now = ctx.clock.now();
+  return withSessionsPriced(ctx.db.kysely, items, (row, session, settled) => ({
+    ...orderPricing(row, session, now),
+    Actions: settled ? availableActions(row.PaymentState, garageLevel(ctx.user)) : [],
+  }));
 }
 
-/** The amount and the buttons of an order, from its row and its session. */
+/** The session of an order as its pricing reads it: its times, energy and meter. */
+type SessionRow = Selectable<Database['ChargeRecord']>;
+
+/** The amount, lines and buttons of an order, from its row and its session. */
 type Pricing = (
   row: Row,
-  session: { StartAt: number; EndAt: number | null; EnergyWh: number | null },
+  session: SessionRow,
   settled: boolean,
-) => Pick<ChargeOrderItem, 'AmountCents' | 'Estimated' | 'DurationMinutes' | 'Actions'>;
+) => Pick<ChargeOrderItem, 'AmountCents' | 'Estimated' | 'DurationMinutes' | 'Lines' | 'Actions'>;
 
 async function withSessionsPriced(
   k: Kysely<Database>,
@@ -117,7 +128,7 @@ export async function settledChargeOrder(
     .where('ChargeOrder.Id', '=', orderId)
     .executeTakeFirstOrThrow();
   const [item] = await withSessionsPriced(trx, [chargeOrderItem(row as Row)], (r, session) => ({
-    ...orderAmount(r, session, ctx.clock.now()),
+    ...orderPricing(r, session, ctx.clock.now()),
     Actions: [],
   }));
   const { Actions: _actions, ...rest } = item!;

@@ -1,4 +1,4 @@
-import { STOP_REASON, estimateSession, localDateKey } from '@gatehouse/shared';
+import { STOP_REASON, localDateKey } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { emitSession } from './events.ts';
@@ -6,11 +6,12 @@ import type { AreaContext } from '../../../platform/context.ts';
 import { storeFullSince } from '../charge-equipment/connector.ts';
 import { RULE_TERMS } from '../charge-rule/service.ts';
 import { areaTimeZone } from '../common/index.ts';
-import { tariffOf } from '../common/pricing.ts';
+import { orderAmount } from '../common/pricing.ts';
 import type { TariffColumns } from '../tables.ts';
 import { startRefusal, type StartRefusal } from './admission.ts';
 import { safetyLimitCrossed, type SafetyStop } from './safety.ts';
 import { socketSessions } from './service.ts';
+import { storeSessionReading, type SessionReading } from './meter.ts';
 import { endSession } from './settlement.ts';
 
 /**
@@ -254,27 +255,13 @@ export interface MeteredSession {
  */
 export async function meterDeviceSession(
   ctx: AreaContext,
-  input: { recordId: number; socketId: number; registerWh: number; powerW?: number | undefined },
+  input: { recordId: number; socketId: number } & SessionReading,
 ): Promise<MeteredSession | undefined> {
   const k = ctx.db.kysely;
   const record = await socketSessions(k, { recordId: input.recordId, socketIds: [input.socketId] })
-    .select([
-      'ChargeRecord.EnergyWh',
-      'ChargeRecord.MeterStartWh',
-      'ChargeRecord.StartAt',
-      'ChargeRecord.StopRequest',
-    ])
+    .select(['ChargeRecord.StartAt', 'ChargeRecord.StopRequest'])
     .executeTakeFirst();
   if (!record) return undefined;
-  const energyWh = Math.max(record.EnergyWh, input.registerWh - (record.MeterStartWh ?? 0));
-  if (energyWh !== record.EnergyWh) {
-    await k
-      .updateTable('ChargeRecord')
-      .set({ EnergyWh: energyWh })
-      .where('Id', '=', input.recordId)
-      .where('EndAt', 'is', null)
-      .execute();
-  }
   const order = await k
     .selectFrom('ChargeOrder')
     .leftJoin('ChargeRule', 'ChargeRule.Id', 'ChargeOrder.ChargeRuleId')
@@ -287,6 +274,9 @@ export async function meterDeviceSession(
     ])
     .where('ChargeOrder.ChargeRecordId', '=', input.recordId)
     .executeTakeFirst();
+  // Energy, meter digest and "full since" (meter.ts): what the estimate here and the final price read.
+  const meter = await storeSessionReading(ctx, input.recordId, order, input);
+  if (!meter) return undefined;
   const now = ctx.clock.now();
   const limits = order
     ? {
@@ -311,15 +301,9 @@ export async function meterDeviceSession(
     await storeFullSince(k, input.socketId, safety.fullSince);
   }
   return {
-    energyWh,
+    energyWh: meter.EnergyWh,
     startAt: record.StartAt,
-    estimatedCents: order
-      ? estimateSession(
-          tariffOf(order),
-          { StartAt: record.StartAt, EnergyWh: energyWh },
-          Math.max(now, record.StartAt),
-        ).AmountCents
-      : null,
+    estimatedCents: order ? orderAmount(order, { ...meter, EndAt: null }, now).AmountCents : null,
     safetyStop: safety.crossed,
   };
 }

@@ -86,7 +86,8 @@ export async function withPlacesAndOrders(
 ): Promise<ChargeRecordItem[]> {
   const k = ctx.db.kysely;
   const now = ctx.clock.now();
-  const [places, orders] = await Promise.all([
+  const open = items.filter((i) => i.Open).map((i) => i.Id);
+  const [places, orders, meters] = await Promise.all([
     socketPlaces(
       k,
       items.map((i) => i.ChargeEquipmentId),
@@ -100,12 +101,23 @@ export async function withPlacesAndOrders(
         items.map((i) => i.Id),
       )
       .execute(),
+    // The running sessions' meters: their estimates read them as the final price will (docs/garage.md).
+    open.length
+      ? k.selectFrom('ChargeRecord').select(['Id', 'MeterDigest', 'FullAt']).where('Id', 'in', open).execute()
+      : [],
   ]);
   return items.map((item) => {
     const startAt = Date.parse(item.StartAt);
     const endAt = item.EndAt === null ? null : Date.parse(item.EndAt);
     const order = orders.find((o) => o.ChargeRecordId === item.Id);
-    const usage = { StartAt: startAt, EndAt: endAt, EnergyWh: item.EnergyWh };
+    const meter = meters.find((m) => m.Id === item.Id);
+    const usage = {
+      StartAt: startAt,
+      EndAt: endAt,
+      EnergyWh: item.EnergyWh,
+      MeterDigest: meter?.MeterDigest ?? null,
+      FullAt: meter?.FullAt ?? null,
+    };
     const priced = order
       ? orderAmount(order, usage, now)
       : {

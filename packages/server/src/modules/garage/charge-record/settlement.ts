@@ -1,4 +1,15 @@
-import { STOP_REASON, priceSession } from '@gatehouse/shared';
+import {
+  DEFAULT_SITE_TIME_ZONE,
+  STOP_REASON,
+  digestEnergyWh,
+  foldReading,
+  placeReading,
+  priceSession,
+  startDigest,
+  type MeterDigest,
+  type Price,
+  type Usage,
+} from '@gatehouse/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -9,6 +20,7 @@ import { systemActor } from '../../../platform/context.ts';
 import { endSocketMetering } from '../charge-equipment/connector.ts';
 import { LIVE_LINK_SYSTEM_TYPE } from '../common/liveness.ts';
 import { powerOffConfirmed } from '../forced-outage-record/records.ts';
+import { areaTimeZone } from '../common/index.ts';
 import { transition } from '../common/payments.ts';
 import { tariffOf } from '../common/pricing.ts';
 import type { ChargeOrderTable } from '../tables.ts';
@@ -70,10 +82,9 @@ export async function closeDeviceSession(
     })
       .select([
         'ChargeRecord.Id',
-        'ChargeRecord.StartAt',
+        ...meteredColumns,
         'ChargeRecord.EndAt',
         'ChargeRecord.EnergyWh',
-        'ChargeRecord.MeterStartWh',
         'ChargeRecord.StopRequest',
         'ChargeRecord.EndProvisional',
       ])
@@ -84,7 +95,7 @@ export async function closeDeviceSession(
     const endAt = Math.max(record.StartAt, input.endAt);
     if (record.EndAt !== null) {
       if (record.EndProvisional !== 1) return { closed: false, reason: 'alreadyEnded' } as const;
-      return correctProvisionalEnd(ctx, trx, record.Id, record.StartAt, endAt, energyWh, input.stopReason);
+      return correctProvisionalEnd(ctx, trx, record, endAt, energyWh, input.stopReason);
     }
     const stopReason = record.StopRequest ?? input.stopReason;
     const settled = await endSession(ctx, trx, record.Id, endAt, energyWh, stopReason);
@@ -309,20 +320,25 @@ function auditPricing(
 }
 
 /**
- * Prices an order (its amount and settlement time) in one conditional UPDATE: true when it was in the
- * expected state (not settled yet, or still unpaid) and so changed.
+ * Prices an order (its amount, itemised lines and settlement time) in one conditional UPDATE: true when it
+ * was in the expected state (not settled yet, or still unpaid) and so changed.
  */
 async function priceOrder(
   ctx: AreaContext,
   trx: Trx,
   orderId: number,
-  amountCents: number,
+  price: Price,
   endAt: number,
   unless: 'settled' | 'paid',
 ): Promise<boolean> {
   const priced = await trx
     .updateTable('ChargeOrder')
-    .set({ AmountCents: amountCents, SettledAt: endAt, UpdatedAt: ctx.clock.now() })
+    .set({
+      AmountCents: price.AmountCents,
+      PriceLines: JSON.stringify(price.Lines),
+      SettledAt: endAt,
+      UpdatedAt: ctx.clock.now(),
+    })
     .where('Id', '=', orderId)
     .where((eb) => (unless === 'settled' ? eb('SettledAt', 'is', null) : eb('PaymentState', '=', 0)))
     .executeTakeFirst();
@@ -341,6 +357,68 @@ async function closeIfFree(ctx: AreaContext, trx: Trx, order: OrderRow, amountCe
   );
 }
 
+/** A session's columns its final price reads. */
+interface MeteredRecord {
+  StartAt: number;
+  MeterStartWh: number | null;
+  MeterDigest: string | null;
+  FullAt: number | null;
+}
+
+/** What a session ends with: its end, its energy and the usage the engine prices. */
+interface FinalMeter {
+  endAt: number;
+  energyWh: number;
+  usage: Usage;
+}
+
+/**
+ * The end of a session as it is priced (docs/garage.md, "The stored meter"). A session a device metered has
+ * its readings folded in ChargeRecord.MeterDigest (device-sessions.ts; from its meterStart when no reading
+ * came); the device's final register at the end is folded in last, here, against the order's periods in the
+ * area's zone, and never stored (a late StopTransaction correcting a provisional end folds its own). A session
+ * ends no earlier than its last reading, and its energy is the register's. Since when the battery was full is
+ * taken inside the session. A session no device metered is priced by its energy alone.
+ */
+async function finalMeter(
+  ctx: AreaContext,
+  trx: Trx,
+  order: OrderRow | undefined,
+  record: MeteredRecord,
+  endAt: number,
+  energyWh: number,
+): Promise<FinalMeter> {
+  const fullAt = (end: number) =>
+    record.FullAt === null ? null : Math.min(Math.max(record.FullAt, record.StartAt), end);
+  if (record.MeterStartWh === null) {
+    const usage = { StartAt: record.StartAt, EndAt: endAt, EnergyWh: energyWh, FullAt: fullAt(endAt) };
+    return { endAt, energyWh, usage };
+  }
+  const periods = order ? (tariffOf(order).TimeOfDay ?? null) : null;
+  const terms = {
+    TimeOfDay: periods,
+    TimeZone: periods ? await areaTimeZone(trx, ctx.areaId) : DEFAULT_SITE_TIME_ZONE,
+  };
+  let digest: MeterDigest = record.MeterDigest
+    ? (JSON.parse(record.MeterDigest) as MeterDigest)
+    : startDigest({ At: record.StartAt, EnergyWh: record.MeterStartWh });
+  const last = placeReading(digest, endAt, record.MeterStartWh + energyWh);
+  if (last) digest = foldReading(digest, last, terms);
+  const end = Math.max(endAt, digest.Last.At);
+  return {
+    endAt: end,
+    energyWh: digestEnergyWh(digest),
+    usage: { StartAt: record.StartAt, EndAt: end, Meter: digest, FullAt: fullAt(end) },
+  };
+}
+
+const meteredColumns = [
+  'ChargeRecord.StartAt',
+  'ChargeRecord.MeterStartWh',
+  'ChargeRecord.MeterDigest',
+  'ChargeRecord.FullAt',
+] as const;
+
 /**
  * The device's stop for a session Gatehouse ended as a power failure: its end and energy are the truth.
  * Once (EndProvisional goes back to 0 in a conditional UPDATE). The order is repriced while unpaid (0) with
@@ -350,16 +428,18 @@ async function closeIfFree(ctx: AreaContext, trx: Trx, order: OrderRow, amountCe
 async function correctProvisionalEnd(
   ctx: AreaContext,
   trx: Trx,
-  recordId: number,
-  startAt: number,
-  endAt: number,
-  energyWh: number,
+  record: MeteredRecord & { Id: number },
+  deviceEndAt: number,
+  deviceEnergyWh: number,
   deviceStopReason: number,
 ): Promise<CloseSessionResult> {
+  const order = await orderOfSession(trx, record.Id);
+  const final = await finalMeter(ctx, trx, order, record, deviceEndAt, deviceEnergyWh);
+  const { endAt, energyWh } = final;
   const corrected = await trx
     .updateTable('ChargeRecord')
     .set({ EndAt: endAt, EnergyWh: energyWh, StopReason: deviceStopReason, EndProvisional: 0 })
-    .where('Id', '=', recordId)
+    .where('Id', '=', record.Id)
     .where('EndProvisional', '=', 1)
     .executeTakeFirst();
   if (Number(corrected.numUpdatedRows) !== 1) return { closed: false, reason: 'alreadyEnded' };
@@ -370,11 +450,10 @@ async function correctProvisionalEnd(
     stopReason: deviceStopReason,
     powerOffRecordIds: [] as number[],
   };
-  const order = await orderOfSession(trx, recordId);
   if (!order) return { ...result, orderId: null, amountCents: null };
-  const price = priceSession(tariffOf(order), { StartAt: startAt, EndAt: endAt, EnergyWh: energyWh });
+  const price = priceSession(tariffOf(order), final.usage);
   const repriced = order.PaymentState === 0;
-  if (repriced) await priceOrder(ctx, trx, order.Id, price.AmountCents, endAt, 'paid');
+  if (repriced) await priceOrder(ctx, trx, order.Id, price, endAt, 'paid');
   const amountCents = repriced ? price.AmountCents : order.AmountCents;
   await auditPricing(ctx, trx, 'settle.correct', order, {
     AmountCents: amountCents,
@@ -393,16 +472,27 @@ async function correctProvisionalEnd(
 
 /**
  * Ends one open session (conditional UPDATE: exactly once) and settles its order with the terms it copied:
- * the same priceSession call the live estimate makes, with the real end. A ¥0 order is closed by the system.
+ * the same priceSession call the live estimate makes, with the real end and the meter as it ends
+ * (`finalMeter`), its itemised lines stored with the amount. A ¥0 order is closed by the system.
  */
 export async function endSession(
   ctx: AreaContext,
   trx: Trx,
   recordId: number,
-  endAt: number,
-  energyWh: number,
+  deviceEndAt: number,
+  deviceEnergyWh: number,
   stopReason: number,
 ): Promise<{ orderId: number | null; amountCents: number | null } | undefined> {
+  const record = await trx
+    .selectFrom('ChargeRecord')
+    .select(meteredColumns)
+    .where('Id', '=', recordId)
+    .where('EndAt', 'is', null)
+    .executeTakeFirst();
+  if (!record) return undefined;
+  const order = await orderOfSession(trx, recordId);
+  const final = await finalMeter(ctx, trx, order, record, deviceEndAt, deviceEnergyWh);
+  const { endAt, energyWh } = final;
   const ended = await trx
     .updateTable('ChargeRecord')
     .set({ EndAt: endAt, EnergyWh: energyWh, StopReason: stopReason })
@@ -410,18 +500,12 @@ export async function endSession(
     .where('EndAt', 'is', null)
     .executeTakeFirst();
   if (Number(ended.numUpdatedRows) !== 1) return undefined;
-  const record = await trx
-    .selectFrom('ChargeRecord')
-    .select('StartAt')
-    .where('Id', '=', recordId)
-    .executeTakeFirstOrThrow();
-  const order = await orderOfSession(trx, recordId);
   if (!order) {
     await emitSession(ctx, trx, recordId, 'charging.session.ended', endAt);
     return { orderId: null, amountCents: null };
   }
-  const price = priceSession(tariffOf(order), { StartAt: record.StartAt, EndAt: endAt, EnergyWh: energyWh });
-  if (!(await priceOrder(ctx, trx, order.Id, price.AmountCents, endAt, 'settled'))) {
+  const price = priceSession(tariffOf(order), final.usage);
+  if (!(await priceOrder(ctx, trx, order.Id, price, endAt, 'settled'))) {
     await emitSession(ctx, trx, recordId, 'charging.session.ended', endAt);
     return { orderId: order.Id, amountCents: order.AmountCents };
   }

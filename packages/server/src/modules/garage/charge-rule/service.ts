@@ -13,6 +13,7 @@ import { AppError, fieldError } from '../../../platform/errors.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { linkedNames } from '../../../platform/links.ts';
 import { rowMapper } from '../../../platform/resource.ts';
+import { dimensionColumns, dimensionsOf } from '../common/pricing.ts';
 import type { ParkAreaChargeRuleTable } from '../tables.ts';
 
 type Trx = Kysely<Database>;
@@ -150,6 +151,12 @@ export const RULE_TERMS = [
   'ChargeRule.TimeUnit',
   'ChargeRule.FreeMinutes',
   'ChargeRule.CapCents',
+  // The tariff dimensions (migration 0031): JSON lists and fees, null when not used.
+  'ChargeRule.PowerBands',
+  'ChargeRule.TimeOfDay',
+  'ChargeRule.IdleFeeCentsPerHour',
+  'ChargeRule.IdleGraceMinutes',
+  'ChargeRule.ServiceFeeCents',
 ] as const;
 
 export const chargeRuleQuery = (db: Trx) =>
@@ -173,7 +180,13 @@ const mapRow = rowMapper<ChargeRuleItem>({});
 
 export function chargeRuleItem(row: Record<string, unknown>): ChargeRuleItem {
   const rule = mapRow(row);
-  return { ...rule, PriceUnitKey: priceUnitKey(rule as Tariff), ParkAreaIds: [], ParkAreas: [] };
+  return {
+    ...rule,
+    ...dimensionsOf(row),
+    PriceUnitKey: priceUnitKey(rule as Tariff),
+    ParkAreaIds: [],
+    ParkAreas: [],
+  };
 }
 
 /** Per page: the zones that use each rule. */
@@ -192,8 +205,21 @@ export async function withZones(ctx: AreaContext, items: ChargeRuleItem[]): Prom
 
 const SAFETY_FIELDS = ['MaxDurationMinutes', 'MaxPowerW', 'FullPowerW', 'FullMinutes'] as const;
 
-/** The terms as stored: what is not given is "not applicable" (0 or null), then checked for the type. */
-function terms(input: ChargeRuleBody): Tariff {
+const DIMENSION_FIELDS = [
+  'PowerBands',
+  'TimeOfDay',
+  'IdleFeeCentsPerHour',
+  'IdleGraceMinutes',
+  'ServiceFeeCents',
+] as const;
+
+/**
+ * The terms as stored: what is not given is "not applicable" (0 or null), then checked for the type with the
+ * shared rule the form applies too. The tariff dimensions are kept from `existing` when the body leaves them
+ * out (as the safety limits; null removes one); an empty list is none.
+ */
+function terms(input: ChargeRuleBody, existing?: Record<string, unknown>) {
+  const kept = existing ? dimensionsOf(existing) : null;
   const t = {
     ChargeType: input.ChargeType,
     TemporaryChargeType: input.TemporaryChargeType ?? 0,
@@ -201,13 +227,17 @@ function terms(input: ChargeRuleBody): Tariff {
     TimeUnit: input.TimeUnit ?? null,
     FreeMinutes: input.FreeMinutes ?? 0,
     CapCents: input.CapCents ?? null,
+    ...Object.fromEntries(
+      DIMENSION_FIELDS.map((f) => [f, input[f] !== undefined ? input[f] : (kept?.[f] ?? null)]),
+    ),
   } as Tariff;
   const problems = tariffProblems(t);
   if (problems.length)
     throw new AppError(400, 'error.validation', undefined, {
-      Errors: problems.map((p) => ({ Field: p.field, Key: p.key })),
+      Errors: problems.map((p) => ({ Field: p.path ?? p.field, Key: p.key, Params: p.params })),
     });
-  return t;
+  const { PowerBands: _bands, TimeOfDay: _periods, ...columns } = t;
+  return { ...columns, ...dimensionColumns(t) };
 }
 
 /**
@@ -256,7 +286,7 @@ export async function changedRule(
   trx: Trx,
   existing: Record<string, unknown>,
 ) {
-  const t = terms(input);
+  const t = terms(input, existing);
   if (t.ChargeType !== existing.ChargeType && (await findDependents('ChargeRule', trx, input.Id)).length)
     throw new AppError(409, 'garage.error.ruleTypeLocked');
   let zoneIds = await zonesOfRule(trx, input.Id);
