@@ -306,6 +306,7 @@ function SecondaryCells<T extends Row>(props: {
         key: c.key,
         label: t(c.title),
         children: renderCell(c, row, t, status),
+        ...(c.detailSpan ? { span: c.detailSpan } : {}),
       }))}
     />
   );

@@ -62,6 +62,8 @@ export interface ColumnDef<T extends Row> {
    * so that a wide table keeps its key columns in view next to its actions at 1440 px (issue 21, item 7).
    */
   secondary?: boolean;
+  /** A secondary column that takes the rest of its row in the expanded detail (a small table of its own). */
+  detailSpan?: 'filled';
 }
 
 /** `treeSelect`: a select over nested options (departments); a value means that node. */

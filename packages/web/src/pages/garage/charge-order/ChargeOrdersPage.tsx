@@ -11,6 +11,7 @@ import { EnumCell } from '../../../components/list-page/index.ts';
 import { EndCell, EnergyCell, socketColumn } from '../cells.tsx';
 import { flagOptions, placeFilters } from '../options.ts';
 import { OrdersPage, orderList } from '../orders/order-list.tsx';
+import { PriceLines } from './PriceLines.tsx';
 
 /** The charge types a charging order can have: temporary charging, or charging under a monthly pass. */
 const CHARGING_TYPES = new Set([2, 3]);
@@ -91,6 +92,17 @@ export const chargeOrderList = orderList<ChargeOrderItem>('ChargeOrder', {
       },
       { key: 'RuleName', title: 'garage.field.RuleName', width: 150 },
       { key: 'ZoneName', title: 'garage.field.ZoneName', width: 160 },
+      // The itemised order (docs/garage.md, "Tariff dimensions") in the row's detail, a small table adding up
+      // to the amount: the stored lines, or the live estimate's while the session runs.
+      {
+        key: 'Lines',
+        title: 'garageUi.order.lines',
+        secondary: true,
+        detailSpan: 'filled',
+        render: (row) => (
+          <PriceLines lines={row.Lines} amountCents={row.AmountCents} estimated={row.Estimated} />
+        ),
+      },
     ],
   },
 });

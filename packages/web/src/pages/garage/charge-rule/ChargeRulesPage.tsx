@@ -12,6 +12,7 @@ import {
 import { CentsCell, EnumCell, ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { PriceCell } from '../cells.tsx';
 import { zoneOptions } from '../options.ts';
+import { RuleDimensions } from './RuleDimensions.tsx';
 import { ruleForm } from './rule-form.tsx';
 
 const notApplicable = <Typography.Text type="secondary">-</Typography.Text>;
@@ -112,6 +113,14 @@ const config: ListPageConfig<ChargeRuleItem> = {
         ),
     },
     { key: 'Remark', title: 'garage.field.Remark', ellipsis: true, width: 160 },
+    // The tariff dimensions (docs/garage.md, "Tariff dimensions") in the row's detail.
+    {
+      key: 'PowerBands',
+      title: 'garageUi.rule.dimensions',
+      secondary: true,
+      detailSpan: 'filled',
+      render: (row) => <RuleDimensions rule={row} />,
+    },
   ],
   form: ruleForm<ChargeRuleItem>(),
 };

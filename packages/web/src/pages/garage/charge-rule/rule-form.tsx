@@ -2,6 +2,7 @@ import { Form, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   MAX_FREE_MINUTES,
+  MAX_IDLE_GRACE_MINUTES,
   MAX_PRICE_CENTS,
   TEMPORARY_CHARGE_TYPES_BY_CHARGE_TYPE,
   chargeType,
@@ -14,11 +15,26 @@ import {
 } from '@gatehouse/shared';
 import type { FormDef, FormProblem, Row, TKey } from '../../../components/list-page/index.ts';
 import { zoneOptions } from '../options.ts';
+import { PowerBandsInput, TimeOfDayInput } from './DimensionInputs.tsx';
 
 type Values = Record<string, unknown>;
 
 const isTemporary = (v: Values) => typeof v.ChargeType === 'number' && !isMonthlyChargeType(v.ChargeType);
 const isMonthly = (v: Values) => typeof v.ChargeType === 'number' && isMonthlyChargeType(v.ChargeType);
+/** Temporary charging: the rules the tariff dimensions fit (docs/garage.md, "Tariff dimensions"). */
+const isCharging = (v: Values) => v.ChargeType === 3;
+const isTimedOrMetered = (v: Values) =>
+  isCharging(v) && (v.TemporaryChargeType === 1 || v.TemporaryChargeType === 2);
+const isMetered = (v: Values) => isCharging(v) && v.TemporaryChargeType === 2;
+
+/** The dimensions' fields: a rule of another type sends them as null, so an update removes what it had. */
+const DIMENSION_FIELDS = [
+  'PowerBands',
+  'TimeOfDay',
+  'IdleFeeCentsPerHour',
+  'IdleGraceMinutes',
+  'ServiceFeeCents',
+] as const;
 
 /**
  * The terms a body stands for, filled the way the server fills what a type leaves out (0 or null), so the
@@ -32,6 +48,12 @@ export function termsOf(body: Values): Tariff {
     TimeUnit: (body.TimeUnit ?? null) as Tariff['TimeUnit'],
     FreeMinutes: (body.FreeMinutes ?? 0) as number,
     CapCents: (body.CapCents ?? null) as number | null,
+    // The dimensions as given (absent: undefined, as the server keeps them).
+    PowerBands: body.PowerBands as Tariff['PowerBands'],
+    TimeOfDay: body.TimeOfDay as Tariff['TimeOfDay'],
+    IdleFeeCentsPerHour: body.IdleFeeCentsPerHour as Tariff['IdleFeeCentsPerHour'],
+    IdleGraceMinutes: body.IdleGraceMinutes as Tariff['IdleGraceMinutes'],
+    ServiceFeeCents: body.ServiceFeeCents as Tariff['ServiceFeeCents'],
   };
 }
 
@@ -141,6 +163,52 @@ export function ruleForm<T extends Row>(): FormDef<T> {
         visible: isTemporary,
         extra: 'garageUi.rule.capHint',
       },
+      // The tariff dimensions, on temporary charging only (the shared check tells which fits which type).
+      {
+        name: 'PowerBands',
+        label: 'garage.field.PowerBands',
+        kind: 'text',
+        wide: true,
+        visible: isTimedOrMetered,
+        extra: 'garageUi.rule.bandsHint',
+        render: () => <PowerBandsInput />,
+      },
+      {
+        name: 'TimeOfDay',
+        label: 'garage.field.TimeOfDay',
+        kind: 'text',
+        wide: true,
+        visible: isMetered,
+        extra: 'garageUi.rule.periodsHint',
+        render: () => <TimeOfDayInput />,
+      },
+      {
+        name: 'IdleFeeCentsPerHour',
+        label: 'garage.field.IdleFee',
+        kind: 'cents',
+        min: 0,
+        max: MAX_PRICE_CENTS,
+        visible: isCharging,
+        extra: 'garageUi.rule.idleFeeHint',
+      },
+      {
+        name: 'IdleGraceMinutes',
+        label: 'garage.field.IdleGraceMinutes',
+        kind: 'number',
+        min: 0,
+        max: MAX_IDLE_GRACE_MINUTES,
+        visible: isCharging,
+        extra: 'garageUi.rule.idleGraceHint',
+      },
+      {
+        name: 'ServiceFeeCents',
+        label: 'garage.field.ServiceFee',
+        kind: 'cents',
+        min: 0,
+        max: MAX_PRICE_CENTS,
+        visible: isCharging,
+        extra: 'garageUi.rule.serviceFeeHint',
+      },
       {
         name: 'ParkAreaIds',
         label: 'garage.field.ParkAreas',
@@ -151,16 +219,19 @@ export function ruleForm<T extends Row>(): FormDef<T> {
       },
       { name: 'Remark', label: 'garage.field.Remark', kind: 'textarea', maxLength: 200 },
     ],
-    toBody: (values) => ({
+    toBody: (values, item) => ({
       ...values,
       ...(isTemporary(values)
         ? { FreeMinutes: values.FreeMinutes ?? 0, CapCents: values.CapCents ?? null }
         : {}),
       ParkAreaIds: values.ParkAreaIds ?? [],
+      // An update sends every dimension, those the type does not show as null: the server keeps what a body
+      // leaves out, and a rule changed to another type must lose them (an empty list is none too).
+      ...(item ? Object.fromEntries(DIMENSION_FIELDS.map((f) => [f, values[f] ?? null])) : {}),
     }),
     check: (body): FormProblem[] =>
       typeof body.ChargeType === 'number'
-        ? tariffProblems(termsOf(body)).map((p) => ({ field: p.field, key: p.key }))
+        ? tariffProblems(termsOf(body)).map((p) => ({ field: p.field, key: p.key, params: p.params }))
         : [],
   };
 }
