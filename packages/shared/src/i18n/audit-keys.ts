@@ -51,7 +51,6 @@ export const AUDIT_ENTITY_MODULE: Readonly<Record<string, AuditModule>> = {
   Holiday: 'accessControl',
   DoorSchedule: 'accessControl',
   DoorAlarm: 'accessControl',
-  VisitorPass: 'accessControl',
   ParkArea: 'garage',
   ChargeRule: 'garage',
   ChargeHost: 'garage',
@@ -130,6 +129,8 @@ const SHOWN_VALUES: Readonly<Record<string, readonly string[]>> = {
   ChargeEquipment: ['CardNumber'],
   // The note an operator cleared a heat alarm with.
   ChargeHost: ['Note'],
+  // Why a zone was put under emergency stop, and the note it was released with.
+  ParkArea: ['Reason', 'Note'],
 };
 
 /** Snapshot fields that name the object, most telling first (the log keeps names, so it outlives the row). */

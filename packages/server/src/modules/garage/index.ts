@@ -20,6 +20,8 @@ import { tariffDimensionsMigration } from './tariff-migration.ts';
 import { chargeOrderSocketMigration, recordIndexesMigration } from './record-indexes.ts';
 import { monthlyPassRoutes } from './monthly-pass/routes.ts';
 import { parkAreaRoutes } from './park-area/routes.ts';
+import { emergencyStopRoutes } from './park-area/emergency-routes.ts';
+import { emergencyStopMigration } from './tables-emergency.ts';
 import { parkOrderRoutes } from './park-order/routes.ts';
 import { vehicleRoutes } from './vehicle/routes.ts';
 
@@ -28,6 +30,7 @@ export const garageModule: ServerModule = {
   name: 'garage',
   routes: [
     ...parkAreaRoutes,
+    ...emergencyStopRoutes,
     ...chargeRuleRoutes,
     ...chargeHostRoutes,
     ...chargeEquipmentRoutes,
@@ -49,6 +52,7 @@ export const garageModule: ServerModule = {
     '0024-charge-order-socket': chargeOrderSocketMigration,
     '0027-charger-configuration': chargerConfigurationMigration,
     '0028-heat-alarm': heatAlarmMigration,
+    '0029-emergency-stop': emergencyStopMigration,
     '0031-tariff-dimensions': tariffDimensionsMigration,
   },
   register: registerGarageDependents,
@@ -127,6 +131,12 @@ export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liv
 export { applyChannelEvent, type OrderKind } from './common/payments.ts';
 export { tariffOf, orderAmount } from './common/pricing.ts';
 export { setSocketStatus } from './charge-equipment/service.ts';
+// A zone's emergency stop as a charge point that connects must be told it (the gateway sends the commands).
+export {
+  emergencyOnConnect,
+  emergencyReleaseReached,
+  type EmergencyOnConnect,
+} from './park-area/emergency-state.ts';
 // Retention of the garage's records (app.ts runs it once across the cluster; docs/performance.md).
 export {
   pruneGarageRecords,

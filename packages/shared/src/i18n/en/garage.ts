@@ -180,6 +180,8 @@ export const garage: CatalogueShape<typeof zh> = {
       'The host is not connected: its configuration cannot be read or written until it connects',
     noSession: 'No session is running on this socket',
     socketDisabled: 'The socket is disabled',
+    zoneEmergencyStopped: 'This zone is already under emergency stop',
+    zoneNotEmergencyStopped: 'This zone is not under emergency stop',
     startRefused: {
       overTemperature:
         'The charging host is in over-temperature alarm: no charging starts until the alarm is cleared',

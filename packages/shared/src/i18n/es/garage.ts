@@ -184,6 +184,8 @@ export const garage: CatalogueShape<typeof zh> = {
       'El equipo no está conectado: su configuración no se puede leer ni escribir hasta que se conecte',
     noSession: 'No hay ninguna carga en curso en esta toma',
     socketDisabled: 'La toma está desactivada',
+    zoneEmergencyStopped: 'Esta zona ya está en parada de emergencia',
+    zoneNotEmergencyStopped: 'Esta zona no está en parada de emergencia',
     startRefused: {
       overTemperature:
         'El equipo de carga está en alarma de sobretemperatura: no se inicia ninguna carga hasta borrar la alarma',

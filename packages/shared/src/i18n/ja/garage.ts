@@ -183,6 +183,8 @@ export const garage: CatalogueShape<typeof zh> = {
     configureOffline: 'ホストが接続されていないため、接続されるまで設定の読み書きはできません',
     noSession: 'このコンセントで進行中の充電はありません',
     socketDisabled: 'このコンセントは無効です',
+    zoneEmergencyStopped: 'このゾーンはすでに緊急停止中です',
+    zoneNotEmergencyStopped: 'このゾーンは緊急停止中ではありません',
     startRefused: {
       overTemperature: '充電ホストが過熱アラーム中です。アラームを解除するまで充電を開始できません',
       emergencyStop: 'このゾーンの充電は緊急停止中です。解除するまで充電を開始できません',

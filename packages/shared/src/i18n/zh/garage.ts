@@ -179,6 +179,8 @@ export const garage = {
     configureOffline: '主机未连接，无法读取或写入其配置，请在其连接后重试',
     noSession: '该插座没有正在进行的充电',
     socketDisabled: '该插座已禁用',
+    zoneEmergencyStopped: '该区域已处于紧急停止状态',
+    zoneNotEmergencyStopped: '该区域未处于紧急停止状态',
     startRefused: {
       overTemperature: '充电主机过温报警中，解除报警前不能开始充电',
       emergencyStop: '该区域已紧急停止充电，解除前不能开始充电',
