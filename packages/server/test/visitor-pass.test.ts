@@ -341,6 +341,24 @@ describeEachDb('visitor passes: API, validation, permissions, end', (h) => {
         .where('Id', '=', pass.Id)
         .executeTakeFirstOrThrow()
     ).CardUserId;
+    const profileIds = (
+      await k
+        .selectFrom('TimeProfile')
+        .select('Id')
+        .where('VisitorWindow', 'in', [
+          ...new Set(
+            (
+              await k
+                .selectFrom('CardUserLinkChannel as L')
+                .innerJoin('TimeProfile as T', 'T.Id', 'L.TimeProfileId')
+                .select('T.VisitorWindow')
+                .where('L.CardUserId', '=', holderId)
+                .execute()
+            ).map((r) => r.VisitorWindow!),
+          ),
+        ])
+        .execute()
+    ).map((r) => r.Id);
     const deviceId = channels[0]!.DeviceId;
     const planCtx = () => ({ ...ctx(), lang: 'en' as const, actor: systemActor('test'), areaId: undefined });
     expect((await syncPlan(planCtx(), deviceId)).cards.has(pass.CardValue)).toBe(true);
@@ -352,10 +370,16 @@ describeEachDb('visitor passes: API, validation, permissions, end', (h) => {
     expect(ended.data).toMatchObject({ State: 2, EndedBy: null });
     const links = await k
       .selectFrom('CardUserLinkChannel')
-      .select(['Revoked'])
+      .select(['Revoked', 'TimeProfileId'])
       .where('CardUserId', '=', holderId)
       .execute();
     expect(links.every((l) => Number(l.Revoked) === 1)).toBe(true);
+    // Its window's profiles went with it: its authorisations, removed (never sent here), forgot them first.
+    expect(links.every((l) => l.TimeProfileId === null)).toBe(true);
+    expect(profileIds.length).toBeGreaterThan(0);
+    expect(await k.selectFrom('TimeProfile').select('Id').where('Id', 'in', profileIds).execute()).toEqual(
+      [],
+    );
     const audit = await k
       .selectFrom('AuditLog')
       .select(['Action', 'ActorKind', 'UserName'])
