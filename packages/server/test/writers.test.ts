@@ -78,9 +78,13 @@ const WRITER: Record<string, string> = {
   // Sessions: a password change, a disable and reset-admin end them through platform/auth/sessions.ts.
   Session: 'platform/auth',
   Setting: `${S}/settings`,
+  // The profiles of visitor passes' windows (the operators' own go through the resource helper, written by none).
+  TimeProfile: `${A}/time-profile`,
   // A new area is granted to its non-admin creator through app-user's grantArea.
   UserArea: `${S}/app-user`,
   Vehicle: `${G}/monthly-pass`,
+  // Visitor passes: issued, revoked and ended by the expiry sweep through visitor-pass/service.ts only.
+  VisitorPass: `${A}/visitor-pass`,
 };
 
 /**

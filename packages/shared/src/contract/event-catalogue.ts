@@ -5,6 +5,7 @@ import { cardUserItem } from './access-control/card-user.ts';
 import { doorAlarmItem } from './access-control/door-alarm.ts';
 import { doorLiveItem } from './access-control/door-monitor.ts';
 import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
+import { visitorPassItem } from './access-control/visitor-pass.ts';
 import { chargeEquipmentItem } from './garage/charge-equipment.ts';
 import { chargeOrderItem } from './garage/charge-order.ts';
 import { chargeRecordItem } from './garage/charge-record.ts';
@@ -130,6 +131,18 @@ export const eventCatalogue = {
     summary: 'An authorisation (a holder on a door) was granted, changed or revoked',
     module: 'access-control',
     data: cardUserLinkChannelItem.extend({ ...area, Change: z.enum(AUTHORISATION_CHANGES) }),
+  }),
+  'visitor.pass.issued': entry({
+    summary:
+      'A visitor pass was issued: visitor, host, doors, window and the card number its QR code encodes',
+    module: 'access-control',
+    data: visitorPassItem.extend(area),
+  }),
+  'visitor.pass.ended': entry({
+    summary:
+      'A visitor pass ended: it expired (State 2) or was revoked (State 3); its card leaves the controllers',
+    module: 'access-control',
+    data: visitorPassItem.extend(area),
   }),
 
   // ---- garage -----------------------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ export const AUDIT_ENTITY_MODULE: Readonly<Record<string, AuditModule>> = {
   Holiday: 'accessControl',
   DoorSchedule: 'accessControl',
   DoorAlarm: 'accessControl',
+  VisitorPass: 'accessControl',
   ParkArea: 'garage',
   ChargeRule: 'garage',
   ChargeHost: 'garage',
