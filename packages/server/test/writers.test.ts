@@ -37,6 +37,9 @@ const WRITER: Record<string, string> = {
   Webhook: 'platform/outbox',
   WebhookDelivery: 'platform/outbox',
   AppUser: `${S}/app-user`,
+  // An area's lockdowns and what each door's controller answered under them (confirm.ts, for the gateway).
+  AreaLockdown: `${A}/area-lockdown`,
+  AreaLockdownDoor: `${A}/area-lockdown`,
   AreaInfo: `${S}/area-info`,
   AuditLog: 'platform/audit',
   // A holder takes and gives back cards through the registry's setHolderCards (card-registration/service.ts).

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accessControlDeviceItem } from './access-control/access-control-device.ts';
+import { areaLockdownDoor, areaLockdownItem } from './access-control/area-lockdown.ts';
 import { cardUserLinkChannelItem } from './access-control/card-user-link-channel.ts';
 import { cardUserItem } from './access-control/card-user.ts';
 import { doorAlarmItem } from './access-control/door-alarm.ts';
@@ -111,6 +112,31 @@ export const eventCatalogue = {
     module: 'access-control',
     data: controller,
     live: 'DeviceStatus',
+  }),
+  'area.lockdown_started': entry({
+    summary:
+      'An area was put under lockdown (every door normally closed) or evacuation (every door normally open): mode, who, reason, and each door as its controller confirmed it so far',
+    module: 'access-control',
+    data: areaLockdownItem.extend(area),
+    live: 'Lockdown',
+  }),
+  'area.lockdown_released': entry({
+    summary:
+      "An area's lockdown or evacuation was released, with a note: each door goes back to its own mode, delay and schedule",
+    module: 'access-control',
+    data: areaLockdownItem.extend(area),
+    live: 'Lockdown',
+  }),
+  'door.lockdown_confirmed': entry({
+    summary:
+      "A door's controller confirmed, read back, the lockdown's mode (State held) or, after the release, the door's own mode (State restored)",
+    module: 'access-control',
+    data: areaLockdownDoor.extend({
+      ...area,
+      LockdownId: z.number(),
+      LockdownMode: areaLockdownItem.shape.Mode,
+    }),
+    live: 'LockdownDoor',
   }),
   'holder.created': entry({
     summary: 'A card holder was added',

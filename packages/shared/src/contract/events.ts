@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { areaLockdownDoor, areaLockdownItem } from './access-control/area-lockdown.ts';
 import { doorAlarmItem } from './access-control/door-alarm.ts';
 import { doorLiveItem } from './access-control/door-monitor.ts';
 import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
@@ -58,6 +59,10 @@ export const hubEventSchemas = {
     /** The controller had forgotten its settings (reset or replaced) and is being given them back. */
     Restoring: z.boolean().optional(),
   }),
+  /** An area's lockdown or evacuation started or was released (the banner, the door monitor). */
+  Lockdown: areaLockdownItem,
+  /** A door's mode under a lockdown (or its own mode after one) as its controller answered when read back. */
+  LockdownDoor: areaLockdownDoor.extend({ LockdownId: z.number() }),
 
   // ---- chargers (gateways/ocpp) -------------------------------------------------------------------------
   /** A charging host's charge point connected or went away (its sockets are then unknown, `State`). */

@@ -52,6 +52,7 @@ export const AUDIT_ENTITY_MODULE: Readonly<Record<string, AuditModule>> = {
   DoorSchedule: 'accessControl',
   DoorAlarm: 'accessControl',
   VisitorPass: 'accessControl',
+  AreaLockdown: 'accessControl',
   ParkArea: 'garage',
   ChargeRule: 'garage',
   ChargeHost: 'garage',
@@ -127,6 +128,8 @@ export function auditFieldKey(entity: string, field: string): string | undefined
 /** Fields an entry shows with their value (the note an operator wrote, the card a charge started for). */
 const SHOWN_VALUES: Readonly<Record<string, readonly string[]>> = {
   DoorAlarm: ['Note'],
+  // Why an area was locked down or evacuated, and the note it was released with.
+  AreaLockdown: ['Reason', 'ReleaseNote'],
   ChargeEquipment: ['CardNumber'],
   // The note an operator cleared a heat alarm with.
   ChargeHost: ['Note'],

@@ -72,6 +72,9 @@ export const audit: CatalogueShape<typeof zh> = {
     raise: 'Raise alarm',
     acknowledge: 'Acknowledge alarm',
     setDoorRules: 'Set door rules',
+    lockdown: 'Area lockdown',
+    evacuate: 'Area evacuation',
+    releaseLockdown: 'Release lockdown or evacuation',
   },
   entity: {
     AppUser: 'System user',
@@ -114,6 +117,7 @@ export const audit: CatalogueShape<typeof zh> = {
     ApiKey: 'API key',
     Webhook: 'Webhook',
     WebhookDelivery: 'Webhook delivery',
+    AreaLockdown: 'Area lockdown or evacuation',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

@@ -72,6 +72,9 @@ export const audit: CatalogueShape<typeof zh> = {
     raise: 'Activar alarma',
     acknowledge: 'Reconocer alarma',
     setDoorRules: 'Definir reglas de puerta',
+    lockdown: 'Cierre del área',
+    evacuate: 'Evacuación del área',
+    releaseLockdown: 'Liberar cierre o evacuación',
   },
   entity: {
     AppUser: 'Usuario del sistema',
@@ -114,6 +117,7 @@ export const audit: CatalogueShape<typeof zh> = {
     ApiKey: 'Clave de API',
     Webhook: 'Webhook',
     WebhookDelivery: 'Entrega de webhook',
+    AreaLockdown: 'Cierre o evacuación del área',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

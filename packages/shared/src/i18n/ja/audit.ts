@@ -72,6 +72,9 @@ export const audit: CatalogueShape<typeof zh> = {
     raise: 'アラーム発生',
     acknowledge: 'アラーム確認',
     setDoorRules: 'ドアルールの設定',
+    lockdown: 'エリア封鎖',
+    evacuate: 'エリア避難',
+    releaseLockdown: '封鎖・避難の解除',
   },
   entity: {
     AppUser: 'システムユーザー',
@@ -114,6 +117,7 @@ export const audit: CatalogueShape<typeof zh> = {
     ApiKey: 'API キー',
     Webhook: 'Webhook',
     WebhookDelivery: 'Webhook 配信',
+    AreaLockdown: 'エリアの封鎖・避難',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

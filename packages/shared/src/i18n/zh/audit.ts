@@ -75,6 +75,9 @@ export const audit = {
     raise: '触发报警',
     acknowledge: '确认报警',
     setDoorRules: '设置门规则',
+    lockdown: '区域封锁',
+    evacuate: '区域疏散',
+    releaseLockdown: '解除封锁/疏散',
   },
   entity: {
     AppUser: '系统用户',
@@ -117,6 +120,7 @@ export const audit = {
     ApiKey: 'API 密钥',
     Webhook: 'Webhook 订阅',
     WebhookDelivery: 'Webhook 推送记录',
+    AreaLockdown: '区域封锁/疏散',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {
