@@ -205,6 +205,38 @@ export const garageUi: CatalogueShape<typeof zh> = {
     limitHint:
       'A charger of this zone reporting a temperature above this puts its host in over-temperature alarm: its sessions stop and none starts until the alarm is cleared. Empty: no limit.',
   },
+  emergency: {
+    stop: 'Emergency stop',
+    release: 'Release',
+    tag: 'Emergency stop',
+    banner: 'Emergency stop in force: {{zones}}',
+    bannerLine: '{{zone}}: {{reason}} (by {{by}}, since {{since}})',
+    bannerMissed: 'Not reached yet: {{hosts}}',
+    sending: 'Telling the chargers…',
+    byKey: 'API key {{name}}',
+    hostNotReached: '{{host}} ({{why}})',
+    notReached: {
+      notConnected: 'not connected: done when it connects',
+      timeout: 'no answer',
+      refused: 'refused the command',
+      noDeviceLink: 'not a charging-API host: cannot be controlled remotely',
+    },
+    separator: ', ',
+    stopTitle: 'Emergency stop of {{zone}}',
+    releaseTitle: 'Release the emergency stop of {{zone}}',
+    stopHint:
+      'Every running session in this zone is stopped at once and every socket is taken out of service; no charging starts until it is released.',
+    releaseHint:
+      'Make sure the site is safe. After the release the sockets are in service again (sockets an operator disabled stay disabled) and charging may start.',
+    note: 'Release note',
+    reasonPlaceholder: 'e.g. fire panel alarm, smoke detector, smoke seen on site',
+    notePlaceholder: 'e.g. fire brigade confirmed it is safe; who checked',
+    stopped:
+      '{{zone}} is under emergency stop: {{stopped}} of {{running}} sessions stopped, {{inoperative}} of {{sockets}} sockets out of service.',
+    released:
+      '{{zone}} released: {{operative}} of {{sockets}} sockets back in service, {{kept}} disabled sockets stay disabled.',
+    missed: 'Not reached: {{hosts}}',
+  },
   dashboard: {
     socketsOccupied: 'Sockets occupied',
     socketsIdleFault: 'Sockets idle / faulty / disabled / offline',

@@ -207,6 +207,38 @@ export const garageUi: CatalogueShape<typeof zh> = {
     limitHint:
       'Si un cargador de esta zona informa de una temperatura superior, su equipo entra en alarma de sobretemperatura: sus cargas se detienen y no se inicia ninguna hasta borrarla. Vacío: sin límite.',
   },
+  emergency: {
+    stop: 'Parada de emergencia',
+    release: 'Liberar',
+    tag: 'Parada de emergencia',
+    banner: 'Parada de emergencia en vigor: {{zones}}',
+    bannerLine: '{{zone}}: {{reason}} (por {{by}}, desde {{since}})',
+    bannerMissed: 'Aún sin alcanzar: {{hosts}}',
+    sending: 'Avisando a los cargadores…',
+    byKey: 'clave de API {{name}}',
+    hostNotReached: '{{host}} ({{why}})',
+    notReached: {
+      notConnected: 'no conectado: se hará al conectarse',
+      timeout: 'sin respuesta',
+      refused: 'rechazó la orden',
+      noDeviceLink: 'no es un equipo de API de carga: no se puede controlar a distancia',
+    },
+    separator: ', ',
+    stopTitle: 'Parada de emergencia de {{zone}}',
+    releaseTitle: 'Liberar la parada de emergencia de {{zone}}',
+    stopHint:
+      'Todas las cargas en curso de esta zona se detienen de inmediato y todas las tomas quedan fuera de servicio; no se inicia ninguna carga hasta liberarla.',
+    releaseHint:
+      'Compruebe que el lugar es seguro. Tras liberarla, las tomas vuelven a estar en servicio (las desactivadas por un operador siguen desactivadas) y se puede volver a cargar.',
+    note: 'Nota de liberación',
+    reasonPlaceholder: 'p. ej. alarma de la central de incendios, detector de humo, humo en el lugar',
+    notePlaceholder: 'p. ej. los bomberos confirman que es seguro; quién lo comprobó',
+    stopped:
+      '{{zone}} en parada de emergencia: {{stopped}} de {{running}} cargas detenidas, {{inoperative}} de {{sockets}} tomas fuera de servicio.',
+    released:
+      '{{zone}} liberada: {{operative}} de {{sockets}} tomas de nuevo en servicio, {{kept}} tomas desactivadas siguen desactivadas.',
+    missed: 'No alcanzados: {{hosts}}',
+  },
   dashboard: {
     socketsOccupied: 'Tomas ocupadas',
     socketsIdleFault: 'Tomas libres / averiadas / deshabilitadas / sin conexión',

@@ -204,6 +204,38 @@ export const garageUi: CatalogueShape<typeof zh> = {
     limitHint:
       'このゾーンの充電器がこれを超える温度を報告すると、そのホストは過熱アラームになり、充電は停止し、解除するまで開始できません。空欄：上限なし。',
   },
+  emergency: {
+    stop: '緊急停止',
+    release: '緊急停止を解除',
+    tag: '緊急停止中',
+    banner: '緊急停止中：{{zones}}',
+    bannerLine: '{{zone}}：{{reason}}（{{by}}、{{since}} から）',
+    bannerMissed: '未到達：{{hosts}}',
+    sending: '充電器に通知しています…',
+    byKey: 'API キー {{name}}',
+    hostNotReached: '{{host}}（{{why}}）',
+    notReached: {
+      notConnected: '未接続：接続時に実行',
+      timeout: '応答なし',
+      refused: 'コマンドを拒否',
+      noDeviceLink: '充電 API ホストではないため遠隔操作できません',
+    },
+    separator: '、',
+    stopTitle: '{{zone}} を緊急停止',
+    releaseTitle: '{{zone}} の緊急停止を解除',
+    stopHint:
+      'このゾーンで進行中の充電はすべて直ちに停止し、すべてのコンセントが使用停止になります。解除するまで充電は開始できません。',
+    releaseHint:
+      '現場の安全を確認してください。解除するとコンセントは使用可能に戻り（オペレーターが無効にしたコンセントは無効のまま）、充電を再開できます。',
+    note: '解除メモ',
+    reasonPlaceholder: '例：火災受信機の警報、煙感知器の作動、現場で煙を確認',
+    notePlaceholder: '例：消防が安全を確認、確認者',
+    stopped:
+      '{{zone}} を緊急停止しました：充電 {{stopped}}/{{running}} 件を停止、コンセント {{inoperative}}/{{sockets}} 口を使用停止。',
+    released:
+      '{{zone}} の緊急停止を解除しました：コンセント {{operative}}/{{sockets}} 口が使用可能に戻り、無効の {{kept}} 口は無効のままです。',
+    missed: '未到達：{{hosts}}',
+  },
   dashboard: {
     socketsOccupied: '使用中ソケット',
     socketsIdleFault: '空き / 故障 / 無効 / 未接続ソケット',

@@ -200,6 +200,36 @@ export const garageUi = {
     limitHint:
       '该区域的充电桩报告的温度超过此值时，其主机进入过温报警：正在充电的会被停止，解除前不能开始充电。留空表示不设限值。',
   },
+  emergency: {
+    stop: '紧急停止',
+    release: '解除紧急停止',
+    tag: '紧急停止中',
+    banner: '紧急停止中：{{zones}}',
+    bannerLine: '{{zone}}：{{reason}}（{{by}}，{{since}} 起）',
+    bannerMissed: '尚未送达：{{hosts}}',
+    sending: '正在通知充电桩…',
+    byKey: 'API 密钥 {{name}}',
+    hostNotReached: '{{host}}（{{why}}）',
+    notReached: {
+      notConnected: '未连接，连接时执行',
+      timeout: '未应答',
+      refused: '拒绝了指令',
+      noDeviceLink: '非充电接口主机，无法远程控制',
+    },
+    separator: '、',
+    stopTitle: '紧急停止 {{zone}}',
+    releaseTitle: '解除 {{zone}} 的紧急停止',
+    stopHint: '该区域所有正在进行的充电将立即停止，所有插座将停用；解除前不能开始充电。',
+    releaseHint: '请确认现场已经安全。解除后插座恢复可用（操作员禁用的插座保持禁用），可以重新开始充电。',
+    note: '解除说明',
+    reasonPlaceholder: '例如：消防主机报警、烟感报警、现场发现冒烟',
+    notePlaceholder: '例如：消防人员确认安全，由谁检查',
+    stopped:
+      '{{zone}} 已紧急停止：已停止 {{stopped}}/{{running}} 个充电，已停用 {{inoperative}}/{{sockets}} 个插座。',
+    released:
+      '{{zone}} 已解除紧急停止：已恢复 {{operative}}/{{sockets}} 个插座，{{kept}} 个禁用的插座保持禁用。',
+    missed: '未送达：{{hosts}}',
+  },
   dashboard: {
     socketsOccupied: '占用插座',
     socketsIdleFault: '空闲 / 故障 / 禁用 / 离线插座',

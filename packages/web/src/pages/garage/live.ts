@@ -26,6 +26,7 @@ export const GARAGE_EVENTS = [
   'SessionEnded',
   'PortFault',
   'PowerOffConfirmed',
+  'ZoneEmergency',
   'HeatAlarm',
 ] as const satisfies readonly HubEventType[];
 export type GarageEvent = (typeof GARAGE_EVENTS)[number];
@@ -35,6 +36,8 @@ export type GarageMessage = HubEventOf<GarageEvent>;
 export const GRID_KEY: QueryKey = ['garage.grid'];
 export const DASHBOARD_KEY: QueryKey = ['garage.dashboard'];
 export const DAILY_KEY: QueryKey = ['garage.dashboard.daily'];
+/** The area's zones under emergency stop (the banner on the garage screens). */
+export const EMERGENCY_KEY: QueryKey = ['garage.emergencyStops'];
 const list = (resource: string): QueryKey => ['list', resource];
 
 /** What counts sockets by state: the host and zone lists and the dashboard. */
@@ -67,6 +70,9 @@ export const STALE_AFTER: Record<GarageEvent, readonly QueryKey[]> = {
   SessionMeter: [],
   // A power-off the charger accepted is confirmed: its record reads "power cut" now.
   PowerOffConfirmed: [list('ForcedOutageRecord')],
+  // A zone stopped, its commands answered, or released: the banners, the zone's row, and the sockets and
+  // sessions its commands change.
+  ZoneEmergency: [EMERGENCY_KEY, list('ParkArea'), ...SESSIONS],
   // A host entered or left heat alarm: its tag on the host list, the banner and tiles of its grid.
   HeatAlarm: [GRID_KEY, list('ChargeHost')],
 };

@@ -4,6 +4,7 @@ import { AppstoreOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ClearHeatAlarmDialog } from '../charge-host/ClearHeatAlarmDialog.tsx';
+import { EmergencyStopBanner } from '../park-area/EmergencyStopBanner.tsx';
 import { PowerOffDialog } from './PowerOffDialog.tsx';
 import { RemoteStartDialog } from './RemoteStartDialog.tsx';
 import { SocketGrid } from './SocketGrid.tsx';
@@ -43,6 +44,7 @@ function SocketsScreen({ params }: { params: URLSearchParams }) {
 
   return (
     <div className="garage-sockets">
+      <EmergencyStopBanner />
       <Segmented<View>
         value={view}
         onChange={setView}

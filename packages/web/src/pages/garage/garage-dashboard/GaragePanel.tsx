@@ -8,6 +8,7 @@ import { call } from '../../../core/api.ts';
 import { formatSiteTime } from '../../../core/site-time.ts';
 import { faultCode, useFaultAlerts } from '../fault-alerts.ts';
 import { DASHBOARD_KEY } from '../live.ts';
+import { EmergencyStopBanner } from '../park-area/EmergencyStopBanner.tsx';
 import { socketsHref } from '../options.ts';
 import { GarageFigures } from './GarageFigures.tsx';
 import './garage-dashboard.css';
@@ -98,6 +99,7 @@ export default function GaragePanel() {
       }
       data-testid="garage-panel"
     >
+      <EmergencyStopBanner />
       <FaultAlerts />
       {!s ? (
         <Skeleton active paragraph={{ rows: 4 }} />

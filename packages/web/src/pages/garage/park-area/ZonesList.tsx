@@ -9,6 +9,9 @@ import { Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { openScreen, ruleOptions, socketsHref } from '../options.ts';
+import { openEmergencyDialog } from './emergency.ts';
+import { EmergencyDialog } from './EmergencyDialog.tsx';
+import { EmergencyStopBanner } from './EmergencyStopBanner.tsx';
 import '../garage.css';
 
 type ZoneRow = ParkAreaItem;
@@ -64,7 +67,23 @@ const config: ListPageConfig<ZoneRow> = {
     { name: 'Disabled', label: 'garage.field.Status', kind: 'bool' },
   ],
   columns: [
-    { key: 'Name', title: 'garage.field.ZoneName', sort: 'Name', width: 160 },
+    {
+      key: 'Name',
+      title: 'garage.field.ZoneName',
+      sort: 'Name',
+      width: 160,
+      // Under emergency stop: said on the row too (the banner above names who, why and since when).
+      render: (row, tr) => (
+        <>
+          {row.Name}
+          {row.EmergencyStop && (
+            <Tag color="red" className="garage-emergency-tag" data-testid="zone-emergency-tag">
+              {tr('garageUi.emergency.tag')}
+            </Tag>
+          )}
+        </>
+      ),
+    },
     { key: 'Capacity', title: 'garage.field.Capacity', sort: 'Capacity', width: 90 },
     {
       key: 'SocketsOccupied',
@@ -152,10 +171,32 @@ const config: ListPageConfig<ZoneRow> = {
       codes: BICYCLE_ANY,
       run: (row) => openScreen(socketsHref({ ParkAreaId: row.Id })),
     },
+    // docs/garage.md "Emergency stop": Bicycle/Admin, each with a required reason or note.
+    {
+      key: 'emergencyStop',
+      label: 'garageUi.emergency.stop',
+      codes: BICYCLE_ADMIN,
+      danger: true,
+      visible: (row) => row.EmergencyStop === null,
+      run: (row) => openEmergencyDialog({ mode: 'stop', zone: row }),
+    },
+    {
+      key: 'emergencyRelease',
+      label: 'garageUi.emergency.release',
+      codes: BICYCLE_ADMIN,
+      visible: (row) => row.EmergencyStop !== null,
+      run: (row) => openEmergencyDialog({ mode: 'release', zone: row }),
+    },
   ],
 };
 
 export function ZonesList() {
   const { t } = useTranslation();
-  return <ListPage config={config} title={t('route.parkAreas')} />;
+  return (
+    <>
+      <EmergencyStopBanner />
+      <ListPage config={config} title={t('route.parkAreas')} />
+      <EmergencyDialog />
+    </>
+  );
 }
