@@ -322,6 +322,48 @@ describe('charge point', () => {
     );
   });
 
+  it('honours ChangeAvailability as an emergency stop uses it: Unavailable, no start while Inoperative, back when Operative', async () => {
+    const cp = point('CP-AVAIL');
+    await cp.goOnline();
+    await waitFor(() => cp.bootStatus === 'Accepted' && of('CP-AVAIL', 'StatusNotification').length === 3);
+    const cs = clients.get('CP-AVAIL')!;
+    const reported = (connectorId: number) =>
+      of('CP-AVAIL', 'StatusNotification')
+        .filter((r) => r.params.connectorId === connectorId)
+        .map((r) => r.params.status);
+    await cp.plugIn(1);
+    expect((await cp.swipe(1, 'CARD0001')).transactionId).toBeGreaterThan(0);
+
+    // Behind a running transaction Inoperative is Scheduled; the stop asked next ends it, then it is Unavailable.
+    expect(await cs.call('ChangeAvailability', { connectorId: 1, type: 'Inoperative' })).toEqual({
+      status: 'Scheduled',
+    });
+    expect(await cs.call('ChangeAvailability', { connectorId: 2, type: 'Inoperative' })).toEqual({
+      status: 'Accepted',
+    });
+    const txId = cp.connectors[0]!.transaction!.id;
+    expect(await cs.call('RemoteStopTransaction', { transactionId: txId })).toEqual({ status: 'Accepted' });
+    await waitFor(() => of('CP-AVAIL', 'StopTransaction').length === 1);
+    await waitFor(() => reported(1).at(-1) === 'Unavailable' && reported(2).at(-1) === 'Unavailable');
+
+    // Nothing starts while Inoperative: not a swipe with a bike plugged in, not a remote start.
+    await cp.plugIn(2);
+    expect(cp.connectors[1]!.status).toBe('Unavailable');
+    expect((await cp.swipe(1, 'CARD0002')).transactionId).toBeUndefined();
+    expect(await cs.call('RemoteStartTransaction', { connectorId: 2, idTag: 'CARD0003' })).toEqual({
+      status: 'Rejected',
+    });
+    expect(of('CP-AVAIL', 'StartTransaction')).toHaveLength(1);
+
+    // Operative again: the plugged-in connectors wait for a card, and a start goes through.
+    for (const connectorId of [1, 2])
+      expect(await cs.call('ChangeAvailability', { connectorId, type: 'Operative' })).toEqual({
+        status: 'Accepted',
+      });
+    await waitFor(() => reported(1).at(-1) === 'Preparing' && reported(2).at(-1) === 'Preparing');
+    expect((await cp.swipe(2, 'CARD0002')).transactionId).toBeGreaterThan(0);
+  });
+
   it('takes the configuration a central system sets: known measurands, Temperature only with a sensor, the unplug flag', async () => {
     const plain = point('CP-CONF');
     const sensor = new ChargePoint({
