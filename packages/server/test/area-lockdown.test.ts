@@ -293,6 +293,21 @@ describeEachDb('area lockdown and evacuation against the simulator', (h) => {
     await until(async () => allDoors(2), 30_000, 'the reset controller held again');
   }, 60_000);
 
+  it('a controller whose rules Gatehouse never set (joined the area meanwhile) is held too', async () => {
+    const k = h().db.kysely;
+    // As if the two-door controller had just joined the area: no rules set by Gatehouse, and a door another tool
+    // set controlled.
+    await k.deleteFrom('AccessControlRuleSync').where('DeviceId', '=', devices[1]!.Id).execute();
+    controller(1).doorMode[0] = { mode: 3, delay: 7 };
+    await until(async () => allDoors(2), 30_000, 'the joined controller held');
+    const row = await k
+      .selectFrom('AccessControlRuleSync')
+      .select('Revision')
+      .where('DeviceId', '=', devices[1]!.Id)
+      .executeTakeFirst();
+    expect(Number(row?.Revision)).toBeGreaterThan(0);
+  }, 60_000);
+
   it('the release gives each door its own mode, delay and schedule, read back; audited and sent out', async () => {
     // An hour later in the area's clock: the one-door controller's 16:30 schedule came due while it was held.
     h().clock.advance(60 * 60_000);

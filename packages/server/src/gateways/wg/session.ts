@@ -8,6 +8,7 @@
 import {
   DoorControllerError,
   clearSyncBackoff,
+  holdController,
   lockdownHoldMode,
   saveDeviceState,
   type ControllerRef,
@@ -230,6 +231,7 @@ export class ControllerSession {
         { serial: this.device.SerialNumber, door },
         'wg door left the lockdown: holding it again',
       );
+      await holdController(this.ctx, this.device.Id);
       this.fullSync = true;
       this.fullSyncAfter = 0;
       return true;

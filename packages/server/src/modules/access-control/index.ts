@@ -135,6 +135,7 @@ export { announceAlarms } from './door-alarm/service.ts';
 export { endDuePasses } from './visitor-pass/service.ts';
 // An area's lockdown (gateways/wg/rules-sync.ts): each door's mode before it, and what the doors answered.
 export {
+  holdController,
   lockdownDoorsRead,
   lockdownPriorRead,
   type ConfirmedDoor,

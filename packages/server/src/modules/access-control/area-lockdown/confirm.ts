@@ -1,6 +1,7 @@
 import type { AreaLockdownDoor, LockdownMode } from '@gatehouse/shared';
 import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
 import { areaNames, emitEvents } from '../../../platform/outbox/outbox.ts';
+import { markRulesChanged } from '../access-control-device/rules.ts';
 import { lockdownDoorItems, lockdownRow } from './items.ts';
 
 /**
@@ -112,4 +113,20 @@ export async function lockdownDoorsRead(
     );
     return { areaId: lockdown.AreaId, doors };
   });
+}
+
+/**
+ * A controller of a locked-down area found with a door out of the lockdown's mode (gateways/wg/session.ts). One
+ * whose rules Gatehouse never set (it joined the area since the lockdown started, so the start did not mark it)
+ * would be left as it is by the rules pass: its rules are marked changed, through their owner, so the next pass
+ * holds its doors too.
+ */
+export async function holdController(ctx: ServiceContext, deviceId: number): Promise<void> {
+  const row = await ctx.db.kysely
+    .selectFrom('AccessControlRuleSync')
+    .select('Revision')
+    .where('DeviceId', '=', deviceId)
+    .executeTakeFirst();
+  if (Number(row?.Revision ?? 0) > 0) return;
+  await markRulesChanged(ctx.db.kysely, { deviceIds: [deviceId] }, ctx.clock.now());
 }
