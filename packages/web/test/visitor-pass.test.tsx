@@ -48,6 +48,8 @@ const pass: VisitorPassItem & { QrDataUrl: string } = {
 };
 
 afterEach(cleanup);
+// A render loads antd's modal, descriptions and tags: seconds on a loaded machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 describe('a visitor pass on screen and on paper', () => {
   it('shows its QR code, card number, window, host, doors with where each stands, and offers print and revoke', () => {

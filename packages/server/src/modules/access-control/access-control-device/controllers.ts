@@ -279,15 +279,9 @@ async function profileHeads(
   return 'over' in plan ? new Map() : plan.head;
 }
 
-/**
- * What the controller must hold, from the database: per card of every holder with a live authorisation on
- * it, the doors of the holder's live channels on this device and the validity (the holder's, narrowed by the
- * authorisation's own; a card has one range on the controller, so a holder with several ranges on one
- * device gets their span). Everything else on the controller is to be deleted.
- */
-export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<SyncPlan> {
-  const k = ctx.db.kysely;
-  const links = await k
+/** An authorisation of the device as the plan reads it, with its holder, door and visitor pass (if any). */
+function planLinks(k: Trx, deviceId: number) {
+  return k
     .selectFrom('CardUserLinkChannel as L')
     .innerJoin('CardUser as U', 'U.Id', 'L.CardUserId')
     .innerJoin('AccessControlChannel as C', 'C.Id', 'L.ChannelId')
@@ -311,6 +305,39 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
     .where('L.DeviceId', '=', deviceId)
     .where('L.IssueStatus', 'in', [...LIVE, ISSUE.pendingDeletion])
     .execute();
+}
+
+/** Each card of each holder granted on the device, as the controller must hold it. */
+function desiredCards(
+  grants: Map<number, Grant>,
+  holderCards: Map<number, number[]>,
+): Map<number, DesiredCard> {
+  const cards = new Map<number, DesiredCard>();
+  for (const [holderId, g] of grants) {
+    if (g.to < g.from) continue;
+    const doors = [...g.doors].sort();
+    for (const cardValue of holderCards.get(holderId) ?? [])
+      cards.set(cardValue, {
+        cardValue,
+        holderId,
+        from: g.from,
+        to: g.to,
+        doors,
+        doorValues: [...g.values] as Grant['values'],
+      });
+  }
+  return cards;
+}
+
+/**
+ * What the controller must hold, from the database: per card of every holder with a live authorisation on
+ * it, the doors of the holder's live channels on this device and the validity (the holder's, narrowed by the
+ * authorisation's own; a card has one range on the controller, so a holder with several ranges on one
+ * device gets their span). Everything else on the controller is to be deleted.
+ */
+export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<SyncPlan> {
+  const k = ctx.db.kysely;
+  const links = await planLinks(k, deviceId);
   const holderIds = [...new Set(links.map((l) => l.CardUserId))];
   const holderCards = new Map<number, number[]>(holderIds.map((h) => [h, []]));
   const held = await inChunks(holderIds, (chunk) =>
@@ -345,20 +372,6 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
     g.doors.add(l.DoorNumber);
     grants.set(l.CardUserId, g);
   }
-  const cards = new Map<number, DesiredCard>();
-  for (const [holderId, g] of grants) {
-    if (g.to < g.from) continue;
-    const doors = [...g.doors].sort();
-    for (const cardValue of holderCards.get(holderId) ?? [])
-      cards.set(cardValue, {
-        cardValue,
-        holderId,
-        from: g.from,
-        to: g.to,
-        doors,
-        doorValues: [...g.values] as Grant['values'],
-      });
-  }
   return {
     rows: links
       .filter((l) => !(passEnded(l) && LIVE.includes(l.IssueStatus)))
@@ -368,7 +381,7 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
         IssueStatus: l.IssueStatus,
         UpdatedAt: Number(l.UpdatedAt),
       })),
-    cards,
+    cards: desiredCards(grants, holderCards),
     holderCards,
   };
 }

@@ -1,5 +1,6 @@
 import { Button, Descriptions, Space, Spin, Tag, Typography } from 'antd';
 import { PrinterOutlined, StopOutlined } from '@ant-design/icons';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ACCESS_CONTROL_ANY, visitorPassState, type VisitorPassItem } from '@gatehouse/shared';
 import { DIALOG_MASK } from '../../../core/feedback.tsx';
@@ -7,7 +8,7 @@ import { formatSiteTime } from '../../../core/site-time.ts';
 import { EnumCell, useCan } from '../../../components/list-page/index.ts';
 import { PageModal, PagePopconfirm } from '../../../components/PageModal.tsx';
 import { IssueStatusTag } from '../cells.tsx';
-import { printPass } from './print.ts';
+import { printPass, type PrintWords } from './print.ts';
 import { useQrCode } from './qr.ts';
 
 /** A pass as the dialog shows it; issuing answers it with its QR code at once. */
@@ -21,6 +22,78 @@ interface Props {
   onRevoke(pass: ShownPass): Promise<unknown>;
 }
 
+/** The printed pass's words in the operator's language. */
+function printWords(t: TFunction, zone: string): PrintWords {
+  return {
+    title: t('acUi.visitor.detailTitle'),
+    hint: t('acUi.visitor.printHint'),
+    card: t('accessControl.field.CardNumber'),
+    host: t('accessControl.field.Host'),
+    validity: t('accessControl.field.PassWindow'),
+    doors: t('accessControl.field.Doors'),
+    zone: t('acUi.visitor.timeZone', { zone }),
+  };
+}
+
+/** What a pass is: visitor and state, company, phone, host, window with its zone, doors, its end, who issued it. */
+function PassFacts({ pass, from, to }: { pass: ShownPass; from: string; to: string }) {
+  const { t } = useTranslation();
+  const onController = pass.Doors.filter((d) => d.IssueStatus === 3).length;
+  return (
+    <Descriptions column={1} size="small" className="visitor-pass-facts">
+      <Descriptions.Item label={t('accessControl.field.VisitorName')}>
+        <Space wrap size={6}>
+          <Typography.Text strong>{pass.VisitorName}</Typography.Text>
+          <EnumCell def={visitorPassState} value={pass.State} />
+          {pass.Upcoming && <Tag color="blue">{t('acUi.visitor.upcoming')}</Tag>}
+        </Space>
+      </Descriptions.Item>
+      {pass.Company && (
+        <Descriptions.Item label={t('accessControl.field.Company')}>{pass.Company}</Descriptions.Item>
+      )}
+      {pass.Phone && (
+        <Descriptions.Item label={t('accessControl.field.Phone')}>{pass.Phone}</Descriptions.Item>
+      )}
+      <Descriptions.Item label={t('accessControl.field.Host')}>{pass.HostName}</Descriptions.Item>
+      <Descriptions.Item label={t('accessControl.field.PassWindow')}>
+        <div>
+          {from} ~ {to}
+        </div>
+        <Typography.Text type="secondary">
+          {t('acUi.visitor.timeZone', { zone: pass.TimeZone })} ·{' '}
+          {t(pass.HoursOnController ? 'acUi.visitor.byProfile' : 'acUi.visitor.wholeDays')}
+        </Typography.Text>
+      </Descriptions.Item>
+      <Descriptions.Item label={t('accessControl.field.Doors')}>
+        <Space orientation="vertical" size={2}>
+          <Typography.Text type="secondary">
+            {t('acUi.visitor.onController', { done: onController, total: pass.Doors.length })}
+          </Typography.Text>
+          {pass.Doors.map((d) => (
+            <Space key={d.ChannelId} size={6}>
+              <span>
+                {d.DeviceName} · {d.ChannelName}
+              </span>
+              <IssueStatusTag value={d.IssueStatus} />
+            </Space>
+          ))}
+        </Space>
+      </Descriptions.Item>
+      {pass.EndedAt && (
+        <Descriptions.Item label={t('accessControl.field.EndedAt')}>
+          {formatSiteTime(pass.EndedAt)}
+          {pass.EndedBy ? ` · ${pass.EndedBy}` : ''}
+        </Descriptions.Item>
+      )}
+      {pass.CreatedBy && (
+        <Descriptions.Item label={t('accessControl.field.CreatedBy')}>
+          {pass.CreatedBy} · {formatSiteTime(pass.CreatedAt)}
+        </Descriptions.Item>
+      )}
+    </Descriptions>
+  );
+}
+
 /**
  * One pass: its QR code (the card number a reader at the door reads), the visitor and host, its window in the
  * area's time, its doors with where each stands on its controller, a print button and, while it is valid, revoke.
@@ -31,24 +104,7 @@ export function PassDialog({ pass, onClose, onRevoke }: Props) {
   const qr = useQrCode(pass);
   const from = pass ? formatSiteTime(pass.ValidFrom, MINUTES) : '';
   const to = pass ? formatSiteTime(pass.ValidTo, MINUTES) : '';
-  const onController = pass?.Doors.filter((d) => d.IssueStatus === 3).length ?? 0;
-  const print = () =>
-    pass &&
-    qr &&
-    printPass(
-      pass,
-      qr,
-      { from, to },
-      {
-        title: t('acUi.visitor.detailTitle'),
-        hint: t('acUi.visitor.printHint'),
-        card: t('accessControl.field.CardNumber'),
-        host: t('accessControl.field.Host'),
-        validity: t('accessControl.field.PassWindow'),
-        doors: t('accessControl.field.Doors'),
-        zone: t('acUi.visitor.timeZone', { zone: pass.TimeZone }),
-      },
-    );
+  const print = () => pass && qr && printPass(pass, qr, { from, to }, printWords(t, pass.TimeZone));
   return (
     <PageModal
       open={pass !== null}
@@ -98,57 +154,7 @@ export function PassDialog({ pass, onClose, onRevoke }: Props) {
               {pass.CardNumber}
             </Typography.Text>
           </div>
-          <Descriptions column={1} size="small" className="visitor-pass-facts">
-            <Descriptions.Item label={t('accessControl.field.VisitorName')}>
-              <Space wrap size={6}>
-                <Typography.Text strong>{pass.VisitorName}</Typography.Text>
-                <EnumCell def={visitorPassState} value={pass.State} />
-                {pass.Upcoming && <Tag color="blue">{t('acUi.visitor.upcoming')}</Tag>}
-              </Space>
-            </Descriptions.Item>
-            {pass.Company && (
-              <Descriptions.Item label={t('accessControl.field.Company')}>{pass.Company}</Descriptions.Item>
-            )}
-            {pass.Phone && (
-              <Descriptions.Item label={t('accessControl.field.Phone')}>{pass.Phone}</Descriptions.Item>
-            )}
-            <Descriptions.Item label={t('accessControl.field.Host')}>{pass.HostName}</Descriptions.Item>
-            <Descriptions.Item label={t('accessControl.field.PassWindow')}>
-              <div>
-                {from} ~ {to}
-              </div>
-              <Typography.Text type="secondary">
-                {t('acUi.visitor.timeZone', { zone: pass.TimeZone })} ·{' '}
-                {t(pass.HoursOnController ? 'acUi.visitor.byProfile' : 'acUi.visitor.wholeDays')}
-              </Typography.Text>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('accessControl.field.Doors')}>
-              <Space orientation="vertical" size={2}>
-                <Typography.Text type="secondary">
-                  {t('acUi.visitor.onController', { done: onController, total: pass.Doors.length })}
-                </Typography.Text>
-                {pass.Doors.map((d) => (
-                  <Space key={d.ChannelId} size={6}>
-                    <span>
-                      {d.DeviceName} · {d.ChannelName}
-                    </span>
-                    <IssueStatusTag value={d.IssueStatus} />
-                  </Space>
-                ))}
-              </Space>
-            </Descriptions.Item>
-            {pass.EndedAt && (
-              <Descriptions.Item label={t('accessControl.field.EndedAt')}>
-                {formatSiteTime(pass.EndedAt)}
-                {pass.EndedBy ? ` · ${pass.EndedBy}` : ''}
-              </Descriptions.Item>
-            )}
-            {pass.CreatedBy && (
-              <Descriptions.Item label={t('accessControl.field.CreatedBy')}>
-                {pass.CreatedBy} · {formatSiteTime(pass.CreatedAt)}
-              </Descriptions.Item>
-            )}
-          </Descriptions>
+          <PassFacts pass={pass} from={from} to={to} />
         </div>
       )}
     </PageModal>
