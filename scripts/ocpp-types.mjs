@@ -30,10 +30,12 @@ const INBOUND = [
 const OUTBOUND = [
   'ChangeAvailability',
   'ChangeConfiguration',
+  'ClearChargingProfile',
   'GetConfiguration',
   'RemoteStartTransaction',
   'RemoteStopTransaction',
   'Reset',
+  'SetChargingProfile',
   'TriggerMessage',
   'UnlockConnector',
 ];

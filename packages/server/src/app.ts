@@ -41,7 +41,12 @@ import {
   pruneSwipeRecords,
   syncBacklog,
 } from './modules/access-control/index.ts';
-import { openSessionCount, pruneGarageRecords } from './modules/garage/index.ts';
+import {
+  BUDGET_SWEEP_MS,
+  openSessionCount,
+  pruneGarageRecords,
+  sweepZoneBudgets,
+} from './modules/garage/index.ts';
 import { registerModules, routeTable } from './routes.ts';
 import { ocppGateway, type CentralSystem } from './gateways/ocpp/index.ts';
 import { wgGateway, type WgGateway } from './gateways/wg/index.ts';
@@ -106,6 +111,7 @@ export const DEFAULT_SETTINGS = {
   ChargeRecordRetentionMonths: 0,
   PowerOffRetentionMonths: 0,
   ParkOrderRetentionMonths: 0,
+  BudgetGraceSeconds: 30,
 };
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's business. */
@@ -352,7 +358,7 @@ async function startPlatform(app: FastifyInstance, config: Config, db: Db, clock
 const VISITOR_PASS_SWEEP_MS = 10_000;
 
 /** The periodic sweeps, each run once across the cluster (a singleton task of this instance's node). */
-function scheduleHousekeeping({ cluster, db, clock, settings, throttle }: Platform): void {
+function scheduleHousekeeping({ cluster, db, clock, settings, throttle, seams }: Platform): void {
   // Login counts and hub tickets live in the database: their old rows are swept.
   cluster.singleton('auth-prune', 10 * 60_000, () => throttle.prune());
   // The outbox and the webhook delivery log past their keeping (platform/outbox/webhooks.ts).
@@ -377,6 +383,12 @@ function scheduleHousekeeping({ cluster, db, clock, settings, throttle }: Platfo
   // The garage's records (sessions with their orders, power-offs, parking orders) the same way.
   cluster.singleton('garage-retention', 10 * 60_000, async () => {
     await pruneGarageRecords(db, clock.now(), settings.all(), { pauseMs: 50 });
+  });
+  // Zones' power budgets (docs/garage.md "Zone power budget"): evaluated and, past the grace, enforced once
+  // across the cluster; the commands reach each charger through this instance's charger seam, whichever
+  // instance holds it.
+  cluster.singleton('zone-power-budget', BUDGET_SWEEP_MS, async () => {
+    await sweepZoneBudgets({ db, clock, seams }, settings.get('BudgetGraceSeconds') * 1000);
   });
 }
 

@@ -108,28 +108,29 @@ describe('deviceTime', () => {
 describe('meter readings and stop reasons', () => {
   it('reads OCPP defaults, converts kWh and kW, skips signed and per-phase values, keeps the newest', () => {
     const at = (m: number) => new Date(Date.UTC(2026, 10, 1, 8, m)).toISOString();
-    expect(
-      latestReadings([
-        {
-          timestamp: at(2),
-          sampledValue: [
-            { value: '1.5', unit: 'kWh' },
-            { value: '0.2', measurand: 'Power.Active.Import', unit: 'kW' },
-          ],
-        },
-        {
-          timestamp: at(1),
-          sampledValue: [{ value: '900' }, { value: '120', measurand: 'Power.Active.Import' }],
-        },
-        {
-          timestamp: at(3),
-          sampledValue: [
-            { value: 'c2lnbmVk', format: 'SignedData' },
-            { value: '9999', phase: 'L1' },
-          ],
-        },
-      ]),
-    ).toEqual({ registerWh: 1500, powerW: 200 });
+    const read = latestReadings([
+      {
+        timestamp: at(2),
+        sampledValue: [
+          { value: '1.5', unit: 'kWh' },
+          { value: '0.2', measurand: 'Power.Active.Import', unit: 'kW' },
+        ],
+      },
+      {
+        timestamp: at(1),
+        sampledValue: [{ value: '900' }, { value: '120', measurand: 'Power.Active.Import' }],
+      },
+      {
+        timestamp: at(3),
+        sampledValue: [
+          { value: 'c2lnbmVk', format: 'SignedData' },
+          { value: '9999', phase: 'L1' },
+        ],
+      },
+    ]);
+    // The power comes with its own time (a zone's live draw counts only recent readings).
+    expect(read).toMatchObject({ registerWh: 1500, powerW: 200, powerAt: at(2) });
+    expect(Object.keys(read).filter((key) => !key.endsWith('At'))).toEqual(['registerWh', 'powerW']);
     expect(latestReadings([])).toEqual({});
   });
 

@@ -73,6 +73,8 @@ const WRITER: Record<string, string> = {
   LoginLock: 'platform/auth',
   MonthlyPass: `${G}/monthly-pass`,
   ParkAreaChargeRule: `${G}/charge-rule`,
+  // What the power budget's sweep found and did per zone: written by park-area/budget.ts only.
+  ParkAreaPower: `${G}/park-area`,
   // A zone's emergency stops: stored, released and their outcomes written by park-area/emergency-stop.ts only.
   ParkAreaEmergencyStop: `${G}/park-area`,
   ParkOrder: G,

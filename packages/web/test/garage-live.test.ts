@@ -67,6 +67,15 @@ function grid(): ChargeEquipmentGrid {
     },
     Sockets: [socket(1, true), socket(2, false)],
     Counts: { idle: 1, occupied: 1, fault: 0, disabled: 0, offline: 0 },
+    ZonePower: {
+      BudgetW: null,
+      DrawW: 0,
+      MeteredSockets: 0,
+      UnknownSessions: 0,
+      State: 'none',
+      OverSince: null,
+      LimitedSessions: 0,
+    },
   };
 }
 

@@ -41,6 +41,7 @@ it('shows every socket in one figure: occupied, idle, faulty, disabled and offli
     OpenSessions: 20,
     OpenSessionsOffline: 0,
     Today: { Sessions: 0, EnergyWh: 0, ChargingRevenueCents: 0, ParkOrders: 0, ParkingRevenueCents: 0 },
+    ZonePower: [],
   };
   call.mockResolvedValue(summary);
   render(

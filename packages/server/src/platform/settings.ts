@@ -15,6 +15,11 @@ export interface SettingValues {
   PowerOffRetentionMonths: number;
   /** Months of parking orders kept; 0 keeps everything. */
   ParkOrderRetentionMonths: number;
+  /**
+   * Seconds a zone may stay above its power budget before Gatehouse limits or stops sessions there (docs/garage.md
+   * "Zone power budget"): a bike's inrush or one late reading should not stop anyone.
+   */
+  BudgetGraceSeconds: number;
 }
 
 /**

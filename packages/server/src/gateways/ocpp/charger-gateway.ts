@@ -15,6 +15,7 @@ import type { Bus, Json, OwnerCalls, Unsubscribe } from '../../platform/cluster/
 import { OCPP_CHARGING_SYSTEM_TYPE, setOcppPassword } from './auth.ts';
 import type { CentralSystem } from './central-system.ts';
 import { ChargePointOfflineError } from './connection.ts';
+import { clearTxPowerLimit, txPowerLimit } from './smart-charging.ts';
 
 /**
  * The garage's charger seam (modules/garage/common/gateway.ts) over OCPP (docs/chargers.md, "Forced
@@ -218,6 +219,8 @@ function localChargerGateway(central: CentralSystem, timeoutMs: number): Charger
         return { outcome: 'notSent', reason: 'noDeviceLink' };
       const id = host.hostId;
       if (command.kind === 'configure') return configureHere(central, id, timeoutMs);
+      if (command.kind === 'limitPower' || command.kind === 'clearPowerLimit')
+        return powerLimitHere(central, id, command, timeoutMs);
       // Accepted, and for availability Scheduled too (the connector changes once its transaction ends).
       const ok = command.kind === 'availability' ? ['Accepted', 'Scheduled'] : ['Accepted'];
       const send = () =>
@@ -300,6 +303,50 @@ async function configureHere(
     if (error instanceof ChargePointOfflineError) return { outcome: 'notSent', reason: 'notConnected' };
     throw error;
   }
+}
+
+/**
+ * The zone power budget's limit on a transaction (smart-charging.ts): SetChargingProfile, or ClearChargingProfile
+ * of it. Accepted is the only yes; a clear the charger answers Unknown (the transaction and its profile ended
+ * already) is refused with that word, which the budget reads as nothing left to clear.
+ */
+async function powerLimitHere(
+  central: CentralSystem,
+  hostId: number,
+  command: Extract<ChargerCommand, { kind: 'limitPower' | 'clearPowerLimit' }>,
+  timeoutMs: number,
+): Promise<CommandAnswer> {
+  try {
+    const conf =
+      command.kind === 'limitPower'
+        ? await central.call(
+            hostId,
+            'SetChargingProfile',
+            txPowerLimit(command.portNumber, command.transactionId, command.limitW),
+            timeoutMs,
+          )
+        : await central.call(
+            hostId,
+            'ClearChargingProfile',
+            clearTxPowerLimit(command.transactionId),
+            timeoutMs,
+          );
+    return conf.status === 'Accepted'
+      ? { outcome: 'accepted', status: conf.status }
+      : { outcome: 'refused', status: conf.status };
+  } catch (error) {
+    if (error instanceof ChargePointOfflineError) return { outcome: 'notSent', reason: 'notConnected' };
+    if (error instanceof TimeoutError) return { outcome: 'timeout' };
+    // A charger without smart charging answers the CallError NotImplemented or NotSupported.
+    return { outcome: 'refused', status: callErrorName(error) };
+  }
+}
+
+/** A CallError's code (ocpp-rpc's RPCError subclasses carry `rpcErrorCode`), else its message. */
+function callErrorName(error: unknown): string {
+  const code = (error as { rpcErrorCode?: unknown } | null)?.rpcErrorCode;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Runs a call and turns its failures into answers: offline, no answer in time, a CallError. */

@@ -304,6 +304,17 @@ export type ChangeConfigurationConf = {
   status: 'Accepted' | 'Rejected' | 'RebootRequired' | 'NotSupported';
 };
 
+export type ClearChargingProfileReq = {
+  id?: number;
+  connectorId?: number;
+  chargingProfilePurpose?: 'ChargePointMaxProfile' | 'TxDefaultProfile' | 'TxProfile';
+  stackLevel?: number;
+};
+
+export type ClearChargingProfileConf = {
+  status: 'Accepted' | 'Unknown';
+};
+
 export type GetConfigurationReq = {
   key?: Array<string>;
 };
@@ -371,6 +382,40 @@ export type ResetConf = {
   status: 'Accepted' | 'Rejected';
 };
 
+export type SetChargingProfileReq = {
+  connectorId: number;
+  csChargingProfiles: {
+    chargingProfileId: number;
+    transactionId?: number;
+    stackLevel: number;
+    chargingProfilePurpose: 'ChargePointMaxProfile' | 'TxDefaultProfile' | 'TxProfile';
+    chargingProfileKind: 'Absolute' | 'Recurring' | 'Relative';
+    recurrencyKind?: 'Daily' | 'Weekly';
+    /** format date-time */
+    validFrom?: string;
+    /** format date-time */
+    validTo?: string;
+    chargingSchedule: {
+      duration?: number;
+      /** format date-time */
+      startSchedule?: string;
+      chargingRateUnit: 'A' | 'W';
+      chargingSchedulePeriod: Array<{
+        startPeriod: number;
+        /** multiple of 0.1 */
+        limit: number;
+        numberPhases?: number;
+      }>;
+      /** multiple of 0.1 */
+      minChargingRate?: number;
+    };
+  };
+};
+
+export type SetChargingProfileConf = {
+  status: 'Accepted' | 'Rejected' | 'NotSupported';
+};
+
 export type TriggerMessageReq = {
   requestedMessage:
     | 'BootNotification'
@@ -410,10 +455,12 @@ export interface InboundActions {
 export interface OutboundActions {
   ChangeAvailability: { req: ChangeAvailabilityReq; conf: ChangeAvailabilityConf };
   ChangeConfiguration: { req: ChangeConfigurationReq; conf: ChangeConfigurationConf };
+  ClearChargingProfile: { req: ClearChargingProfileReq; conf: ClearChargingProfileConf };
   GetConfiguration: { req: GetConfigurationReq; conf: GetConfigurationConf };
   RemoteStartTransaction: { req: RemoteStartTransactionReq; conf: RemoteStartTransactionConf };
   RemoteStopTransaction: { req: RemoteStopTransactionReq; conf: RemoteStopTransactionConf };
   Reset: { req: ResetReq; conf: ResetConf };
+  SetChargingProfile: { req: SetChargingProfileReq; conf: SetChargingProfileConf };
   TriggerMessage: { req: TriggerMessageReq; conf: TriggerMessageConf };
   UnlockConnector: { req: UnlockConnectorReq; conf: UnlockConnectorConf };
 }

@@ -79,15 +79,19 @@ export function readSample(sample: SampledValue): { measurand: string; value: nu
   return { measurand, value };
 }
 
-/** The newest energy register (Wh) and power (W) in a MeterValues or a StopTransaction's transactionData. */
+/**
+ * The newest energy register (Wh) and power (W) in a MeterValues or a StopTransaction's transactionData, and the
+ * charger's timestamp of that power (how old the reading is: a queued MeterValues arrives late).
+ */
 export function latestReadings(values: readonly MeterValue[]): {
   registerWh?: number;
   /** The charger's timestamp of the register (a session's meter folds it at this instant). */
   registerAt?: string;
   powerW?: number;
+  powerAt?: string;
 } {
   const sorted = [...values].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
-  const out: { registerWh?: number; registerAt?: string; powerW?: number } = {};
+  const out: { registerWh?: number; registerAt?: string; powerW?: number; powerAt?: string } = {};
   for (const mv of sorted) {
     for (const sample of mv.sampledValue) {
       const read = readSample(sample);
@@ -96,7 +100,10 @@ export function latestReadings(values: readonly MeterValue[]): {
         out.registerWh = Math.round(read.value);
         out.registerAt = mv.timestamp;
       }
-      if (read.measurand === 'Power.Active.Import') out.powerW = read.value;
+      if (read.measurand === 'Power.Active.Import') {
+        out.powerW = read.value;
+        out.powerAt = mv.timestamp;
+      }
     }
   }
   return out;

@@ -89,7 +89,10 @@ async function meterValues(link: ChargePointLink, meter: Req<'MeterValues'>): Pr
   const readings = latestReadings(meter.meterValue);
   if (readings.powerW !== undefined) {
     // Float charge is read from the power: a Charging connector below the threshold changes state.
-    const change = await connectorPower(link.ctx(), hostId, meter.connectorId, readings.powerW);
+    // Stored with the reading's own time (bounded like every device time): a zone's live draw counts only
+    // recent readings, and a MeterValues queued while offline must not pass for one (power budget).
+    const at = deviceTime(readings.powerAt, link.now());
+    const change = await connectorPower(link.ctx(), hostId, meter.connectorId, readings.powerW, at);
     if (change) {
       const report = { ocppStatus: 'Charging', errorCode: 'NoError', vendorErrorCode: null };
       link.events.emit('socketState', { ...link.ref(), ...change, portNumber: meter.connectorId, ...report });

@@ -15,6 +15,7 @@ import {
   ocppSafetyMigration,
 } from './device-migrations.ts';
 import { heatAlarmMigration } from './heat-migration.ts';
+import { powerBudgetMigration } from './tables-power-budget.ts';
 import { recordDaysMigration } from './record-days.ts';
 import { tariffDimensionsMigration } from './tariff-migration.ts';
 import { chargeOrderSocketMigration, recordIndexesMigration } from './record-indexes.ts';
@@ -53,6 +54,7 @@ export const garageModule: ServerModule = {
     '0027-charger-configuration': chargerConfigurationMigration,
     '0028-heat-alarm': heatAlarmMigration,
     '0029-emergency-stop': emergencyStopMigration,
+    '0030-power-budget': powerBudgetMigration,
     '0031-tariff-dimensions': tariffDimensionsMigration,
   },
   register: registerGarageDependents,
@@ -131,6 +133,13 @@ export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liv
 export { applyChannelEvent, type OrderKind } from './common/payments.ts';
 export { tariffOf, orderAmount } from './common/pricing.ts';
 export { setSocketStatus } from './charge-equipment/service.ts';
+// The zone power budget's sweep (app.ts runs it once across the cluster; docs/garage.md "Zone power budget").
+export {
+  sweepZoneBudgets,
+  BUDGET_SWEEP_MS,
+  type BudgetAction,
+  type BudgetSweepDeps,
+} from './park-area/budget.ts';
 // A zone's emergency stop as a charge point that connects must be told it (the gateway sends the commands).
 export {
   emergencyOnConnect,

@@ -30,6 +30,8 @@ export interface ParkAreaTable {
   Disabled: Generated<number>;
   /** Above this (whole °C, migration 0028) a charger's temperature puts its host in heat alarm; null: none. */
   MaxTemperatureC: number | null;
+  /** What the zone's feeder may carry (W, migration 0030); null: no budget. docs/garage.md "Zone power budget". */
+  PowerBudgetW: number | null;
   CreatedAt: number;
   UpdatedAt: number;
 }
@@ -110,6 +112,8 @@ export interface ChargeHostTable {
   OcppOfflineAt: number | null;
   /** The instance whose gateway holds this charge point's connection now (migration 0016); null when none. */
   OcppInstance: string | null;
+  /** What the host may draw in all (W, migration 0030); the budget's limits respect it. Null: no limit. */
+  MaxPowerW: number | null;
   CreatedAt: number;
   UpdatedAt: number;
 }
@@ -180,6 +184,8 @@ export interface ChargeEquipmentTable {
   OcppStatusAt: number | null;
   /** The last power the charger metered on this socket (W), so a restart of any instance keeps it. */
   LastPowerW: number | null;
+  /** When LastPowerW was metered (the reading's own time, migration 0030): an old reading is no live draw. */
+  LastPowerAt: number | null;
   /** Since when the socket has drawn no more than float-charge power (the "battery full" rule counts from it). */
   FullSince: number | null;
   Remark: string | null;

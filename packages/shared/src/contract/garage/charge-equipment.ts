@@ -5,6 +5,7 @@ import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { filterSchema, id, idText, optionalText, queryBool } from '../wire.ts';
 import { commandReply } from './charge-host.ts';
 import { GARAGE_TAG, PORT_STATE_GROUPS, hostLinkFields, portGroupCounts } from './common.ts';
+import { zonePower } from './power-budget.ts';
 import { heatAlarmItem } from './heat-alarm.ts';
 
 /** The running session at a socket, with its live estimate. */
@@ -73,6 +74,8 @@ export const chargeEquipmentGrid = z.object({
   Sockets: z.array(gridSocket),
   /** Sockets per state group, for the legend. */
   Counts: portGroupCounts,
+  /** The host's zone's live draw against its power budget. */
+  ZonePower: zonePower,
 });
 export type ChargeEquipmentGrid = z.output<typeof chargeEquipmentGrid>;
 

@@ -7,6 +7,7 @@ import { operation, resourceApi } from '../operation.ts';
 import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { enumNumber, filterSchema, id, optionalText } from '../wire.ts';
 import { GARAGE_TAG, hostLinkFields } from './common.ts';
+import { hostMaxPowerField } from './power-budget.ts';
 import { clearHeatAlarmBody, heatAlarmItem } from './heat-alarm.ts';
 
 /**
@@ -80,6 +81,8 @@ export const chargeHostItem = z.object({
   SocketsFault: z.number(),
   /** Its charger's last configuration pass (charging-API hosts that have booted since issue 30), else null. */
   Configuration: chargerConfiguration.nullable(),
+  /** What the host may draw in all (W): the zone budget's limits respect it; null: no limit of its own. */
+  MaxPowerW: z.number().nullable(),
   /** Its open heat alarm (docs/garage.md "Heat"): no session starts on it until cleared; null when none. */
   HeatAlarm: heatAlarmItem.nullable(),
   CreatedAt: z.string(),
@@ -98,6 +101,8 @@ const fields = {
   /** Write-only; absent on update keeps the stored one. */
   Password: z.string().max(200).nullable().optional(),
   Remark: optionalText(200),
+  /** The host's own power limit (W); null removes it; absent on update keeps it. */
+  MaxPowerW: hostMaxPowerField,
 };
 
 export const chargeHostBody = z.strictObject(fields);

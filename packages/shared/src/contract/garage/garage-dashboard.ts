@@ -3,6 +3,7 @@ import { operation } from '../operation.ts';
 import { BICYCLE_ANY } from '../permissions.ts';
 import { wholeNumber } from '../wire.ts';
 import { GARAGE_TAG } from './common.ts';
+import { zonePower } from './power-budget.ts';
 
 export const garageFigures = z.object({
   Sessions: z.number(),
@@ -34,6 +35,8 @@ export const garageSummary = z.object({
   /** Sessions still open on sockets of an offline charge point: whether they charge is unknown. */
   OpenSessionsOffline: z.number().optional(),
   Today: garageFigures,
+  /** The area's zones with a power budget, their live draw against it (busiest first). */
+  ZonePower: z.array(zonePower.extend({ ParkAreaId: z.number(), ZoneName: z.string() })),
 });
 export type GarageSummary = z.output<typeof garageSummary>;
 

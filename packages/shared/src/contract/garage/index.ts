@@ -3,6 +3,7 @@ export * from './park-area.ts';
 export * from './emergency-stop.ts';
 export * from './charge-rule.ts';
 export * from './charge-host.ts';
+export * from './power-budget.ts';
 export * from './heat-alarm.ts';
 export * from './charge-equipment.ts';
 export * from './charge-record.ts';

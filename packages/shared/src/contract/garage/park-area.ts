@@ -3,6 +3,7 @@ import { resourceApi } from '../operation.ts';
 import { BICYCLE_ADMIN, BICYCLE_ANY } from '../permissions.ts';
 import { filterSchema, id, optionalText } from '../wire.ts';
 import { GARAGE_TAG } from './common.ts';
+import { powerBudgetField, zonePower } from './power-budget.ts';
 import { zoneEmergencyStopItem } from './emergency-stop.ts';
 import { maxTemperatureField } from './heat-alarm.ts';
 
@@ -35,6 +36,10 @@ export const parkAreaItem = z.object({
   SocketsOffline: z.number(),
   /** Vehicles inside on temporary parking (open parking orders). */
   ParkedCount: z.number(),
+  /** What the zone's feeder may carry (W); null: no budget (docs/garage.md "Zone power budget"). */
+  PowerBudgetW: z.number().nullable(),
+  /** Its live draw against the budget. */
+  Power: zonePower,
   /** The zone's emergency stop in force (no session starts in it until released); null when none. */
   EmergencyStop: zoneEmergencyStopItem.nullable(),
   /** Above this (°C) a charger's temperature puts its host in heat alarm (docs/garage.md "Heat"); null: none. */
@@ -51,6 +56,8 @@ const fields = {
   Remark: optionalText(200),
   /** Present: replaces the zone's rules; absent on update: leaves them. */
   ChargeRuleIds: z.array(id).max(50).optional(),
+  /** The zone's power budget (W); null removes it; absent on update keeps it. */
+  PowerBudgetW: powerBudgetField,
   /** The zone's heat limit (whole °C, MAX_TEMPERATURE_C); null removes it; absent on update keeps it. */
   MaxTemperatureC: maxTemperatureField,
 };

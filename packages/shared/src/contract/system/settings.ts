@@ -14,8 +14,13 @@ export const settingsValues = z.object({
   ChargeRecordRetentionMonths: z.number(),
   PowerOffRetentionMonths: z.number(),
   ParkOrderRetentionMonths: z.number(),
+  BudgetGraceSeconds: z.number(),
 });
 export type SettingsValues = z.output<typeof settingsValues>;
+
+/** Bounds of BudgetGraceSeconds: one second up to ten minutes (a feeder's breaker does not wait longer). */
+export const BUDGET_GRACE_MIN_S = 1;
+export const BUDGET_GRACE_MAX_S = 600;
 
 /** Bounds keep an operator from locking everyone out (a 10-second session) or keeping files forever. */
 export const settingsChanges = z.strictObject({
@@ -36,6 +41,8 @@ export const settingsChanges = z.strictObject({
   ChargeRecordRetentionMonths: z.number().int().min(0).max(240).optional(),
   PowerOffRetentionMonths: z.number().int().min(0).max(240).optional(),
   ParkOrderRetentionMonths: z.number().int().min(0).max(240).optional(),
+  /** Seconds a zone may stay above its power budget before sessions are limited or stopped (docs/garage.md). */
+  BudgetGraceSeconds: z.number().int().min(BUDGET_GRACE_MIN_S).max(BUDGET_GRACE_MAX_S).optional(),
 });
 export type SettingsChanges = z.output<typeof settingsChanges>;
 

@@ -78,6 +78,7 @@ export const admin: CatalogueShape<typeof zh> = {
     ChargeRecordRetentionMonths: 'Charging records and their orders kept (months; 0 = all)',
     PowerOffRetentionMonths: 'Forced power-off records kept (months; 0 = all)',
     ParkOrderRetentionMonths: 'Temporary parking orders kept (months; 0 = all)',
+    BudgetGraceSeconds: 'Grace before a zone above its power budget is acted on (seconds)',
     Prefix: 'Key prefix',
     Codes: 'Permission codes',
     AreaIds: 'Areas',

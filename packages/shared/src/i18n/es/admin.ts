@@ -78,6 +78,7 @@ export const admin: CatalogueShape<typeof zh> = {
     ChargeRecordRetentionMonths: 'Meses de registros de carga y sus pedidos conservados (0 = todos)',
     PowerOffRetentionMonths: 'Meses de registros de corte forzado conservados (0 = todos)',
     ParkOrderRetentionMonths: 'Meses de pedidos de aparcamiento temporal conservados (0 = todos)',
+    BudgetGraceSeconds: 'Margen antes de actuar en una zona por encima de su límite de potencia (segundos)',
     Prefix: 'Prefijo de la clave',
     Codes: 'Códigos de permiso',
     AreaIds: 'Áreas',

@@ -78,6 +78,7 @@ export const admin: CatalogueShape<typeof zh> = {
     ChargeRecordRetentionMonths: '充電記録とその注文の保存月数（0 はすべて保存）',
     PowerOffRetentionMonths: '強制停止記録の保存月数（0 はすべて保存）',
     ParkOrderRetentionMonths: '一時駐輪注文の保存月数（0 はすべて保存）',
+    BudgetGraceSeconds: '電力上限を超えたゾーンに対処するまでの猶予（秒）',
     Prefix: 'キーのプレフィックス',
     Codes: '権限コード',
     AreaIds: 'エリア',

@@ -76,6 +76,7 @@ export const admin = {
     ChargeRecordRetentionMonths: '充电记录及其订单保留月数（0 为全部保留）',
     PowerOffRetentionMonths: '强制断电记录保留月数（0 为全部保留）',
     ParkOrderRetentionMonths: '临停订单保留月数（0 为全部保留）',
+    BudgetGraceSeconds: '区域超出功率上限的宽限时间（秒）',
     Prefix: '密钥前缀',
     Codes: '权限编码',
     AreaIds: '区域',

@@ -119,19 +119,28 @@ async function emitSocketState(
 }
 
 /**
- * A metered power on a connector: kept on the socket; float charge is read from it, so a Charging connector
- * whose power fell below the threshold changes state here. Returns the change, if any.
+ * A metered power on a connector: kept on the socket with the reading's time `at` (a zone's live draw counts
+ * only recent readings: docs/garage.md "Zone power budget"); a reading older than the one kept (a late, queued
+ * MeterValues) changes nothing. Float charge is read from it, so a Charging connector whose power fell below the
+ * threshold changes state here. Returns the change, if any.
  */
 export async function connectorPower(
   ctx: AreaContext,
   hostId: number,
   connectorId: number,
   powerW: number,
+  at: number,
 ): Promise<SocketChange | undefined> {
   const socket = await socketOfConnector(ctx, hostId, connectorId);
   if (!socket) return undefined;
   const k = ctx.db.kysely;
-  await k.updateTable('ChargeEquipment').set({ LastPowerW: powerW }).where('Id', '=', socket.Id).execute();
+  const kept = await k
+    .updateTable('ChargeEquipment')
+    .set({ LastPowerW: powerW, LastPowerAt: at })
+    .where('Id', '=', socket.Id)
+    .where((eb) => eb.or([eb('LastPowerAt', 'is', null), eb('LastPowerAt', '<=', at)]))
+    .executeTakeFirst();
+  if (Number(kept.numUpdatedRows) !== 1) return undefined;
   if (socket.OcppStatus !== 'Charging' || socket.Disabled) return undefined;
   const state = portStateFromOcpp({
     status: socket.OcppStatus,
@@ -159,7 +168,7 @@ export async function connectorPower(
 export async function endSocketMetering(trx: Kysely<Database>, socketId: number): Promise<void> {
   await trx
     .updateTable('ChargeEquipment')
-    .set({ LastPowerW: null, FullSince: null })
+    .set({ LastPowerW: null, LastPowerAt: null, FullSince: null })
     .where('Id', '=', socketId)
     .execute();
 }

@@ -25,6 +25,7 @@ import { iso } from '../common/index.ts';
 import { hostLink, isHostRowOnline, offlineSocketWhere, shownState } from '../common/liveness.ts';
 import { openHeatAlarms } from '../charge-host/heat-alarm.ts';
 import { orderAmount } from '../common/pricing.ts';
+import { zonePowerOf } from '../park-area/power.ts';
 
 type Trx = Kysely<Database>;
 type CreateBody = z.output<typeof ChargeEquipmentApi.create.body>;
@@ -278,6 +279,7 @@ export async function socketGrid(ctx: AreaContext, hostId: number): Promise<Char
     },
     Sockets: sockets.map((s) => gridSocket.parse(s)),
     Counts: counts,
+    ZonePower: await zonePowerOf(k, host.ParkAreaId, ctx.clock.now()),
   };
 }
 

@@ -44,6 +44,7 @@ export const chargeHostQuery = (db: Kysely<Database>) =>
       'ChargeHost.OcppOnline',
       'ChargeHost.OcppOfflineAt',
       'ChargeHost.OcppBootInfo',
+      'ChargeHost.MaxPowerW',
       'ChargeHost.CreatedAt',
       'ChargeHost.UpdatedAt',
     ]);
@@ -149,7 +150,13 @@ const hostColumns = (input: ChargeHostBody) => ({
 
 export async function newHost(input: ChargeHostBody, ctx: AreaContext, trx: Trx) {
   await assertPlaceAndSerial(trx, ctx, input);
-  return { ...hostColumns(input), Remark: input.Remark || null, LastSeenAt: null, ...connection(input) };
+  return {
+    ...hostColumns(input),
+    Remark: input.Remark || null,
+    MaxPowerW: input.MaxPowerW ?? null,
+    LastSeenAt: null,
+    ...connection(input),
+  };
 }
 
 /** A new host's sockets: ports 1…PortCount, idle until their device reports (written by charge-equipment). */
@@ -175,6 +182,8 @@ export async function changedHost(
   return {
     ...hostColumns(input),
     ...(input.Remark !== undefined ? { Remark: input.Remark || null } : {}),
+    // Absent keeps the host's own power limit (a form without the field does not erase it).
+    ...(input.MaxPowerW !== undefined ? { MaxPowerW: input.MaxPowerW } : {}),
     ...connection(input, existing),
   };
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { hostInHeatAlarm } from '../charge-host/heat-alarm.ts';
 import { zoneUnderEmergencyStop } from '../park-area/emergency-state.ts';
+import { zoneAtBudget } from '../park-area/power.ts';
 
 /**
  * Whether a socket may take a new session now, whoever's card: the garage's safety states each refuse starts
@@ -26,6 +27,7 @@ export type AdmissionCheck = (k: Kysely<Database>, socket: AdmissionSocket) => P
 const CHECKS: ReadonlyArray<readonly [StartRefusal, AdmissionCheck]> = [
   ['emergencyStop', (k, socket) => zoneUnderEmergencyStop(k, socket.parkAreaId)],
   ['overTemperature', hostInHeatAlarm],
+  ['zoneBudget', zoneAtBudget],
 ];
 
 /** The first safety state that refuses a start on the socket now, or null when it may start. */

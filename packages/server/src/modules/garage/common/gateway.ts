@@ -44,13 +44,17 @@ export interface HostTarget {
 /**
  * Operator commands from the screens (docs/chargers.md, "Commands"): start a session for a card on a port,
  * make a port operative or not, restart the host, run one configuration pass on it (its answer is `accepted`
- * once the pass is stored, whatever the charger said per key: the stored pass says that).
+ * once the pass is stored, whatever the charger said per key: the stored pass says that). And the zone power
+ * budget's (docs/garage.md "Zone power budget"): limit a running session's power (a SmartCharging host), and
+ * take that limit back.
  */
 export type ChargerCommand =
   | { kind: 'remoteStart'; portNumber: number; idTag: string }
   | { kind: 'availability'; portNumber: number; operative: boolean }
   | { kind: 'reset'; hard: boolean }
-  | { kind: 'configure' };
+  | { kind: 'configure' }
+  | { kind: 'limitPower'; portNumber: number; transactionId: number; limitW: number }
+  | { kind: 'clearPowerLimit'; portNumber: number; transactionId: number };
 
 /** accepted / refused carry the device's own status word (Accepted, Rejected, Scheduled, …). */
 export type CommandAnswer =

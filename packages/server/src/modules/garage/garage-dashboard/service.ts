@@ -15,6 +15,7 @@ import { groupCounts, shownStateCounts, socketTotal } from '../charge-equipment/
 import { socketSessions } from '../charge-record/service.ts';
 import { areaTimeZone } from '../common/index.ts';
 import { offlineSocketWhere, onlineHostWhere } from '../common/liveness.ts';
+import { budgetZonesOfArea } from '../park-area/power.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- aggregate rows are shaped by the SQL below */
 
@@ -149,6 +150,7 @@ export async function dashboardSummary(ctx: AreaContext): Promise<GarageSummary>
     OpenSessions: n(open.n) - n(open.offline),
     OpenSessionsOffline: n(open.offline),
     Today: todayFigures!,
+    ZonePower: await budgetZonesOfArea(k, areaId, now),
   };
 }
 

@@ -7,6 +7,7 @@ import { rowMapper } from '../../../platform/resource.ts';
 import { groupCounts, shownStateCounts, socketTotal } from '../charge-equipment/service.ts';
 import { assertNoRuleConflicts, idsInArea, setZoneRules } from '../charge-rule/service.ts';
 import { columns } from '../common/index.ts';
+import { zonePowers } from './power.ts';
 
 type Trx = Kysely<Database>;
 type CreateBody = z.output<typeof ParkAreaApi.create.body>;
@@ -22,6 +23,7 @@ export const parkAreaQuery = (db: Trx) =>
       'ParkArea.Location',
       'ParkArea.Remark',
       'ParkArea.Disabled',
+      'ParkArea.PowerBudgetW',
       'ParkArea.MaxTemperatureC',
       'ParkArea.CreatedAt',
       'ParkArea.UpdatedAt',
@@ -40,6 +42,16 @@ export const parkAreaItem = (row: Record<string, unknown>): ParkAreaItem => ({
   SocketsFault: 0,
   SocketsDisabled: 0,
   ParkedCount: 0,
+  // Set by withOccupancy (it knows the clock: only recent readings are live draw).
+  Power: {
+    BudgetW: (row.PowerBudgetW as number | null) ?? null,
+    DrawW: 0,
+    MeteredSockets: 0,
+    UnknownSessions: 0,
+    State: row.PowerBudgetW === null ? 'none' : 'under',
+    OverSince: null,
+    LimitedSessions: 0,
+  },
   EmergencyStop: null,
 });
 
@@ -77,6 +89,7 @@ export async function withOccupancy(ctx: AreaContext, items: ParkAreaItem[]): Pr
       .groupBy('ParkAreaId')
       .execute(),
   ]);
+  const powers = await zonePowers(k, ids, ctx.clock.now());
   return items.map((zone) => {
     const rules = links
       .filter((l) => l.ParkAreaId === zone.Id)
@@ -94,6 +107,7 @@ export async function withOccupancy(ctx: AreaContext, items: ParkAreaItem[]): Pr
       SocketsFault: counts.fault,
       SocketsDisabled: counts.disabled,
       ParkedCount: Number(parked.find((p) => p.ParkAreaId === zone.Id)?.n ?? 0),
+      Power: powers.get(zone.Id) ?? zone.Power,
     };
   });
 }
