@@ -368,11 +368,16 @@ describeEachDb('area lockdown and evacuation against the simulator', (h) => {
   }, 90_000);
 
   it('evacuation holds every door normally open, unlocked on the controllers, until released', async () => {
-    await api('POST', '/api/AreaInfo/Lockdown', {
-      Id: AREA,
-      Mode: 'evacuate',
-      Reason: 'fire alarm, building 2',
-    });
+    // Two panels at once: one evacuation starts, the other is told one is in force (the unique index decides on
+    // PostgreSQL, where both may pass the check).
+    const body = { Id: AREA, Mode: 'evacuate', Reason: 'fire alarm, building 2' };
+    const both = await Promise.all(
+      [0, 1].map(() =>
+        call(h().app, 'POST', '/api/AreaInfo/Lockdown', { token: admin, area: AREA, lang: 'en', body }),
+      ),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(both.find((r) => r.status === 409)!.msg).toBe(en('accessControl.error.lockdownInForce'));
     await until(async () => (await current())?.Confirmed === 7 && allDoors(1), 60_000, 'every door open');
     expect(
       devices.every((d, i) =>

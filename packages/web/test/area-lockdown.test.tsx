@@ -178,10 +178,10 @@ describe('the lockdown banner and dialogs', () => {
     call.mockResolvedValue(lockdown({ Mode: 'evacuate' }));
     const onClose = vi.fn();
     render(wrap(<StartLockdownDialog open areaId={1} onClose={onClose} />));
-    const ok = await screen.findByTestId('lockdown-ok');
+    const ok = await screen.findByTestId('lockdown-dialog-ok');
     expect((ok as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(document.querySelector('input[value="evacuate"]')!);
-    fireEvent.change(screen.getByTestId('lockdown-reason'), { target: { value: ' 2号楼火警 ' } });
+    fireEvent.change(screen.getByTestId('lockdown-dialog-text'), { target: { value: ' 2号楼火警 ' } });
     await waitFor(() => expect((ok as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(ok);
     await waitFor(() => expect(onClose).toHaveBeenCalled());
@@ -195,9 +195,9 @@ describe('the lockdown banner and dialogs', () => {
     call.mockResolvedValue(lockdown({ ReleasedAt: '2026-11-01T09:00:00.000Z' }));
     const onClose = vi.fn();
     render(wrap(<ReleaseLockdownDialog open areaId={1} onClose={onClose} />));
-    const ok = await screen.findByTestId('lockdown-release-ok');
+    const ok = await screen.findByTestId('lockdown-release-dialog-ok');
     expect((ok as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.change(screen.getByTestId('lockdown-note'), { target: { value: '警方已清场' } });
+    fireEvent.change(screen.getByTestId('lockdown-release-dialog-text'), { target: { value: '警方已清场' } });
     await waitFor(() => expect((ok as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(ok);
     await waitFor(() => expect(onClose).toHaveBeenCalled());

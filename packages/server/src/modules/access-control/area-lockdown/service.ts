@@ -18,18 +18,6 @@ import { latestLockdown } from './plan.ts';
  * `Lockdown`) and to other systems (`area.lockdown_started`, `area.lockdown_released`).
  */
 
-/** A unique violation (the area's lockdown started by someone else a moment ago), on either database. */
-function isUniqueViolation(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return (
-    code === '23505' ||
-    (typeof code === 'string' &&
-      code.startsWith('SQLITE_CONSTRAINT') &&
-      typeof message === 'string' &&
-      message.includes('UNIQUE'))
-  );
-}
-
 const actorKind = (actor: Actor) => (actor.kind === 'user' || actor.kind === 'key' ? actor.kind : 'system');
 
 const inForce = () => new AppError(409, 'accessControl.error.lockdownInForce');
@@ -173,9 +161,11 @@ export async function startLockdown(
       await emitLockdown(trx, 'area.lockdown_started', stored, now);
       return stored;
     })
-    .catch((error: unknown) => {
-      // Two starts at once: the index lets one in; the other is told the area is locked down already.
-      if (isUniqueViolation(error)) throw inForce();
+    .catch(async (error: unknown) => {
+      // Two starts at once: the index on the lockdowns in force lets one in; the other, refused by it, is told
+      // the area is locked down already.
+      if (error instanceof AppError) throw error;
+      if ((await lockdownInForce(ctx.db.kysely, ctx.areaId)) !== null) throw inForce();
       throw error;
     });
   announce(ctx, item);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Form, Input, Radio, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import {
 } from '@gatehouse/shared';
 import { PageModal } from '../../../components/PageModal.tsx';
 import { lockdownKey } from '../../../components/lockdown/area-lockdown.ts';
+import { useSaving } from '../../../components/use-saving.ts';
 import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 
@@ -20,81 +21,70 @@ interface Props {
   onClose(): void;
 }
 
-/** What the server answered, in the cache the banner and the monitor read (the hub's event may come later). */
-function useStore(areaId: number) {
-  const queryClient = useQueryClient();
-  return (item: AreaLockdownItem) =>
-    queryClient.setQueryData(lockdownKey(areaId), { Lockdown: item } satisfies {
-      Lockdown: AreaLockdownItem;
-    });
+/** What a lockdown dialog asks: its words, test ids, and the call made with the text written. */
+interface TextDialog extends Props {
+  title: string;
+  okText: string;
+  danger?: boolean;
+  label: string;
+  placeholder: string;
+  /** data-testid of the dialog; its OK button and text area get `-ok` and `-text`. */
+  testId: string;
+  done: string;
+  send(text: string): Promise<AreaLockdownItem>;
+  children?: ReactNode;
 }
 
 /**
- * Locks the area down or evacuates it: the mode is chosen, a reason is required (it goes to the operation log and
- * out to other systems). The server refuses with its reason (409: one is in force already) and the dialog stays.
+ * A dialog that sends only with a text written (the reason or the note: the operation log and other systems get
+ * it), puts the server's answer where the banner and the monitor read it (the hub's event may come later) and
+ * stays open on a refusal, which the request client shows in the server's words.
  */
-export function StartLockdownDialog({ open, areaId, onClose }: Props) {
-  const { t } = useTranslation();
-  const store = useStore(areaId);
-  const [mode, setMode] = useState<LockdownMode>('lockdown');
-  const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
+function LockdownTextDialog(props: TextDialog) {
+  const { open, areaId, onClose } = props;
+  const queryClient = useQueryClient();
+  const [text, setText] = useState('');
+  const [saving, withSaving] = useSaving();
   useEffect(() => {
-    if (open) {
-      setMode('lockdown');
-      setReason('');
-    }
+    if (open) setText('');
   }, [open]);
 
   async function submit() {
-    setBusy(true);
     try {
-      store(await call(AreaLockdownApi.start, { body: { Id: areaId, Mode: mode, Reason: reason.trim() } }));
-      feedback.success(t('lockdownUi.startDialog.started'));
+      const item = await withSaving(() => props.send(text.trim()));
+      queryClient.setQueryData(lockdownKey(areaId), { Lockdown: item });
+      feedback.success(props.done);
       onClose();
     } catch {
-      // Shown by the request client (the server's reason).
-    } finally {
-      setBusy(false);
+      // Shown by the request client (the server's reason, as a 409 for one in force or none to release).
     }
   }
 
   return (
     <PageModal
       open={open}
-      title={t('lockdownUi.startDialog.title')}
-      okText={t('lockdownUi.startDialog.confirm')}
-      okButtonProps={{ danger: true, disabled: reason.trim() === '', 'data-testid': 'lockdown-ok' } as never}
-      confirmLoading={busy}
+      title={props.title}
+      okText={props.okText}
+      okButtonProps={
+        { danger: props.danger, disabled: text.trim() === '', 'data-testid': `${props.testId}-ok` } as never
+      }
+      confirmLoading={saving}
       onOk={() => void submit()}
       onCancel={onClose}
       destroyOnHidden
-      data-testid="lockdown-dialog"
+      data-testid={props.testId}
     >
       <Form layout="vertical">
-        <Form.Item label={t('accessControl.field.LockdownMode')}>
-          <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as LockdownMode)}>
-            <Space orientation="vertical">
-              {LOCKDOWN_MODES.map((m) => (
-                <Radio key={m} value={m} data-lockdown-mode={m}>
-                  <Typography.Text strong>{t(`lockdownUi.mode.${m}`)}</Typography.Text>
-                  <div>
-                    <Typography.Text type="secondary">{t(`lockdownUi.startDialog.${m}Help`)}</Typography.Text>
-                  </div>
-                </Radio>
-              ))}
-            </Space>
-          </Radio.Group>
-        </Form.Item>
-        <Form.Item label={t('lockdownUi.startDialog.reason')} required>
+        {props.children}
+        <Form.Item label={props.label} required>
           <Input.TextArea
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
             maxLength={LOCKDOWN_TEXT_MAX}
             rows={3}
-            placeholder={t('lockdownUi.startDialog.reasonPlaceholder')}
-            aria-label={t('lockdownUi.startDialog.reason')}
-            data-testid="lockdown-reason"
+            placeholder={props.placeholder}
+            aria-label={props.label}
+            data-testid={`${props.testId}-text`}
           />
         </Form.Item>
       </Form>
@@ -102,55 +92,58 @@ export function StartLockdownDialog({ open, areaId, onClose }: Props) {
   );
 }
 
-/** Releases the lockdown or evacuation with a required note; each door goes back to its own mode. */
-export function ReleaseLockdownDialog({ open, areaId, onClose }: Props) {
+/** Locks the area down or evacuates it: the mode chosen, a reason required. */
+export function StartLockdownDialog(props: Props) {
   const { t } = useTranslation();
-  const store = useStore(areaId);
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [mode, setMode] = useState<LockdownMode>('lockdown');
   useEffect(() => {
-    if (open) setNote('');
-  }, [open]);
-
-  async function submit() {
-    setBusy(true);
-    try {
-      store(await call(AreaLockdownApi.release, { body: { Id: areaId, Note: note.trim() } }));
-      feedback.success(t('lockdownUi.releaseDialog.released'));
-      onClose();
-    } catch {
-      // Shown by the request client (the server's reason).
-    } finally {
-      setBusy(false);
-    }
-  }
-
+    if (props.open) setMode('lockdown');
+  }, [props.open]);
   return (
-    <PageModal
-      open={open}
+    <LockdownTextDialog
+      {...props}
+      title={t('lockdownUi.startDialog.title')}
+      okText={t('lockdownUi.startDialog.confirm')}
+      danger
+      label={t('lockdownUi.startDialog.reason')}
+      placeholder={t('lockdownUi.startDialog.reasonPlaceholder')}
+      testId="lockdown-dialog"
+      done={t('lockdownUi.startDialog.started')}
+      send={(Reason) => call(AreaLockdownApi.start, { body: { Id: props.areaId, Mode: mode, Reason } })}
+    >
+      <Form.Item label={t('accessControl.field.LockdownMode')}>
+        <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as LockdownMode)}>
+          <Space orientation="vertical">
+            {LOCKDOWN_MODES.map((m) => (
+              <Radio key={m} value={m} data-lockdown-mode={m}>
+                <Typography.Text strong>{t(`lockdownUi.mode.${m}`)}</Typography.Text>
+                <div>
+                  <Typography.Text type="secondary">{t(`lockdownUi.startDialog.${m}Help`)}</Typography.Text>
+                </div>
+              </Radio>
+            ))}
+          </Space>
+        </Radio.Group>
+      </Form.Item>
+    </LockdownTextDialog>
+  );
+}
+
+/** Releases the lockdown or evacuation with a note required; each door goes back to its own mode. */
+export function ReleaseLockdownDialog(props: Props) {
+  const { t } = useTranslation();
+  return (
+    <LockdownTextDialog
+      {...props}
       title={t('lockdownUi.releaseDialog.title')}
       okText={t('lockdownUi.releaseDialog.confirm')}
-      okButtonProps={{ disabled: note.trim() === '', 'data-testid': 'lockdown-release-ok' } as never}
-      confirmLoading={busy}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      data-testid="lockdown-release-dialog"
+      label={t('lockdownUi.releaseDialog.note')}
+      placeholder={t('lockdownUi.releaseDialog.notePlaceholder')}
+      testId="lockdown-release-dialog"
+      done={t('lockdownUi.releaseDialog.released')}
+      send={(Note) => call(AreaLockdownApi.release, { body: { Id: props.areaId, Note } })}
     >
       <Alert type="info" showIcon title={t('lockdownUi.releaseDialog.help')} style={{ marginBottom: 12 }} />
-      <Form layout="vertical">
-        <Form.Item label={t('lockdownUi.releaseDialog.note')} required>
-          <Input.TextArea
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            maxLength={LOCKDOWN_TEXT_MAX}
-            rows={3}
-            placeholder={t('lockdownUi.releaseDialog.notePlaceholder')}
-            aria-label={t('lockdownUi.releaseDialog.note')}
-            data-testid="lockdown-note"
-          />
-        </Form.Item>
-      </Form>
-    </PageModal>
+    </LockdownTextDialog>
   );
 }
