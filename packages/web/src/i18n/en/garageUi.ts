@@ -11,6 +11,27 @@ export const garageUi: CatalogueShape<typeof zh> = {
   inside: 'Inside',
   left: 'Left',
   estimated: 'Estimate',
+  /** A zone's live draw against its power budget (docs/garage.md "Zone power budget"). */
+  zonePower: {
+    title: 'Power draw',
+    label: 'Power draw against the budget',
+    ofBudget: '{{draw}} / {{budget}} W',
+    noBudget: '{{draw}} W · no budget',
+    state: {
+      none: 'No budget',
+      under: 'Under budget',
+      atBudget: 'At budget: new charging refused',
+      over: 'Over budget',
+    },
+    metered: '{{n}} sockets with a reading in the last {{seconds}} s',
+    unknown: '{{n}} running sessions without a recent reading: power unknown, not counted',
+    limited: '{{n}} sessions limited',
+    overSince: 'Over budget since {{time}}',
+    budgetHint:
+      "The most the zone's feeder may carry. At it, no new charging starts; above it for longer than the grace (system settings), SmartCharging hosts are limited to a fair share and other sessions stopped, newest first. Empty: no budget",
+    hostMaxHint: 'The most this host may draw; the limits sent to it never add up to more. Empty: no limit',
+    dashboardTitle: 'Zone power budgets',
+  },
   zone: {
     occupancy: 'Sockets occupied',
     sockets: 'Sockets',

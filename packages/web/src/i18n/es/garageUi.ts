@@ -11,6 +11,28 @@ export const garageUi: CatalogueShape<typeof zh> = {
   inside: 'Dentro',
   left: 'Salió',
   estimated: 'Estimación',
+  /** A zone's live draw against its power budget (docs/garage.md "Zone power budget"). */
+  zonePower: {
+    title: 'Consumo',
+    label: 'Consumo frente al límite de potencia',
+    ofBudget: '{{draw}} / {{budget}} W',
+    noBudget: '{{draw}} W · sin límite',
+    state: {
+      none: 'Sin límite',
+      under: 'Bajo el límite',
+      atBudget: 'En el límite: no se inician cargas nuevas',
+      over: 'Por encima del límite',
+    },
+    metered: '{{n}} tomas con una lectura de los últimos {{seconds}} s',
+    unknown: '{{n}} sesiones en curso sin lectura reciente: potencia desconocida, no contada',
+    limited: '{{n}} sesiones limitadas',
+    overSince: 'Por encima del límite desde {{time}}',
+    budgetHint:
+      'Lo máximo que soporta la línea de la zona. Al alcanzarlo no se inician cargas nuevas; si se supera durante más que el margen (ajustes del sistema), los hosts con carga inteligente se limitan a un reparto equitativo y las demás sesiones se detienen, las más recientes primero. Vacío: sin límite',
+    hostMaxHint:
+      'Lo máximo que puede consumir este host; los límites que se le envían nunca suman más. Vacío: sin límite',
+    dashboardTitle: 'Límites de potencia de las zonas',
+  },
   zone: {
     occupancy: 'Tomas ocupadas',
     sockets: 'Tomas',

@@ -11,6 +11,27 @@ export const garageUi: CatalogueShape<typeof zh> = {
   inside: '入場中',
   left: '退場済み',
   estimated: '見込み',
+  /** A zone's live draw against its power budget (docs/garage.md "Zone power budget"). */
+  zonePower: {
+    title: '消費電力',
+    label: '電力上限に対する消費電力',
+    ofBudget: '{{draw}} / {{budget}} W',
+    noBudget: '{{draw}} W・上限なし',
+    state: {
+      none: '上限なし',
+      under: '上限未満',
+      atBudget: '上限に到達：新しい充電は開始できません',
+      over: '上限超過',
+    },
+    metered: '直近 {{seconds}} 秒以内の計測があるソケット {{n}} 個',
+    unknown: '直近の計測がない充電中のセッション {{n}} 件：電力不明のため含めていません',
+    limited: '制限中のセッション {{n}} 件',
+    overSince: '{{time}} から上限超過',
+    budgetHint:
+      'ゾーンの配線が供給できる最大電力。上限に達すると新しい充電は開始されません。猶予時間（システム設定）を超えて上限を上回ると、スマート充電対応ホストは均等配分に制限され、その他のセッションは新しいものから停止されます。空欄：上限なし',
+    hostMaxHint: 'このホストが使える最大電力。送る制限の合計はこれを超えません。空欄：制限なし',
+    dashboardTitle: 'ゾーンの電力上限',
+  },
   zone: {
     occupancy: 'ソケット使用状況',
     sockets: 'ソケット',

@@ -9,6 +9,27 @@ export const garageUi = {
   inside: '在场',
   left: '已离场',
   estimated: '预估',
+  /** A zone's live draw against its power budget (docs/garage.md "Zone power budget"). */
+  zonePower: {
+    title: '实时功率',
+    label: '实时功率与功率上限',
+    ofBudget: '{{draw}} / {{budget}} W',
+    noBudget: '{{draw}} W · 未设上限',
+    state: {
+      none: '未设上限',
+      under: '未达上限',
+      atBudget: '已达上限：暂停新的充电',
+      over: '超出上限',
+    },
+    metered: '{{n}} 个插座有最近 {{seconds}} 秒内的读数',
+    unknown: '{{n}} 个充电中的会话没有最近读数，功率未知，未计入',
+    limited: '{{n}} 个会话已被限流',
+    overSince: '自 {{time}} 起超出上限',
+    budgetHint:
+      '该区域线路可承载的最大功率。达到上限时不再开始新的充电；超出上限持续超过宽限时间（系统设置）后，支持智能充电的主机按均分功率限流，其余会话从最新开始停止。留空为不设上限',
+    hostMaxHint: '该主机最多可用的功率，下发给它的限流总和不会超过此值。留空为不限',
+    dashboardTitle: '区域功率上限',
+  },
   zone: {
     occupancy: '插座占用',
     sockets: '插座',

@@ -14,6 +14,7 @@ import { HeatAlarmBanner } from '../charge-host/HeatAlarm.tsx';
 import { openDialog } from '../dialogs.ts';
 import { loadAll } from '../options.ts';
 import { GRID_KEY } from '../live.ts';
+import { ZonePowerBar } from '../park-area/ZonePower.tsx';
 import { PortStateLegend } from './PortStateLegend.tsx';
 import { SocketGridToolbar } from './SocketGridToolbar.tsx';
 import { SocketTile } from './SocketTile.tsx';
@@ -113,6 +114,15 @@ function HostSockets({ data }: { data: ChargeEquipmentGrid }) {
         </span>
       </div>
       {host.HeatAlarm && <HeatAlarmBanner host={host} alarm={host.HeatAlarm} />}
+      {data.ZonePower.BudgetW !== null && (
+        // The host's zone against its power budget: at it, "Start charging" is refused with the reason.
+        <div className="socket-grid-power" data-testid="grid-zone-power">
+          <Typography.Text type="secondary">
+            {host.ZoneName} · {t('garageUi.zonePower.title')}
+          </Typography.Text>
+          <ZonePowerBar power={data.ZonePower} />
+        </div>
+      )}
       <PortStateLegend sockets={data.Sockets} />
       {data.Sockets.length === 0 ? (
         <Empty description={t('garageUi.socket.noSockets')} />

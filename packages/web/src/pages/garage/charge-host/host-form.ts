@@ -1,5 +1,7 @@
 import {
   HOST_CONNECTION_FIELDS,
+  HOST_MAX_POWER_MAX_W,
+  HOST_MAX_POWER_MIN_W,
   MAX_HOST_PORTS,
   chargingSystemType,
   upperAlnum,
@@ -95,6 +97,15 @@ export function hostForm<T extends Row>(): FormDef<T> {
         wide: true,
       },
       ...connectionFields<T>(),
+      // What the host may draw in all: the zone power budget's limits never add up to more (empty: none).
+      {
+        name: 'MaxPowerW',
+        label: 'garage.field.HostMaxPowerW',
+        kind: 'number',
+        min: HOST_MAX_POWER_MIN_W,
+        max: HOST_MAX_POWER_MAX_W,
+        extra: 'garageUi.zonePower.hostMaxHint',
+      },
       { name: 'Remark', label: 'garage.field.Remark', kind: 'textarea', maxLength: 200 },
     ],
     toBody: (values, item) => {

@@ -10,6 +10,7 @@ import { faultCode, useFaultAlerts } from '../fault-alerts.ts';
 import { DASHBOARD_KEY } from '../live.ts';
 import { EmergencyStopBanner } from '../park-area/EmergencyStopBanner.tsx';
 import { socketsHref } from '../options.ts';
+import { ZonePowerList } from '../park-area/ZonePower.tsx';
 import { GarageFigures } from './GarageFigures.tsx';
 import './garage-dashboard.css';
 
@@ -106,6 +107,7 @@ export default function GaragePanel() {
       ) : (
         <>
           <GarageFigures summary={s} />
+          <ZonePowerList zones={s.ZonePower} />
           <Typography.Paragraph type="secondary" className="garage-panel-note">
             {t('garageUi.dashboard.note', { zone: s.TimeZone })}
           </Typography.Paragraph>

@@ -9,6 +9,7 @@ import { Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ListPage, type ListPageConfig } from '../../../components/list-page/index.ts';
 import { openScreen, ruleOptions, socketsHref } from '../options.ts';
+import { ZonePowerBar, powerBudgetField } from './ZonePower.tsx';
 import { openEmergencyDialog } from './emergency.ts';
 import { EmergencyDialog } from './EmergencyDialog.tsx';
 import { EmergencyStopBanner } from './EmergencyStopBanner.tsx';
@@ -91,6 +92,13 @@ const config: ListPageConfig<ZoneRow> = {
       width: 170,
       render: (row) => <Occupancy zone={row} />,
     },
+    // The live draw against the zone's power budget (docs/garage.md "Zone power budget").
+    {
+      key: 'Power',
+      title: 'garageUi.zonePower.title',
+      width: 230,
+      render: (row) => <ZonePowerBar power={row.Power} />,
+    },
     { key: 'ParkedCount', title: 'garage.field.ParkedCount', width: 110 },
     { key: 'HostCount', title: 'garage.field.HostCount', width: 80 },
     { key: 'Disabled', title: 'garage.field.Status', kind: 'status', width: 100 },
@@ -155,6 +163,7 @@ const config: ListPageConfig<ZoneRow> = {
         max: MAX_TEMPERATURE_C.max,
         extra: 'garageUi.heat.limitHint',
       },
+      powerBudgetField,
       { name: 'Remark', label: 'garage.field.Remark', kind: 'textarea', maxLength: 200 },
     ],
     // An emptied limit is sent as null (removed); left out, the server would keep the old one.

@@ -1,4 +1,4 @@
-import { SettingsApi, type SettingsValues } from '@gatehouse/shared';
+import { BUDGET_GRACE_MAX_S, BUDGET_GRACE_MIN_S, SettingsApi, type SettingsValues } from '@gatehouse/shared';
 import { useEffect } from 'react';
 import { Button, Card, Form, Input, InputNumber, Spin } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -19,6 +19,8 @@ const NUMBERS: { name: keyof Settings; min: number; max: number }[] = [
   { name: 'ChargeRecordRetentionMonths', min: 0, max: 240 },
   { name: 'PowerOffRetentionMonths', min: 0, max: 240 },
   { name: 'ParkOrderRetentionMonths', min: 0, max: 240 },
+  // How long a zone may stay above its power budget before Gatehouse acts (docs/garage.md).
+  { name: 'BudgetGraceSeconds', min: BUDGET_GRACE_MIN_S, max: BUDGET_GRACE_MAX_S },
 ];
 
 /** System settings: effective at once for every user, without a restart. */
