@@ -1,4 +1,5 @@
 import { displayToCard } from '@gatehouse/shared';
+import QRCode from 'qrcode';
 import { expect, it } from 'vitest';
 import { endDuePasses, recordSwipe, syncPlan } from '../src/modules/access-control/index.ts';
 import { systemActor } from '../src/platform/context.ts';
@@ -243,6 +244,14 @@ describeEachDb('visitor passes: API, validation, permissions, end', (h) => {
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
     expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    // It holds the card as the controller knows it (what a QR reader at the door reports), not the printed form.
+    const expected = await QRCode.toBuffer(String(first.CardValue), {
+      type: 'png',
+      errorCorrectionLevel: 'M',
+      margin: 2,
+      width: 320,
+    });
+    expect(png.rawPayload.equals(expected)).toBe(true);
     const elsewhere = await h().app.inject({
       method: 'GET',
       url: first.QrUrl,

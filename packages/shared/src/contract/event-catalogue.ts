@@ -160,7 +160,7 @@ export const eventCatalogue = {
   }),
   'visitor.pass.issued': entry({
     summary:
-      'A visitor pass was issued: visitor, host, doors, window and the card number its QR code encodes',
+      'A visitor pass was issued: visitor, host, doors, window and its card (the QR code encodes its CardValue)',
     module: 'access-control',
     data: visitorPassItem.extend(area),
   }),

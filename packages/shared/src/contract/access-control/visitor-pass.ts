@@ -34,7 +34,7 @@ export const visitorPassItem = z.object({
   HostName: z.string(),
   ChannelIds: z.array(z.number()),
   Doors: z.array(visitorPassDoor),
-  /** The printed 10-digit number the QR code encodes, and the controller's form of it. */
+  /** The printed 10-digit number, and the controller's form of it (what the QR code encodes, in decimal). */
   CardNumber: z.string(),
   CardValue: z.number(),
   ValidFrom: z.string(),
@@ -56,7 +56,7 @@ export const visitorPassItem = z.object({
   EndedBy: z.string().nullable(),
   CreatedBy: z.string().nullable(),
   CreatedAt: z.string(),
-  /** The QR code image (PNG) of the card number: GET with the session's headers. */
+  /** The QR code image (PNG) of the card (its CardValue): GET with the session's headers. */
   QrUrl: z.string(),
 });
 export type VisitorPassItem = z.output<typeof visitorPassItem>;
@@ -124,7 +124,7 @@ export const VisitorPassApi = {
     ...common,
     method: 'GET',
     path: '/api/VisitorPass/Qr',
-    summary: "A pass's QR code (PNG) encoding its printed card number",
+    summary: "A pass's QR code (PNG) encoding its card as the controller knows it (CardValue, decimal)",
     query: z.strictObject({ Id: idText }),
     file: true,
   }),

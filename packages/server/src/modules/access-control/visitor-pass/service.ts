@@ -1,4 +1,5 @@
 import {
+  displayToCard,
   passProfileParts,
   passWindowKey,
   passWindowProblem,
@@ -171,7 +172,7 @@ export async function issuePass(
     return Id;
   });
   const item = await passById(ctx, id);
-  return { ...item, QrDataUrl: await QRCode.toDataURL(item.CardNumber, QR_OPTIONS) };
+  return { ...item, QrDataUrl: await QRCode.toDataURL(qrText(item.CardNumber), QR_OPTIONS) };
 }
 
 /**
@@ -264,7 +265,16 @@ export async function endDuePasses(base: Pick<ServiceContext, 'db' | 'clock'>, l
 
 const QR_OPTIONS = { errorCorrectionLevel: 'M', margin: 2, width: 320 } as const;
 
-/** A pass's QR code (PNG), encoding its printed card number: what a QR reader at the door reads as the card. */
+/**
+ * What a pass's QR code holds: the number a reader must report to the controller for this card, its controller
+ * value in decimal digits. A QR reader on a WG controller passes the digits it reads on as the card number; the
+ * printed form (CardNumber, what operators read and type) is that value byte-reversed, as on every card here.
+ */
+export function qrText(cardNumber: string): string {
+  return String(displayToCard(cardNumber));
+}
+
+/** A pass's QR code (PNG), encoding its card as the controller knows it: what a QR reader at the door reports. */
 export async function passQr(ctx: AreaContext, id: number): Promise<FileReply> {
   const pass = await ctx.db.kysely
     .selectFrom('VisitorPass')
@@ -273,6 +283,6 @@ export async function passQr(ctx: AreaContext, id: number): Promise<FileReply> {
     .where('AreaId', '=', ctx.areaId)
     .executeTakeFirst();
   if (!pass) throw notFound();
-  const png = await QRCode.toBuffer(pass.CardNumber, { ...QR_OPTIONS, type: 'png' });
+  const png = await QRCode.toBuffer(qrText(pass.CardNumber), { ...QR_OPTIONS, type: 'png' });
   return new FileReply(png, `visitor-pass-${id}.png`, 'image/png');
 }
