@@ -155,6 +155,34 @@ describeEachDb('visitor passes: API, validation, permissions, end', (h) => {
       .where('Id', '=', links[0]!.TimeProfileId!)
       .executeTakeFirstOrThrow();
     expect(profile.VisitorWindow).not.toBeNull();
+    // The pass's, not an operator's: not changed, deleted or linked to through the profile API.
+    const profileBody = {
+      Name: 'Borrowed',
+      StartDate: '2026-11-01',
+      EndDate: '2026-12-31',
+      Weekdays: [1, 2, 3, 4, 5, 6, 7],
+      Segments: [{ Start: '00:00', End: '23:59' }],
+    };
+    const visitorProfileId = links[0]!.TimeProfileId!;
+    expect(
+      (
+        await call(h().app, 'PUT', '/api/TimeProfile', {
+          token,
+          area: AREA,
+          body: { ...profileBody, Id: visitorProfileId },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call(h().app, 'DELETE', `/api/TimeProfile/${visitorProfileId}`, { token, area: AREA })).status,
+    ).toBe(404);
+    const linking = await call(h().app, 'POST', '/api/TimeProfile', {
+      token,
+      area: AREA,
+      body: { ...profileBody, LinkedProfileId: visitorProfileId },
+    });
+    expect(linking.status).toBe(400);
+    expect(JSON.stringify(linking.data)).toContain('LinkedProfileId');
     // Not one of the area's holders, profiles or host choices.
     const holders = await call<{ Items: { Id: number }[] }>(h().app, 'GET', '/api/CardUser', {
       token,

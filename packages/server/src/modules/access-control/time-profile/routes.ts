@@ -1,5 +1,6 @@
 import { TimeProfileApi } from '@gatehouse/shared';
 import { assertNoDependents } from '../../../platform/dependents.ts';
+import { notFound } from '../../../platform/errors.ts';
 import { exportColumns } from '../../../platform/export-columns.ts';
 import { match } from '../../../platform/filters.ts';
 import { implementResource } from '../../../platform/resource.ts';
@@ -33,13 +34,20 @@ export const timeProfileRoutes = [
     unique: [{ fields: ['Name'], key: 'error.nameTaken' }],
     create: { values: newProfile },
     update: {
-      async values(input, ctx, trx) {
+      async values(input, ctx, trx, existing) {
+        // A visitor pass window's profile is the pass's, not an operator's to change (docs/access-control.md).
+        if (existing.VisitorWindow !== null) throw notFound();
         const values = await changedProfile(input, ctx, trx);
         await markRulesChanged(trx, { areaId: ctx.areaId }, ctx.clock.now());
         return values;
       },
     },
-    remove: { check: (ctx, row, trx) => assertNoDependents('TimeProfile', trx, row.Id as number, ctx.lang) },
+    remove: {
+      async check(ctx, row, trx) {
+        if (row.VisitorWindow !== null) throw notFound();
+        await assertNoDependents('TimeProfile', trx, row.Id as number, ctx.lang);
+      },
+    },
     export: {
       titleKey: 'accessControl.title.timeProfile',
       columns: exportColumns('accessControl.field', {

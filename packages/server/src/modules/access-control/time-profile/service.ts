@@ -198,11 +198,22 @@ export async function profileChoices(ctx: AreaContext): Promise<{ Id: number; Na
     .execute();
 }
 
+/** A profile of a visitor pass window: not an operator's to link to, change or delete. */
+async function isVisitorProfile(trx: Trx, profileId: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom('TimeProfile')
+    .select('VisitorWindow')
+    .where('Id', '=', profileId)
+    .executeTakeFirst();
+  return row?.VisitorWindow != null;
+}
+
 /** The linked profile must be another of the area's, and the chain must not come back to this one. */
 async function checkLink(trx: Trx, areaId: number, profileId: number, linked: number | null | undefined) {
   if (linked === null || linked === undefined) return;
   const profiles = await areaProfiles(trx, areaId);
-  if (!profiles.has(linked)) throw fieldError('LinkedProfileId', 'accessControl.error.profileMissing');
+  if (!profiles.has(linked) || (await isVisitorProfile(trx, linked)))
+    throw fieldError('LinkedProfileId', 'accessControl.error.profileMissing');
   if (linkMakesLoop(profileId, linked, profiles))
     throw fieldError('LinkedProfileId', 'accessControl.error.profileLoop');
 }
@@ -312,7 +323,15 @@ export async function dropVisitorProfiles(
   let dropped = 0;
   for (const ids of windows.values()) {
     if (dropped >= limit) break;
-    if (!(await release(ids))) continue;
+    // Nothing outside the window links to its profiles (an operator's cannot: checkLink), and no authorisation needs them.
+    const linkedFrom = await trx
+      .selectFrom('TimeProfile')
+      .select('Id')
+      .where('LinkedProfileId', 'in', ids)
+      .where('Id', 'not in', ids)
+      .limit(1)
+      .executeTakeFirst();
+    if (linkedFrom || !(await release(ids))) continue;
     await trx.updateTable('TimeProfile').set({ LinkedProfileId: null }).where('Id', 'in', ids).execute();
     await trx.deleteFrom('TimeProfile').where('Id', 'in', ids).execute();
     dropped++;
