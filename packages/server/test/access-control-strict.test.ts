@@ -100,6 +100,14 @@ const BODIES: Record<string, Record<string, unknown>> = {
   },
   'POST /api/DoorSchedule/BatchDelete': { Ids: [1] },
   'POST /api/DoorAlarm/Acknowledge': { Ids: [1], Note: '已处理' },
+  'POST /api/VisitorPass': {
+    VisitorName: '访客',
+    HostCardUserId: 1,
+    ChannelIds: [1],
+    ValidFrom: Date.UTC(2027, 0, 1, 9),
+    ValidTo: Date.UTC(2027, 0, 1, 17),
+  },
+  'POST /api/VisitorPass/Revoke': { Id: 1 },
 };
 
 /** Operations whose bodies hold no number at all. */
