@@ -18,7 +18,16 @@ type Row = Record<string, unknown>;
 /** A zone that is neither UTC (the test server) nor the default site zone, so a wrong zone shows. */
 const AREA_ZONE = 'America/Sao_Paulo';
 /** Exports whose lists the demo does not fill yet (compared on their columns only). */
-const NO_DEMO_ROWS_YET = ['TimeProfile', 'Holiday', 'DoorSchedule', 'DoorAlarm'];
+const NO_DEMO_ROWS_YET = [
+  'TimeProfile',
+  'Holiday',
+  'DoorSchedule',
+  'DoorAlarm',
+  // Visitor passes (issue 31): the demo issues none yet (their headers are compared; visitor-pass.test starts both
+  // exports with rows).
+  'VisitorPass',
+  'VisitorLog',
+];
 /** Rows compared per export and language (every row is counted). */
 const COMPARED = 300;
 
