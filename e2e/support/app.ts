@@ -97,24 +97,26 @@ export function eventually<T>(read: () => T | Promise<T>, timeout = 10_000) {
 }
 
 /**
- * Waits until an element and everything in it have stopped moving: every finite animation and transition running
- * in its subtree (antd's zooms, slides and colour transitions) has finished. A click or a measurement made during
- * one can land beside its target or read a colour half-way (CI runs of 29 Nov: a theme swatch, a dialog's OK).
+ * Waits until an element has stopped moving: no finite animation or transition runs in it, in its subtree or on
+ * an ancestor (a drawer's text fades with the panel around it), and rc-motion marks none of them as entering or
+ * leaving. A click or a measurement made during one can land beside its target or read a colour half-way (CI
+ * runs of 29 Nov: a theme swatch missed, a dialog's OK at #1990fe, a drawer's labels measured mid-fade).
  */
 export async function stillness(target: Locator): Promise<void> {
   // rc-motion marks a moving element with -enter/-appear/-leave classes a frame before its transition starts.
   const moving = '[class*="-enter"], [class*="-appear"], [class*="-leave"]';
   const movingNow = (el: Element, sel: string) =>
-    [el, ...el.querySelectorAll(sel)].some((e) => e.matches(sel) && e.checkVisibility());
+    !!el.closest(sel) || [...el.querySelectorAll(sel)].some((e) => e.checkVisibility());
   await eventually(() => target.evaluate(movingNow, moving)).toBe(false);
-  await target.evaluate((el) =>
-    Promise.all(
-      el
-        .getAnimations({ subtree: true })
+  await target.evaluate((el) => {
+    const running = el.getAnimations({ subtree: true });
+    for (let up = el.parentElement; up; up = up.parentElement) running.push(...up.getAnimations());
+    return Promise.all(
+      running
         .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
         .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+    );
+  });
 }
 
 /**
