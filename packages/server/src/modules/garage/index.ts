@@ -88,11 +88,10 @@ export {
   closeUnconfirmedSessions,
   closeDroppedSession,
   endSessionsOfLostHost,
-  requestSessionStop,
-  releaseSessionStop,
   type CloseSessionResult,
   type UnconfirmedSession,
 } from './charge-record/settlement.ts';
+export { requestSessionStop, releaseSessionStop } from './charge-record/stop-requests.ts';
 // The charge point's host and connectors as its protocol reports them (device-facing).
 export {
   chargePointCredentials,

@@ -13,7 +13,7 @@ import { notFound } from '../../../platform/errors.ts';
 import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
 import { rowMapper } from '../../../platform/resource.ts';
 import { socketWithHost } from '../charge-host/commands.ts';
-import { claimPowerOffStop, releaseSessionStop } from '../charge-record/settlement.ts';
+import { claimPowerOffStop, releaseSessionStop } from '../charge-record/stop-requests.ts';
 import { itemById, type ItemView } from '../common/index.ts';
 import { chargerGateway, type PowerOffAnswer } from '../common/gateway.ts';
 import { insertPowerOffRequest, powerOffAnswered } from './records.ts';

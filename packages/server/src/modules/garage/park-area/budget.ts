@@ -6,7 +6,7 @@ import { audit } from '../../../platform/audit.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { systemActor, type AreaContext, type Seams } from '../../../platform/context.ts';
 import { sendCommand } from '../charge-host/commands.ts';
-import { releaseSessionStop, requestSessionStop } from '../charge-record/settlement.ts';
+import { releaseSessionStop, requestSessionStop } from '../charge-record/stop-requests.ts';
 import { chargerGateway, type CommandAnswer, type HostTarget } from '../common/gateway.ts';
 import { planBudget, type PlanSession } from './budget-plan.ts';
 import { drawOf, zoneSocketReadings, type ZoneSocketReading } from './power.ts';

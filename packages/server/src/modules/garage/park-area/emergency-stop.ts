@@ -11,7 +11,7 @@ import { actorDisplayName, actorUserId, type AreaContext } from '../../../platfo
 import { AppError, notFound } from '../../../platform/errors.ts';
 import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
 import { sendCommand } from '../charge-host/commands.ts';
-import { releaseSessionStop, requestSessionStop } from '../charge-record/settlement.ts';
+import { releaseSessionStop, requestSessionStop } from '../charge-record/stop-requests.ts';
 import { socketSessions } from '../charge-record/service.ts';
 import {
   chargerGateway,
