@@ -116,6 +116,7 @@ export const audit: CatalogueShape<typeof zh> = {
     DoorSchedule: 'Door schedule',
     DoorAlarm: 'Door alarm',
     VisitorPass: 'Visitor pass',
+    VisitorLog: 'Visitor log',
     ApiKey: 'API key',
     Webhook: 'Webhook',
     WebhookDelivery: 'Webhook delivery',

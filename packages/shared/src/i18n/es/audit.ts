@@ -116,6 +116,7 @@ export const audit: CatalogueShape<typeof zh> = {
     DoorSchedule: 'Horario de puerta',
     DoorAlarm: 'Alarma de puerta',
     VisitorPass: 'Pase de visitante',
+    VisitorLog: 'Registro de visitantes',
     ApiKey: 'Clave de API',
     Webhook: 'Webhook',
     WebhookDelivery: 'Entrega de webhook',

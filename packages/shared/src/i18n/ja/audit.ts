@@ -116,6 +116,7 @@ export const audit: CatalogueShape<typeof zh> = {
     DoorSchedule: 'ドアスケジュール',
     DoorAlarm: 'ドアアラーム',
     VisitorPass: '来訪者パス',
+    VisitorLog: '来訪者通行記録',
     ApiKey: 'API キー',
     Webhook: 'Webhook',
     WebhookDelivery: 'Webhook 配信',

@@ -119,6 +119,7 @@ export const audit = {
     DoorSchedule: '门定时任务',
     DoorAlarm: '门报警',
     VisitorPass: '访客通行证',
+    VisitorLog: '访客通行记录',
     ApiKey: 'API 密钥',
     Webhook: 'Webhook 订阅',
     WebhookDelivery: 'Webhook 推送记录',
