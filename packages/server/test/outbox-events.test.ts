@@ -202,6 +202,20 @@ describeEachDb('Outbox events of authorisations, orders, controllers and doors',
       stopReason: 1,
     };
 
+    // The session was started by a holder's card (the demo's sessions carry cards nobody holds).
+    const holder = await k
+      .selectFrom('Card')
+      .innerJoin('CardUser', 'CardUser.Id', 'Card.CardUserId')
+      .select(['Card.CardNumber', 'CardUser.Id', 'CardUser.Name', 'CardUser.Phone'])
+      .where('Card.AreaId', '=', session.AreaId)
+      .orderBy('Card.Id')
+      .executeTakeFirstOrThrow();
+    await k
+      .updateTable('ChargeRecord')
+      .set({ CardNumber: holder.CardNumber })
+      .where('Id', '=', session.Id)
+      .execute();
+
     // A stop naming another socket is not this session's: nothing ends, nothing is told.
     let mark = await lastId();
     const wrong = await closeDeviceSession(ctx, { ...stop, socketId: 99_999_999 });
@@ -213,6 +227,16 @@ describeEachDb('Outbox events of authorisations, orders, controllers and doors',
     expect(closed.closed).toBe(true);
     const told = await since(mark);
     expect(told.map((e) => e.row.Type)).toEqual(['charging.session.ended', 'order.settled']);
+    // The end names who charged, so the site can tell them: the holder of the session's card (set up above).
+    const ended = told[0]!.payload.data as Record<string, unknown>;
+    expect(ended.Holder).toEqual({
+      CardUserId: holder.Id,
+      Name: holder.Name,
+      Phone: holder.Phone,
+      VehicleId: null,
+      Plate: null,
+    });
+    expect(ended).toMatchObject({ Id: session.Id, StopReason: 1, Open: false });
     const order = await call<Record<string, unknown>>(h().app, 'GET', `/api/ChargeOrder/${session.OrderId}`, {
       token,
       area: session.AreaId,

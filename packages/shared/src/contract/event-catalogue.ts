@@ -45,6 +45,19 @@ const controller = z.object({
 /** A charging session (the charging-record list's row). */
 const chargingSession = chargeRecordItem.extend(area);
 
+/**
+ * Who charged, so that the site's own channel (SMS, app push) can tell them a session ended and why: the holder of
+ * the session's card, or, for a vehicle's card, the vehicle and its owner. Null when no card started it or the
+ * card is no longer known.
+ */
+export const sessionHolder = z.object({
+  CardUserId: z.number().nullable(),
+  Name: z.string().nullable(),
+  Phone: z.string().nullable(),
+  VehicleId: z.number().nullable(),
+  Plate: z.string().nullable(),
+});
+
 /** An order as both order lists show it, less the buttons the caller may press (a receiver presses none). */
 const settledOrder = z.discriminatedUnion('Kind', [
   chargeOrderItem.omit({ Actions: true }).extend({ ...area, Kind: z.literal('ChargeOrder') }),
@@ -179,9 +192,10 @@ export const eventCatalogue = {
     live: 'SessionStarted',
   }),
   'charging.session.ended': entry({
-    summary: 'A charging session ended: energy, stop reason and the settled amount',
+    summary:
+      'A charging session ended, for any reason (completion, the user, a safety stop): socket, energy, stop reason, the settled amount, and who charged (Holder), to tell them',
     module: 'garage',
-    data: chargingSession,
+    data: chargingSession.extend({ Holder: sessionHolder.nullable() }),
     live: 'SessionEnded',
   }),
   'socket.state': entry({

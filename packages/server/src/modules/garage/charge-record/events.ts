@@ -22,11 +22,46 @@ export async function emitSession(
     chargeRecordItem(row),
   ]);
   const names = await areaNames(trx, [ctx.areaId]);
-  await emitEvent(trx, {
-    type,
-    at,
-    data: { ...item!, AreaId: ctx.areaId, AreaName: names.get(ctx.areaId) ?? '' },
-  });
+  const area = { AreaId: ctx.areaId, AreaName: names.get(ctx.areaId) ?? '' };
+  if (type === 'charging.session.started') {
+    await emitEvent(trx, { type, at, data: { ...item!, ...area } });
+    return;
+  }
+  const holder = await sessionHolder(trx, ctx.areaId, row.CardNumber);
+  await emitEvent(trx, { type, at, data: { ...item!, ...area, Holder: holder } });
+}
+
+/**
+ * Who charged with this card, as the session ends (the user told, docs/integrations.md): a vehicle's card names
+ * the vehicle and its owner, a card holder's card the holder. Read now, as the card is held now.
+ */
+async function sessionHolder(trx: Kysely<Database>, areaId: number, cardNumber: string | null) {
+  if (cardNumber === null) return null;
+  const vehicle = await trx
+    .selectFrom('Vehicle')
+    .select(['Id', 'Plate', 'OwnerName', 'Phone', 'CardHolderId', 'CardHolderName'])
+    .where('AreaId', '=', areaId)
+    .where('CardNumber', '=', cardNumber)
+    .orderBy('Disabled')
+    .orderBy('Id')
+    .executeTakeFirst();
+  if (vehicle)
+    return {
+      CardUserId: vehicle.CardHolderId,
+      Name: vehicle.OwnerName ?? vehicle.CardHolderName,
+      Phone: vehicle.Phone,
+      VehicleId: vehicle.Id,
+      Plate: vehicle.Plate,
+    };
+  const holder = await trx
+    .selectFrom('Card')
+    .innerJoin('CardUser', 'CardUser.Id', 'Card.CardUserId')
+    .select(['CardUser.Id', 'CardUser.Name', 'CardUser.Phone'])
+    .where('Card.AreaId', '=', areaId)
+    .where('Card.CardNumber', '=', cardNumber)
+    .executeTakeFirst();
+  if (!holder) return null;
+  return { CardUserId: holder.Id, Name: holder.Name, Phone: holder.Phone, VehicleId: null, Plate: null };
 }
 
 /**
