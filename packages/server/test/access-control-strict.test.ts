@@ -108,6 +108,8 @@ const BODIES: Record<string, Record<string, unknown>> = {
     ValidTo: Date.UTC(2027, 0, 1, 17),
   },
   'POST /api/VisitorPass/Revoke': { Id: 1 },
+  'POST /api/AreaInfo/Lockdown': { Id: 1, Mode: 'lockdown', Reason: '消防演练' },
+  'POST /api/AreaInfo/LockdownRelease': { Id: 1, Note: '演练结束' },
 };
 
 /** Operations whose bodies hold no number at all. */

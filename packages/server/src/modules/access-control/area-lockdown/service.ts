@@ -149,7 +149,8 @@ export async function startLockdown(
       await audit(
         ctx,
         {
-          action: input.Mode,
+          // Named, not passed through: the operation log's words are looked up by these literal actions.
+          action: input.Mode === 'lockdown' ? 'lockdown' : 'evacuate',
           entity: 'AreaLockdown',
           entityId: row.Id,
           before: { Name: name },

@@ -340,16 +340,17 @@ async function storeOutcome(
   pending: number[] = [],
 ): Promise<ZoneEmergencyStopItem> {
   const { NotReached, ...figures } = outcome;
-  const columns =
-    step === 'stop'
-      ? { StopOutcome: JSON.stringify(outcome) }
-      : { ReleaseOutcome: JSON.stringify(outcome), ReleasePending: JSON.stringify(pending) };
+  // The operation log's words are looked up by the literal actions audited below (audit-labels reads them).
+  const stopping = step === 'stop';
+  const columns = stopping
+    ? { StopOutcome: JSON.stringify(outcome) }
+    : { ReleaseOutcome: JSON.stringify(outcome), ReleasePending: JSON.stringify(pending) };
   const item = await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx.updateTable('ParkAreaEmergencyStop').set(columns).where('Id', '=', stop.stopId).execute();
     await audit(
       ctx,
       {
-        action: step === 'stop' ? 'emergencyStop.result' : 'emergencyRelease.result',
+        action: stopping ? 'emergencyStop.result' : 'emergencyRelease.result',
         entity: 'ParkArea',
         entityId: stop.zoneId,
         before: { Name: stop.zoneName },
