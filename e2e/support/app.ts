@@ -190,6 +190,9 @@ const KEY_NAMESPACES = [
   'garage',
   'acUi',
   'garageUi',
+  'apiKeyUi',
+  'webhookUi',
+  'lockdownUi',
 ];
 const KEY_PATTERN = new RegExp(`\\b(?:${KEY_NAMESPACES.join('|')})\\.[a-zA-Z][\\w.-]*\\b`, 'g');
 
