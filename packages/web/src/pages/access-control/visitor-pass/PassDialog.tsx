@@ -44,8 +44,12 @@ function PassFacts({ pass, from, to }: { pass: ShownPass; from: string; to: stri
       <Descriptions.Item label={t('accessControl.field.VisitorName')}>
         <Space wrap size={6}>
           <Typography.Text strong>{pass.VisitorName}</Typography.Text>
-          <EnumCell def={visitorPassState} value={pass.State} />
-          {pass.Upcoming && <Tag color="blue">{t('acUi.visitor.upcoming')}</Tag>}
+          {/* One state, the true one: a pass whose window has not begun opens nothing yet. */}
+          {pass.Upcoming ? (
+            <Tag color="blue">{t('acUi.visitor.upcoming')}</Tag>
+          ) : (
+            <EnumCell def={visitorPassState} value={pass.State} />
+          )}
         </Space>
       </Descriptions.Item>
       {pass.Company && (

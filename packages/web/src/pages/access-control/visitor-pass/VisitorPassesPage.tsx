@@ -104,10 +104,14 @@ const config: ListPageConfig<PassRow> = {
       width: 120,
       render: (row, tr) => (
         <Space size={4} wrap>
-          <Tag color={row.State === 1 ? 'green' : row.State === 3 ? 'red' : 'default'}>
-            {tr(`enum.visitorPassState.${row.State}` as never)}
-          </Tag>
-          {row.Upcoming && <Tag color="blue">{tr('acUi.visitor.upcoming')}</Tag>}
+          {/* One state, the true one: a pass whose window has not begun opens nothing yet. */}
+          {row.Upcoming ? (
+            <Tag color="blue">{tr('acUi.visitor.upcoming')}</Tag>
+          ) : (
+            <Tag color={row.State === 1 ? 'green' : row.State === 3 ? 'red' : 'default'}>
+              {tr(`enum.visitorPassState.${row.State}` as never)}
+            </Tag>
+          )}
         </Space>
       ),
     },
