@@ -37,7 +37,8 @@ export default function GarageLive() {
       title: t('garageUi.heat.notification'),
       description: t('garageUi.heat.notificationText', {
         host: `${alarm.HostName} (${alarm.SerialNumber})`,
-        cause: `${heatCause(t, alarm)}, ${heatAlarmText(t, alarm)}`,
+        // The language's own comma (zh '，'): a Latin ', ' read as a typo in the zh notification.
+        cause: `${heatCause(t, alarm)}${t('acUi.separator')}${heatAlarmText(t, alarm)}`,
         count: alarm.Sessions.length,
       }),
       actions: (
