@@ -136,7 +136,9 @@ describe('garage screens', () => {
       return states.length > 0 && states.every((s) => s === '未支付');
     }, 30_000).toBe(true);
     const first = rows(page).first();
-    const orderNo = (await first.locator('td').first().innerText()).trim();
+    const orderNo = (
+      await first.locator('td:not(.ant-table-row-expand-icon-cell)').first().innerText()
+    ).trim();
     await rowAction(first, 'Close').click();
     await page.locator('[data-testid="order-action-reason"]').fill('E2E 现场免单');
     await page.locator('[data-testid="order-action-ok"]').click();
@@ -160,7 +162,9 @@ describe('garage screens', () => {
       return states.length > 0 && states.every((s) => s === '支付成功');
     }, 30_000).toBe(true);
     const first = rows(page).first();
-    const orderNo = (await first.locator('td').first().innerText()).trim();
+    const orderNo = (
+      await first.locator('td:not(.ant-table-row-expand-icon-cell)').first().innerText()
+    ).trim();
 
     await rowAction(first, 'Refund').click();
     await page.locator('[data-testid="order-action-ok"]').click();
