@@ -156,6 +156,8 @@ const MENUS: Record<string, string[]> = {
     'TimeProfiles',
     'Holidays',
     'DoorSchedules',
+    'VisitorPasses',
+    'VisitorLog',
   ],
   acadmin: [
     'Dashboard',
@@ -173,6 +175,8 @@ const MENUS: Record<string, string[]> = {
     'TimeProfiles',
     'Holidays',
     'DoorSchedules',
+    'VisitorPasses',
+    'VisitorLog',
   ],
   bikeuser: [
     'Dashboard',
@@ -217,8 +221,8 @@ describe('menus by role (spec sections 2 and 6)', () => {
     }
     // Every spec entry plus the operation log (SuperAdmin, under area settings), the five access-rule screens
     // of issue 22 (door monitor, door alarms, time profiles, holidays, door schedules), and API keys and
-    // webhooks (issue 29, under area settings).
-    expect(entries).toHaveLength(46);
+    // webhooks (issue 29, under area settings), visitor passes and the visitor log (issue 31).
+    expect(entries).toHaveLength(48);
   });
 
   it('sends a hand-typed forbidden address to 404', async () => {
