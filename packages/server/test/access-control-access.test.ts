@@ -114,6 +114,20 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/VisitorPass/Qr': 'all',
   'GET /api/VisitorLog': 'all',
   'GET /api/VisitorLog/:Id': 'all',
+  // Who is inside and roll calls (issue 31): both codes, as visitor passes; the reset hour is the Admin's.
+  'GET /api/Occupancy': 'all',
+  'GET /api/Occupancy/Summary': 'all',
+  'PUT /api/Occupancy/Settings': 'admin',
+  'GET /api/Muster': 'all',
+  'GET /api/Muster/:Id': 'all',
+  'POST /api/Muster/Start': 'all',
+  'POST /api/Muster/MarkSafe': 'all',
+  'POST /api/Muster/End': 'all',
+  'GET /api/MusterPerson': 'all',
+  'GET /api/MusterPerson/:Id': 'all',
+  // The access check (issue 31): a read by both codes, the controller's side read live.
+  'GET /api/AccessCheck': 'all',
+  'GET /api/AccessCheck/Who': 'all',
 };
 
 const CODES: Record<Who, string[]> = {

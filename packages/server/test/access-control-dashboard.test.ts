@@ -57,6 +57,7 @@ const idleControllers: DoorControllers = {
   setDoorMode: async () => {},
   setTime: async () => ({ driftSeconds: 0 }),
   syncNow: () => {},
+  readCard: async () => ({ card: null, profiles: [], door: { mode: 3, delay: 3 }, driftSeconds: 0 }),
 };
 
 function ctxOf(h: Harness): ServiceContext {

@@ -110,6 +110,10 @@ const BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/VisitorPass/Revoke': { Id: 1 },
   'POST /api/AreaInfo/Lockdown': { Id: 1, Mode: 'lockdown', Reason: '消防演练' },
   'POST /api/AreaInfo/LockdownRelease': { Id: 1, Note: '演练结束' },
+  'POST /api/Muster/Start': { AreaId: 1, ChannelIds: [1], Reason: '消防演练' },
+  'POST /api/Muster/MarkSafe': { Id: 1, CardUserIds: [1], Note: '已到集合点' },
+  'POST /api/Muster/End': { Id: 1, Note: '演练结束' },
+  'PUT /api/Occupancy/Settings': { ResetHour: 4 },
 };
 
 /** Operations whose bodies hold no number at all. */

@@ -9,6 +9,7 @@ import {
   InstanceRegistry,
   joinCluster,
 } from '../src/platform/cluster/index.ts';
+import { ClusterNode } from '../src/platform/cluster/node.ts';
 import { childDatabase, childDbKinds, type ChildDatabase } from './support/child-db.ts';
 
 async function until(check: () => Promise<boolean>, ms = 3000): Promise<void> {
@@ -126,5 +127,49 @@ describe.each(childDbKinds)('[%s] instance registry', (kind) => {
       await member.stop();
     }
     expect((await registry.all()).some((i) => i.id === 'c')).toBe(false);
+  });
+});
+
+describe.each(childDbKinds)('[%s] instances by the devices they drive', (kind) => {
+  let database: ChildDatabase;
+  let db: Db;
+  let other: Db;
+  const clock = new ManualClock(Date.UTC(2026, 10, 1, 8));
+  const log = { error() {}, info() {} };
+  beforeAll(async () => {
+    database = await childDatabase(kind, 'drives');
+    db = database.open();
+    await clusterMigration.up(db.kysely as unknown as Kysely<unknown>, { dialect: db.dialect });
+    other = database.open();
+  });
+  afterAll(async () => {
+    await db.close();
+    await other.close();
+    await database.drop();
+  });
+
+  it('shares controllers out only among instances whose WG gateway runs; a row of an earlier version counts', async () => {
+    const a = new ClusterNode('gw-a', db, clock, log);
+    const b = new ClusterNode('gw-b', other, clock, log);
+    await a.start();
+    await b.start();
+    try {
+      // Both alive; neither drives controllers yet (an instance started with WG=off stays so).
+      expect(await b.liveInstances()).toEqual(['gw-a', 'gw-b']);
+      expect(await b.liveInstances('wg')).toEqual([]);
+      await a.drive('wg', true);
+      expect(await b.liveInstances('wg')).toEqual(['gw-a']);
+      expect(await a.liveInstances('wg')).toEqual(['gw-a']);
+      // An instance of an earlier version says nothing of what it drives: it drove everything then.
+      await new InstanceRegistry(other, clock).register('gw-old', { meta: { wgListen: '10.0.0.9:60099' } });
+      expect(await a.liveInstances('wg')).toEqual(['gw-a', 'gw-old']);
+      // A gateway closing (a drain) tells the others at once.
+      await a.drive('wg', false);
+      expect(await b.liveInstances('wg')).toEqual(['gw-old']);
+      expect(await b.liveInstances()).toEqual(['gw-a', 'gw-b', 'gw-old']);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

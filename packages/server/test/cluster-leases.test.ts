@@ -354,4 +354,25 @@ describe.runIf(childDbKinds.includes('postgres'))('[postgres] cluster leases und
     expect(await late).toBe(0);
     expect(await cursorOf(dbA, 'g')).toBe(0);
   });
+
+  it('a renewal and a transaction fencing several leases in key order never deadlock (they lock in one order)', async () => {
+    // Inserted out of key order, so a renewal locking rows in scan order would lock p2 before p1.
+    const e2 = (await a.acquire('wg', 'p2', 'p', TTL))!;
+    const e1 = (await a.acquire('wg', 'p1', 'p', TTL))!;
+    let renewing: Promise<Map<string, number>> | undefined;
+    // What a store of pushed records does (storePushedRecords, its batches in lease-key order: pushed.ts).
+    await dbA.kysely.transaction().execute(async (trx) => {
+      await a.assertLease(trx, 'wg', 'p1', e1);
+      renewing = b.renewHeld('wg', 'p', TTL);
+      expect(await stillPending(renewing)).toBe(true); // waits for p1, shared until this commit
+      // Before the renewal locked in key order: "deadlock detected" here or in the renewal.
+      await a.assertLease(trx, 'wg', 'p2', e2);
+    });
+    expect(await renewing).toEqual(
+      new Map([
+        ['p1', e1],
+        ['p2', e2],
+      ]),
+    );
+  });
 });

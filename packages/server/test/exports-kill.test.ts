@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp, type Built } from '../src/app.ts';
 import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { loadConfig } from '../src/config.ts';
@@ -38,9 +38,13 @@ async function http<T>(port: number, method: string, url: string, token?: string
   return (await response.json()) as Envelope<T>;
 }
 
+/** KillTest out of the registry again, once this file is done: the next file of the worker shares it. */
+let unregister = () => {};
+afterAll(() => unregister());
+
 /** The surviving instance, in this process: its export worker reads KillTest's rows at once. */
 async function survivor(db: Db, retryLimit?: number): Promise<Built> {
-  registerKillTest(async () => KILL_TEST_ROWS);
+  unregister = registerKillTest(async () => KILL_TEST_ROWS);
   const config = loadConfig({ LOG_LEVEL: 'silent', SEED: 'none', ADMIN_PASSWORD });
   const built = await buildApp({ config: { ...config, webDist: '/nonexistent' }, db });
   await built.platform.exports.close();

@@ -27,6 +27,8 @@ const NO_DEMO_ROWS_YET = [
   // exports with rows).
   'VisitorPass',
   'VisitorLog',
+  // A roll call's result (issue 31): the demo starts none (occupancy-muster.test exports one with rows).
+  'MusterPerson',
 ];
 /** Rows compared per export and language (every row is counted). */
 const COMPARED = 300;

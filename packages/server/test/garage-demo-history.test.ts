@@ -1,5 +1,13 @@
-import { POWER_OFF_RESULT, STOP_REASON, priceSession, type Tariff } from '@gatehouse/shared';
+import {
+  POWER_OFF_RESULT,
+  STOP_REASON,
+  assertDigest,
+  digestEnergyWh,
+  priceSession,
+  type MeterDigest,
+} from '@gatehouse/shared';
 import { expect, it } from 'vitest';
+import { tariffOf, usageOf } from '../src/modules/garage/index.ts';
 import { describeEachDb } from './support/harness.ts';
 
 /*
@@ -33,6 +41,9 @@ describeEachDb('garage demo: every seeded record is one the product could write'
         'ChargeRecord.EndAt',
         'ChargeRecord.EnergyWh',
         'ChargeRecord.StopReason',
+        'ChargeRecord.MeterStartWh',
+        'ChargeRecord.MeterDigest',
+        'ChargeRecord.FullAt',
         'ChargeHost.ChargingSystemType',
         'ChargeHost.ParkAreaId',
         'ChargeHost.LastSeenAt',
@@ -66,6 +77,8 @@ describeEachDb('garage demo: every seeded record is one the product could write'
     expect(outages.filter((o) => o.Result === POWER_OFF_RESULT.notSent).length).toBeGreaterThan(0);
 
     const problems: string[] = [];
+    /** Settled orders whose price has more than one line (the tariff dimensions at work). */
+    let itemised = 0;
     const fail = (what: string) => problems.push(what);
     const orderOf = new Map(orders.map((o) => [o.ChargeRecordId, o]));
     const sessionOf = new Map(sessions.map((s) => [s.Id, s]));
@@ -99,12 +112,12 @@ describeEachDb('garage demo: every seeded record is one the product could write'
         if (order.AmountCents !== null || order.SettledAt !== null || order.PaymentState !== 0)
           fail(`${at}: running, its order is settled or paid`);
       } else {
-        const price = priceSession(order as unknown as Tariff, {
-          StartAt: s.StartAt,
-          EndAt: s.EndAt,
-          EnergyWh: s.EnergyWh,
-        }).AmountCents;
-        if (order.AmountCents !== price) fail(`${at}: amount ${order.AmountCents}, its tariff says ${price}`);
+        // Priced as settlement and the order list price it (common/pricing.ts): the terms the order copied,
+        // dimensions included, on the session's energy or its device meter and since when the battery was full.
+        const price = priceSession(tariffOf(order), usageOf(s, s.EndAt));
+        if (order.AmountCents !== price.AmountCents)
+          fail(`${at}: amount ${order.AmountCents}, its tariff says ${price.AmountCents}`);
+        if (price.Lines.length > 1) itemised += 1;
         if (order.SettledAt !== s.EndAt) fail(`${at}: settled ${order.SettledAt}, ended ${s.EndAt}`);
         // ¥0 is closed by the system at settlement, with no operator reason.
         if (order.AmountCents === 0 && (order.PaymentState !== 1 || order.CloseReason !== null))
@@ -132,6 +145,25 @@ describeEachDb('garage demo: every seeded record is one the product could write'
       );
       if ((order.ChargeType === 2) !== covered)
         fail(`${at}: charge type ${order.ChargeType}, a monthly charging pass ${covered ? '' : 'not '}valid`);
+      // A device meter is a charger's: only a charging-API host reports one, from its register at the start,
+      // inside the session, its energy the session's; the battery full inside the session too.
+      if (s.MeterDigest !== null) {
+        const digest = JSON.parse(s.MeterDigest) as MeterDigest;
+        if (s.ChargingSystemType !== CHARGING_API)
+          fail(`${at}: a meter on a host of type ${s.ChargingSystemType}`);
+        if (s.MeterStartWh !== digest.First.EnergyWh)
+          fail(`${at}: meter start ${s.MeterStartWh}, digest's first reading ${digest.First.EnergyWh}`);
+        if (digestEnergyWh(digest) !== s.EnergyWh)
+          fail(`${at}: energy ${s.EnergyWh}, its meter ${digestEnergyWh(digest)} Wh`);
+        try {
+          assertDigest(digest, s.StartAt, s.EndAt ?? h().clock.now(), tariffOf(order).TimeOfDay ?? null);
+        } catch (error) {
+          fail(`${at}: ${(error as Error).message}`);
+        }
+      } else if (s.MeterStartWh !== null || s.FullAt !== null)
+        fail(`${at}: a meter start or FullAt without a meter`);
+      if (s.FullAt !== null && (s.FullAt < s.StartAt || (s.EndAt !== null && s.FullAt > s.EndAt)))
+        fail(`${at}: battery full at ${s.FullAt}, outside the session`);
       // Forced power-off ends a session only when the charger confirmed the cut: a "power cut" record names it.
       if (s.StopReason === STOP_REASON.forcedPowerOff && (cutsOf.get(s.Id) ?? 0) !== 1)
         fail(`${at}: ended by forced power-off with ${cutsOf.get(s.Id) ?? 0} "power cut" records`);
@@ -187,5 +219,7 @@ describeEachDb('garage demo: every seeded record is one the product could write'
     overlaps((s) => (s.CardNumber === null ? null : `${s.AreaId}:${s.CardNumber}`), 'card');
 
     expect(problems.slice(0, 20), `${problems.length} problems`).toEqual([]);
+    // The demo shows itemised orders: its power-band rule's (band, service fee, idle fee, cap).
+    expect(itemised).toBeGreaterThan(0);
   });
 });

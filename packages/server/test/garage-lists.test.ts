@@ -11,7 +11,7 @@ import {
 } from '@gatehouse/shared';
 import ExcelJS from 'exceljs';
 import { beforeAll, expect, it } from 'vitest';
-import { tariffOf } from '../src/modules/garage/index.ts';
+import { tariffOf, usageOf } from '../src/modules/garage/index.ts';
 import { garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb } from './support/harness.ts';
@@ -52,6 +52,8 @@ describeEachDb('garage demo data, lists, dashboard and export', (h) => {
         'ChargeRecord.EndAt',
         'ChargeRecord.EnergyWh',
         'ChargeRecord.StopReason',
+        'ChargeRecord.MeterDigest',
+        'ChargeRecord.FullAt',
       ])
       .execute();
     expect(rows.length).toBeGreaterThan(400);
@@ -60,11 +62,8 @@ describeEachDb('garage demo data, lists, dashboard and export', (h) => {
         expect(row).toMatchObject({ AmountCents: null, SettledAt: null, PaymentState: 0 });
         continue;
       }
-      const price = priceSession(tariffOf(row), {
-        StartAt: row.StartAt,
-        EndAt: row.EndAt,
-        EnergyWh: row.EnergyWh,
-      });
+      // A session a charger metered is priced on its meter (the demo's power-band rule reads it).
+      const price = priceSession(tariffOf(row), usageOf(row, row.EndAt));
       expect(row.AmountCents, row.OrderNo).toBe(price.AmountCents);
       expect(row.SettledAt).toBe(row.EndAt);
       if (price.AmountCents === 0) expect(row.PaymentState).toBe(1);
@@ -141,10 +140,16 @@ describeEachDb('garage demo data, lists, dashboard and export', (h) => {
         .db.kysely.selectFrom('ChargeOrder')
         .innerJoin('ChargeRecord', 'ChargeRecord.Id', 'ChargeOrder.ChargeRecordId')
         .selectAll('ChargeOrder')
-        .select(['ChargeRecord.StartAt', 'ChargeRecord.EnergyWh'])
+        .select([
+          'ChargeRecord.StartAt',
+          'ChargeRecord.EnergyWh',
+          'ChargeRecord.MeterDigest',
+          'ChargeRecord.FullAt',
+        ])
         .where('ChargeOrder.Id', '=', item.Id)
         .executeTakeFirstOrThrow();
-      const estimate = estimateSession(tariffOf(row), row, h().clock.now());
+      const running = usageOf({ ...row, EndAt: null }, h().clock.now());
+      const estimate = estimateSession(tariffOf(row), running, h().clock.now());
       expect(item).toMatchObject({
         Open: true,
         Estimated: true,
@@ -378,5 +383,43 @@ describeEachDb('garage demo data, lists, dashboard and export', (h) => {
     expect(jobs).toHaveLength(7);
     for (const j of jobs) expect(j, j.Resource).toMatchObject({ Status: 'done' });
     expect(jobs.every((j) => j.RowCount > 0)).toBe(true);
+  });
+
+  it("exports parking zones with each zone's power budget as a number, empty for a zone without one", async () => {
+    const zones = await call<PageOf<{ Name: string; PowerBudgetW: number | null }>>(
+      h().app,
+      'GET',
+      '/api/ParkArea',
+      { token: user, area: 1, query: { PageSize: 100 } },
+    );
+    // The demo's zones: budgets on those with charging-API hosts, none on the one without (docs/garage.md).
+    expect(zones.data.Items.some((z) => z.PowerBudgetW !== null)).toBe(true);
+    expect(zones.data.Items.some((z) => z.PowerBudgetW === null)).toBe(true);
+    const job = await call<{ Id: number }>(h().app, 'POST', '/api/ExportJob', {
+      token: user,
+      area: 1,
+      lang: 'en',
+      body: { Resource: 'ParkArea', Query: {} },
+    });
+    expect(job.status, job.msg).toBe(200);
+    await h().platform.exports.idle();
+    const file = await h().app.inject({
+      method: 'GET',
+      url: `/api/ExportJob/${job.data.Id}/Download`,
+      headers: { authorization: `Bearer ${user}`, 'x-area-id': '1' },
+    });
+    expect(file.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as string[]).slice(1);
+    const name = header.indexOf('Parking zone') + 1;
+    const budget = header.indexOf('Power budget (W)') + 1;
+    expect(budget).toBeGreaterThan(0);
+    const exported = new Map<string, unknown>();
+    for (let r = 2; r <= sheet.rowCount; r++)
+      exported.set(String(sheet.getRow(r).getCell(name).value), sheet.getRow(r).getCell(budget).value);
+    for (const zone of zones.data.Items)
+      expect(exported.get(zone.Name), zone.Name).toBe(zone.PowerBudgetW ?? '');
   });
 });

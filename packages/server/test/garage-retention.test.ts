@@ -302,6 +302,9 @@ describeEachDb('garage retention', (h) => {
       .where('AreaId', '=', 2)
       .orderBy('Id')
       .executeTakeFirstOrThrow();
+    // Counted before the arrivals start: read after, it could hold the first arrival, counted in `arrived` too
+    // (one more expected than there is, seen once on PostgreSQL).
+    const area2Before = { sessions: await rowsOf('ChargeRecord', 2), stays: await rowsOf('ParkOrder', 2) };
     const arrived = { sessions: 0, stays: 0 };
     let running2 = true;
     let steps = 0;
@@ -318,7 +321,6 @@ describeEachDb('garage retention', (h) => {
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
-    const area2Before = { sessions: await rowsOf('ChargeRecord', 2), stays: await rowsOf('ParkOrder', 2) };
     const result = await pruneGarageRecords(
       db,
       now,

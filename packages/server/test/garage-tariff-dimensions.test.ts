@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
-import { ChargePoint } from '@gatehouse/ocpp-simulator';
+import type { ChargePoint } from '@gatehouse/ocpp-simulator';
 import type { MeterDigest, PriceLine } from '@gatehouse/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setOcppPassword } from '../src/gateways/ocpp/index.ts';
@@ -14,6 +13,15 @@ import { deviceActor, type AreaContext } from '../src/platform/context.ts';
 import { garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb, type Harness } from './support/harness.ts';
+import {
+  insertCardVehicles,
+  insertChargingHost,
+  insertZone,
+  listenForChargers,
+  plugInAndSwipe,
+  simulatorOnline,
+  until,
+} from './support/ocpp-charging.ts';
 
 /**
  * Issue 30, "Tariffs as priced here" (docs/garage.md, "Tariff dimensions"): the rule API takes power bands,
@@ -70,14 +78,6 @@ interface Order {
   ServiceFeeCents: number | null;
 }
 
-async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
-
 const summary = (lines: PriceLine[] | null) =>
   (lines ?? []).map((l) => [l.Kind, l.Quantity, l.UnitPriceCents, l.AmountCents]);
 
@@ -132,75 +132,15 @@ describeEachDb('tariff dimensions: rules, the stored meter, itemised orders', (h
   beforeAll(async () => {
     ({ admin, user } = await garageTokens(h()));
     const now = h().clock.now();
-    const zone = await k()
-      .insertInto('ParkArea')
-      .values({
-        AreaId: 1,
-        Name: '分时计费区',
-        Capacity: 10,
-        Location: null,
-        Remark: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    zoneId = zone.Id;
-    const host = await k()
-      .insertInto('ChargeHost')
-      .values({
-        AreaId: 1,
-        ParkAreaId: zoneId,
-        SerialNumber: 'TARIFFHOST01',
-        Name: 'TARIFFHOST01',
-        PortCount: 2,
-        ChargingSystemType: 2,
-        Endpoint: null,
-        Account: null,
-        Password: null,
-        Remark: null,
-        LastSeenAt: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    hostId = host.Id;
-    const rows = await k()
-      .insertInto('ChargeEquipment')
-      .values(
-        [1, 2].map((port) => ({
-          AreaId: 1,
-          ChargeHostId: host.Id,
-          PortNumber: port,
-          State: 0,
-          StateChangedAt: now,
-          Remark: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })),
-      )
-      .returning('Id')
-      .execute();
-    sockets.push(...rows.map((r) => r.Id));
-    for (const [i, card] of ['0088001001', '0088001002'].entries())
-      await k()
-        .insertInto('Vehicle')
-        .values({
-          AreaId: 1,
-          Plate: `浙A8800${i}`,
-          OwnerName: 'Test',
-          Phone: null,
-          CardHolderId: null,
-          CardHolderName: null,
-          CardId: null,
-          CardNumber: card,
-          Remark: null,
-          Disabled: 0,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .execute();
+    zoneId = (await insertZone(k(), { name: '分时计费区', now })).id;
+    const host = await insertChargingHost(h().db, { zoneId, serial: 'TARIFFHOST01', ports: 2, now });
+    hostId = host.id;
+    sockets.push(...host.sockets);
+    await insertCardVehicles(
+      k(),
+      ['0088001001', '0088001002'].map((card, i) => ({ card, plate: `浙A8800${i}` })),
+      now,
+    );
   });
 
   it('refuses dimensions that cannot price, field by field, with the catalogue messages', async () => {
@@ -260,11 +200,12 @@ describeEachDb('tariff dimensions: rules, the stored meter, itemised orders', (h
       Field: 'PowerBands.1.UpToW',
       Message: '第 2 档的功率上限须高于上一档（1000 W）',
     });
-    // Nothing was stored.
+    // Nothing was stored (the demo's power-band rule aside: these rules' names start with 规则).
     const stored = await k()
       .selectFrom('ChargeRule')
       .select('Id')
       .where('PowerBands', 'is not', null)
+      .where('Name', 'like', '规则%')
       .execute();
     expect(stored).toEqual([]);
   });
@@ -502,23 +443,19 @@ describeEachDb('tariff dimensions: rules, the stored meter, itemised orders', (h
   });
 
   it("a charger's MeterValues are folded at their own time, through the OCPP gateway", async () => {
-    await h().app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `ws://127.0.0.1:${(h().app.server.address() as AddressInfo).port}/ocpp`;
+    const url = await listenForChargers(h().app);
     await setOcppPassword(h().db, hostId, 'tariff-host-password-2026');
-    const cp = new ChargePoint({
-      url,
-      id: 'TARIFFHOST01',
-      password: 'tariff-host-password-2026',
-      connectors: 2,
-      timers: false,
-      now: () => h().clock.now(),
-    });
-    points.push(cp);
-    await cp.goOnline();
-    await until(() => cp.bootStatus === 'Accepted');
-    await cp.plugIn(1, { soc: 0.2, capacityWh: 2000 });
-    cp.setPower(1, 300);
-    const started = await cp.swipe(1, '0088001001');
+    const cp = await simulatorOnline(
+      {
+        url,
+        serial: 'TARIFFHOST01',
+        password: 'tariff-host-password-2026',
+        connectors: 2,
+        now: () => h().clock.now(),
+      },
+      points,
+    );
+    const started = await plugInAndSwipe(cp, 1, '0088001001', { soc: 0.2, capacityWh: 2000 }, 300);
     expect(started.status).toBe('Accepted');
     const recordId = started.transactionId!;
     const digest = async () => {

@@ -4,13 +4,17 @@ import Fastify from 'fastify';
 import { WgSimulator } from '@gatehouse/wg-simulator';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type Built } from '../src/app.ts';
+import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import type { Db } from '../src/db/database.ts';
 import { setOcppPassword } from '../src/gateways/ocpp/index.ts';
 import { WgGateway } from '../src/gateways/wg/index.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { Metrics, serveMetrics } from '../src/platform/metrics.ts';
+import { childDatabase, childDbKinds, type ChildDatabase } from './support/child-db.ts';
 import { call, login } from './support/client.ts';
-import { DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, describeEachDb } from './support/harness.ts';
 import { fleetOfSimulated } from './support/wg-fleet.ts';
 
 const TOKEN = 'metrics-test-token-0123456789abcdef';
@@ -443,4 +447,124 @@ describeEachDb(
     });
   },
   { METRICS_PORT: '127.0.0.1:0' },
+);
+
+/**
+ * The controllers gauge against what is true: the app's own WG gateway (as main.ts starts it, `devices`, from
+ * WG_LISTEN, WG_POLL, WG_TIMEOUT and WG_TRIES) drives two simulated controllers; the gauge counts them driven,
+ * online while they answer and offline while one is taken off the network, as the device list shows them.
+ */
+describe.each(childDbKinds)(
+  '[%s] the WG controllers gauge with the app driving simulated controllers',
+  (kind) => {
+    let database: ChildDatabase;
+    let db: Db | undefined;
+    let built: Built | undefined;
+    let sim: WgSimulator | undefined;
+    let devices: { Id: number; SerialNumber: string }[] = [];
+
+    beforeAll(async () => {
+      database = await childDatabase(kind, 'metrics-controllers');
+      db = database.open();
+      await migrateToLatest(db);
+      await seedIfEmpty(db, { mode: 'demo', adminPassword: ADMIN_PASSWORD, now: Date.now(), scale: 0.005 });
+      devices = await db.kysely
+        .selectFrom('AccessControlDevice')
+        .select(['Id', 'SerialNumber'])
+        .where('AreaId', '=', 1)
+        .where('Protocol', '=', 0)
+        .where('Disabled', '=', 0)
+        .orderBy('Id')
+        .limit(2)
+        .execute();
+      expect(devices).toHaveLength(2);
+      sim = await WgSimulator.start({
+        controllers: devices.map((d) => ({ serial: Number(d.SerialNumber) })),
+        timeZone: 'Asia/Shanghai',
+      });
+      // The second controller is off the network when the app starts.
+      sim.setOffline(true, Number(devices[1]!.SerialNumber));
+      await fleetOfSimulated(db, sim, devices);
+      const config = loadConfig({
+        LOG_LEVEL: 'silent',
+        SEED: 'demo',
+        ADMIN_PASSWORD,
+        METRICS_TOKEN: TOKEN,
+        WG_LISTEN: '127.0.0.1:0',
+        WG_POLL: '1s',
+        WG_TIMEOUT: '40',
+        WG_TRIES: '2',
+      });
+      built = await buildApp({
+        config: { ...config, webDist: '/nonexistent' },
+        db,
+        clock: systemClock,
+        devices: true,
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await built?.drain(0);
+      await built?.app.close();
+      await sim?.close();
+      await db?.close();
+      await database?.drop();
+    });
+
+    const gauge = async () => {
+      const reply = await built!.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(reply.statusCode).toBe(200);
+      const { samples } = parsePrometheus(reply.body);
+      const of = (state: string) => valueOf(samples, 'gatehouse_wg_controllers', { state });
+      return { driven: of('driven'), online: of('online'), offline: of('offline') };
+    };
+    /** Online as the device list shows each of the two controllers (null: never heard of yet). */
+    const listed = async (token: string) => {
+      const page = await call<{ Items: { Id: number; Online: boolean | null }[] }>(
+        built!.app,
+        'GET',
+        '/api/AccessControlDevice',
+        { token, area: 1, query: { PageIndex: 1, PageSize: 100 } },
+      );
+      expect(page.status, page.msg).toBe(200);
+      return devices.map((d) => page.data.Items.find((i) => i.Id === d.Id)!.Online);
+    };
+
+    it('counts the controllers driven, and online or offline as the simulator connects and disconnects them', async () => {
+      expect(built!.wg, 'the app drives the controllers itself').toBeDefined();
+      const token = await login(built!.app, 'acadmin', DEMO_PASSWORD);
+      const second = Number(devices[1]!.SerialNumber);
+      const settles = async (want: { driven: number; online: number; offline: number }, list: unknown[]) => {
+        await until(
+          async () => {
+            const now = await gauge();
+            return (
+              now.driven === want.driven &&
+              now.online === want.online &&
+              now.offline === want.offline &&
+              JSON.stringify(await listed(token)) === JSON.stringify(list)
+            );
+          },
+          20_000,
+          `the gauge at ${JSON.stringify(want)} and the list at ${JSON.stringify(list)}`,
+        );
+        expect(await gauge()).toEqual(want);
+      };
+      // Both driven from the start; the first answers, the second does not.
+      await settles({ driven: 2, online: 1, offline: 1 }, [true, false]);
+      // The second joins the network: both online.
+      sim!.setOffline(false, second);
+      await settles({ driven: 2, online: 2, offline: 0 }, [true, true]);
+      // Both leave it: both offline, still driven.
+      sim!.setOffline(true);
+      await settles({ driven: 2, online: 0, offline: 2 }, [false, false]);
+      // The first comes back.
+      sim!.setOffline(false, Number(devices[0]!.SerialNumber));
+      await settles({ driven: 2, online: 1, offline: 1 }, [true, false]);
+    }, 120_000);
+  },
 );

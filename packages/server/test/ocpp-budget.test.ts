@@ -1,12 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { ChargePoint } from '@gatehouse/ocpp-simulator';
+import type { ChargePoint } from '@gatehouse/ocpp-simulator';
 import { STOP_REASON } from '@gatehouse/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type Built } from '../src/app.ts';
 import { migrateToLatest, seedIfEmpty } from '../src/assembly.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/database.ts';
-import { setOcppPassword } from '../src/gateways/ocpp/index.ts';
 import { chargePointHolder, sweepZoneBudgets } from '../src/modules/garage/index.ts';
 import { planBudget, waterLevel } from '../src/modules/garage/park-area/budget-plan.ts';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -14,6 +13,15 @@ import { garageTokens } from './garage-fixtures.ts';
 import { childDatabase, type ChildDatabase } from './support/child-db.ts';
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, describeEachDb, type Harness } from './support/harness.ts';
+import {
+  insertCardVehicles,
+  insertChargingHost,
+  insertZone,
+  listenForChargers,
+  plugInAndSwipe,
+  simulatorOnline,
+  until,
+} from './support/ocpp-charging.ts';
 
 /**
  * Issue 30, "Zone power budget" (docs/garage.md "Zone power budget"), against strict OCPP 1.6J clients (the
@@ -24,14 +32,6 @@ import { ADMIN_PASSWORD, describeEachDb, type Harness } from './support/harness.
  * on PostgreSQL, two instances sweeping at once act once, on a charger held by either.
  */
 const PASSWORD = 'ocpp-budget-password-2026';
-
-async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
 
 describe('the budget plan (pure)', () => {
   const session = (recordId: number, over: Partial<Parameters<typeof planBudget>[1][number]> = {}) => ({
@@ -98,126 +98,50 @@ describeEachDb('zone power budget (OCPP 1.6J, strict clients)', (h: () => Harnes
   /** A new card, with a vehicle so the area knows it (one card charges one bike at a time). */
   async function card(): Promise<string> {
     const number = `00790${String(++cardSerial).padStart(5, '0')}`;
-    const now = h().clock.now();
-    await k()
-      .insertInto('Vehicle')
-      .values({
-        AreaId: 1,
-        Plate: `京B${String(10000 + cardSerial + Math.floor(Math.random() * 80000))}`,
-        OwnerName: 'Budget',
-        Phone: null,
-        CardHolderId: null,
-        CardHolderName: null,
-        CardId: null,
-        CardNumber: number,
-        Remark: null,
-        Disabled: 0,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .execute();
+    await insertCardVehicles(
+      k(),
+      [
+        {
+          card: number,
+          plate: `京B${String(10000 + cardSerial + Math.floor(Math.random() * 80000))}`,
+          owner: 'Budget',
+        },
+      ],
+      h().clock.now(),
+    );
     return number;
   }
 
   /** A zone (no budget yet) with a metered charging rule. */
   async function makeZone(tag: string): Promise<{ id: number; name: string }> {
-    const now = h().clock.now();
     const name = `Budget ${tag} ${Math.random().toString(36).slice(2, 6)}`;
-    const zone = await k()
-      .insertInto('ParkArea')
-      .values({
-        AreaId: 1,
-        Name: name,
-        Capacity: 40,
-        Location: null,
-        Remark: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    const rule = await k()
-      .insertInto('ChargeRule')
-      .values({
-        AreaId: 1,
-        Name: `${name} rule`,
-        ChargeType: 3,
-        TemporaryChargeType: 2,
-        UnitPriceCents: 120,
-        TimeUnit: null,
-        FreeMinutes: 5,
-        CapCents: null,
-        Remark: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    await k()
-      .insertInto('ParkAreaChargeRule')
-      .values({ ParkAreaId: zone.Id, ChargeRuleId: rule.Id })
-      .execute();
-    return { id: zone.Id, name };
+    const zone = await insertZone(k(), {
+      name,
+      capacity: 40,
+      now: h().clock.now(),
+      rule: { name: `${name} rule` },
+    });
+    return { id: zone.id, name };
   }
 
   /** A charging-API host of 4 sockets in the zone, with an OCPP password. */
   async function makeHost(zoneId: number, maxPowerW: number | null = null) {
-    const now = h().clock.now();
     const serial = `BGT${Math.random().toString(36).slice(2, 10)}`.toUpperCase().replace(/[^A-Z0-9]/g, '');
-    const host = await k()
-      .insertInto('ChargeHost')
-      .values({
-        AreaId: 1,
-        ParkAreaId: zoneId,
-        SerialNumber: serial,
-        Name: serial,
-        PortCount: 4,
-        ChargingSystemType: 2,
-        Endpoint: null,
-        Account: null,
-        Password: null,
-        Remark: null,
-        LastSeenAt: null,
-        MaxPowerW: maxPowerW,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    const rows = await k()
-      .insertInto('ChargeEquipment')
-      .values(
-        [1, 2, 3, 4].map((port) => ({
-          AreaId: 1,
-          ChargeHostId: host.Id,
-          PortNumber: port,
-          State: 0,
-          StateChangedAt: now,
-          Remark: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })),
-      )
-      .returning('Id')
-      .execute();
-    await setOcppPassword(h().db, host.Id, PASSWORD);
-    return { id: host.Id, serial, sockets: rows.map((r) => r.Id) };
+    return insertChargingHost(h().db, {
+      zoneId,
+      serial,
+      now: h().clock.now(),
+      maxPowerW,
+      password: PASSWORD,
+    });
   }
 
   /** The host's charge point connected and booted, its configuration pass (feature profiles) stored. */
   async function online(host: { id: number; serial: string }, smartCharging = false): Promise<ChargePoint> {
-    const cp = new ChargePoint({
-      url,
-      id: host.serial,
-      password: PASSWORD,
-      connectors: 4,
-      timers: false,
-      smartCharging,
-      now: () => h().clock.now(),
-    });
-    points.push(cp);
-    await cp.goOnline();
-    await until(() => cp.bootStatus === 'Accepted');
+    const cp = await simulatorOnline(
+      { url, serial: host.serial, password: PASSWORD, now: () => h().clock.now(), smartCharging },
+      points,
+    );
     await until(async () =>
       Boolean(
         await k()
@@ -233,9 +157,7 @@ describeEachDb('zone power budget (OCPP 1.6J, strict clients)', (h: () => Harnes
   /** A bike on the connector charging at `watts` for a new card; the session's id. Starts a second later. */
   async function start(cp: ChargePoint, connector: number, watts: number): Promise<number> {
     h().clock.advance(1000);
-    await cp.plugIn(connector, { soc: 0.2, capacityWh: 2000 });
-    cp.setPower(connector, watts);
-    const started = await cp.swipe(connector, await card());
+    const started = await plugInAndSwipe(cp, connector, await card(), { soc: 0.2, capacityWh: 2000 }, watts);
     expect(started.status).toBe('Accepted');
     return started.transactionId!;
   }
@@ -281,8 +203,7 @@ describeEachDb('zone power budget (OCPP 1.6J, strict clients)', (h: () => Harnes
   };
 
   beforeAll(async () => {
-    await h().app.listen({ port: 0, host: '127.0.0.1' });
-    url = `ws://127.0.0.1:${(h().app.server.address() as AddressInfo).port}/ocpp`;
+    url = await listenForChargers(h().app);
     ({ admin, user } = await garageTokens(h()));
     // A short grace, through the system setting (operators set it on the settings screen).
     const superAdmin = await login(h().app, 'admin', ADMIN_PASSWORD);
@@ -689,111 +610,34 @@ describe.runIf(Boolean(pgUrl))('[postgres] zone power budget across two instance
     const [a, b] = apps as [(typeof apps)[0], (typeof apps)[0]];
     const k = a.db.kysely;
     const now = clock.now();
-    const zone = await k
-      .insertInto('ParkArea')
-      .values({
-        AreaId: 1,
-        Name: 'Cluster budget',
-        Capacity: 10,
-        Location: null,
-        Remark: null,
-        PowerBudgetW: 400,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    const rule = await k
-      .insertInto('ChargeRule')
-      .values({
-        AreaId: 1,
-        Name: 'Cluster budget rule',
-        ChargeType: 3,
-        TemporaryChargeType: 2,
-        UnitPriceCents: 120,
-        TimeUnit: null,
-        FreeMinutes: 5,
-        CapCents: null,
-        Remark: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    await k.insertInto('ParkAreaChargeRule').values({ ParkAreaId: zone.Id, ChargeRuleId: rule.Id }).execute();
-    const host = await k
-      .insertInto('ChargeHost')
-      .values({
-        AreaId: 1,
-        ParkAreaId: zone.Id,
-        SerialNumber: 'BGTCLUSTER1',
-        Name: 'BGTCLUSTER1',
-        PortCount: 4,
-        ChargingSystemType: 2,
-        Endpoint: null,
-        Account: null,
-        Password: null,
-        Remark: null,
-        LastSeenAt: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    await k
-      .insertInto('ChargeEquipment')
-      .values(
-        [1, 2, 3, 4].map((port) => ({
-          AreaId: 1,
-          ChargeHostId: host.Id,
-          PortNumber: port,
-          State: 0,
-          StateChangedAt: now,
-          Remark: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })),
-      )
-      .execute();
-    await setOcppPassword(a.db, host.Id, PASSWORD);
-    const cards = ['0079900001', '0079900002', '0079900003'];
-    for (const [i, number] of cards.entries())
-      await k
-        .insertInto('Vehicle')
-        .values({
-          AreaId: 1,
-          Plate: `京C9900${i}`,
-          OwnerName: 'Cluster',
-          Phone: null,
-          CardHolderId: null,
-          CardHolderName: null,
-          CardId: null,
-          CardNumber: number,
-          Remark: null,
-          Disabled: 0,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .execute();
-
-    const cp = new ChargePoint({
-      url: a.url,
-      id: 'BGTCLUSTER1',
-      password: PASSWORD,
-      connectors: 4,
-      timers: false,
-      now: () => clock.now(),
+    const zone = await insertZone(k, {
+      name: 'Cluster budget',
+      powerBudgetW: 400,
+      now,
+      rule: { name: 'Cluster budget rule' },
     });
-    points.push(cp);
-    await cp.goOnline();
-    await until(() => cp.bootStatus === 'Accepted');
-    await until(async () => (await chargePointHolder(a.db, host.Id)) === 'node-a');
+    const host = await insertChargingHost(a.db, {
+      zoneId: zone.id,
+      serial: 'BGTCLUSTER1',
+      now,
+      password: PASSWORD,
+    });
+    const cards = ['0079900001', '0079900002', '0079900003'];
+    await insertCardVehicles(
+      k,
+      cards.map((card, i) => ({ card, plate: `京C9900${i}`, owner: 'Cluster' })),
+      now,
+    );
+
+    const cp = await simulatorOnline(
+      { url: a.url, serial: 'BGTCLUSTER1', password: PASSWORD, now: () => clock.now() },
+      points,
+    );
+    await until(async () => (await chargePointHolder(a.db, host.id)) === 'node-a');
     const ids: number[] = [];
     for (const [i, number] of cards.entries()) {
       clock.advance(1000);
-      await cp.plugIn(i + 1, { soc: 0.2, capacityWh: 2000 });
-      cp.setPower(i + 1, 250);
-      ids.push((await cp.swipe(i + 1, number)).transactionId!);
+      ids.push((await plugInAndSwipe(cp, i + 1, number, { soc: 0.2, capacityWh: 2000 }, 250)).transactionId!);
     }
     expect(ids.every((id) => id > 0)).toBe(true);
     await cp.advance(10);
@@ -804,7 +648,7 @@ describe.runIf(Boolean(pgUrl))('[postgres] zone power budget across two instance
     clock.advance(1500);
     await cp.advance(1);
     // B holds no connection: its stop goes to A over the bus. Both sweep at once: one acts.
-    expect(b.built.ocpp.connection(host.Id)).toBeUndefined();
+    expect(b.built.ocpp.connection(host.id)).toBeUndefined();
     const [onA, onB] = await Promise.all([sweepOn(a), sweepOn(b)]);
     expect([...onA, ...onB].filter((x) => x.kind === 'enforce')).toHaveLength(1);
     await until(async () => {
@@ -830,7 +674,7 @@ describe.runIf(Boolean(pgUrl))('[postgres] zone power budget across two instance
       .selectFrom('AuditLog')
       .select('Id')
       .where('Entity', '=', 'ParkArea')
-      .where('EntityId', '=', String(zone.Id))
+      .where('EntityId', '=', String(zone.id))
       .where('Action', '=', 'budgetEnforce')
       .execute();
     expect(audits).toHaveLength(1);

@@ -1,11 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import type { Kysely } from 'kysely';
 import { priceSession, type Tariff } from '@gatehouse/shared';
-import { RPCClient } from 'ocpp-rpc';
 import { beforeAll, afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ChargePoint } from '@gatehouse/ocpp-simulator';
-import type { Database } from '../src/db/schema.ts';
+import type { Db } from '../src/db/database.ts';
 import {
   deviceTime,
   latestReadings,
@@ -16,23 +13,19 @@ import {
   type SocketStateEvent,
 } from '../src/gateways/ocpp/index.ts';
 import { describeEachDb, type Harness } from './support/harness.ts';
+import {
+  insertCardVehicles,
+  insertChargingHost,
+  insertZone,
+  plugInAndSwipe,
+  simulator,
+  strictClient,
+  until,
+  type Client,
+} from './support/ocpp-charging.ts';
 
 const PASSWORD = 'ocpp-test-password-2026';
 const HEX_KEY = '00112233445566778899AABBCCDDEEFF00112233';
-
-type Client = InstanceType<typeof RPCClient>;
-
-/** A strict OCPP 1.6 charge point: what it sends and what it accepts are checked against the schemas. */
-function chargePoint(url: string, identity: string, password?: string | Buffer): Client {
-  return new RPCClient({
-    endpoint: url,
-    identity,
-    protocols: ['ocpp1.6'],
-    strictMode: true,
-    reconnect: false,
-    ...(password !== undefined ? { password } : {}),
-  } as ConstructorParameters<typeof RPCClient>[0]);
-}
 
 interface Hosts {
   ocpp: number;
@@ -44,55 +37,27 @@ interface Hosts {
 
 let serial = 0;
 async function insertHost(
-  k: Kysely<Database>,
+  db: Db,
   areaId: number,
   options: { type: number; disabled?: boolean; ports?: number },
 ): Promise<{ id: number; serial: string }> {
-  const zone = await k
+  const zone = await db.kysely
     .selectFrom('ParkArea')
     .select('Id')
     .where('AreaId', '=', areaId)
     .orderBy('Id')
     .executeTakeFirstOrThrow();
-  const now = Date.UTC(2026, 10, 1);
   const sn = `OCPP-T-${++serial}-${Math.random().toString(36).slice(2, 8)}`;
-  const ports = options.ports ?? 4;
-  const host = await k
-    .insertInto('ChargeHost')
-    .values({
-      AreaId: areaId,
-      ParkAreaId: zone.Id,
-      SerialNumber: sn,
-      Name: sn,
-      PortCount: ports,
-      ChargingSystemType: options.type,
-      Endpoint: null,
-      Account: null,
-      Password: null,
-      Remark: null,
-      Disabled: options.disabled ? 1 : 0,
-      LastSeenAt: null,
-      CreatedAt: now,
-      UpdatedAt: now,
-    })
-    .returning('Id')
-    .executeTakeFirstOrThrow();
-  await k
-    .insertInto('ChargeEquipment')
-    .values(
-      Array.from({ length: ports }, (_, i) => ({
-        AreaId: areaId,
-        ChargeHostId: host.Id,
-        PortNumber: i + 1,
-        State: 0,
-        StateChangedAt: now,
-        Remark: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })),
-    )
-    .execute();
-  return { id: host.Id, serial: sn };
+  const host = await insertChargingHost(db, {
+    zoneId: zone.Id,
+    serial: sn,
+    now: Date.UTC(2026, 10, 1),
+    areaId,
+    type: options.type,
+    disabled: options.disabled ?? false,
+    ...(options.ports !== undefined ? { ports: options.ports } : {}),
+  });
+  return { id: host.id, serial: sn };
 }
 
 describe('deviceTime', () => {
@@ -168,9 +133,8 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
     const port = (h().app.server.address() as AddressInfo).port;
     base = `127.0.0.1:${port}`;
     url = `ws://${base}/ocpp`;
-    const k = h().db.kysely;
     const make = async (name: keyof Hosts, type: number, password: string | null, disabled = false) => {
-      const host = await insertHost(k, 1, { type, disabled });
+      const host = await insertHost(h().db, 1, { type, disabled });
       if (password) await setOcppPassword(h().db, host.id, password);
       ids[name] = host.id;
       serials[name] = host.serial;
@@ -188,7 +152,7 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
   });
 
   async function connect(name: keyof Hosts, password: string | Buffer | undefined = PASSWORD) {
-    const client = chargePoint(url, serials[name], password);
+    const client = strictClient(url, serials[name], password);
     client.on('strictValidationFailure', (e: unknown) => validationFailures.push(e));
     open.push(client);
     await client.connect();
@@ -198,7 +162,7 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
   /** The HTTP status the handshake was refused with. */
   async function refusal(name: keyof Hosts | string, password?: string): Promise<number> {
     const identity = name in serials ? serials[name as keyof Hosts] : name;
-    const client = chargePoint(url, identity, password);
+    const client = strictClient(url, identity, password);
     try {
       await client.connect();
       await client.close({ force: true });
@@ -456,18 +420,10 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
   });
 
   it('drives socket states from the simulator', async () => {
-    const cp = new ChargePoint({
-      url,
-      id: serials.ocpp,
-      password: PASSWORD,
-      connectors: 4,
-      timers: false,
-      now: () => h().clock.now(),
-    });
+    const cp = simulator({ url, serial: serials.ocpp, password: PASSWORD, now: () => h().clock.now() });
     try {
       await cp.goOnline();
-      const until = Date.now() + 5000;
-      while (cp.bootStatus !== 'Accepted' && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      await until(() => cp.bootStatus === 'Accepted');
       h().clock.advance(120_000);
       await cp.plugIn(4);
       const socket = await h()
@@ -493,37 +449,12 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
     beforeAll(async () => {
       const k = h().db.kysely;
       const tag = Math.random().toString(36).slice(2, 8);
-      const zone = await k
-        .insertInto('ParkArea')
-        .values({
-          AreaId: 1,
-          Name: `OCPP zone ${tag}`,
-          Capacity: 10,
-          Location: null,
-          Remark: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .returning('Id')
-        .executeTakeFirstOrThrow();
-      const rule = await k
-        .insertInto('ChargeRule')
-        .values({
-          AreaId: 1,
-          Name: `OCPP metered ${tag}`,
-          ChargeType: 3,
-          TemporaryChargeType: 2,
-          UnitPriceCents: 120,
-          TimeUnit: null,
-          FreeMinutes: 5,
-          CapCents: null,
-          Remark: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .returning('Id')
-        .executeTakeFirstOrThrow();
-      ruleId = rule.Id;
+      const zone = await insertZone(k, {
+        name: `OCPP zone ${tag}`,
+        now,
+        rule: { name: `OCPP metered ${tag}` },
+      });
+      ruleId = zone.ruleId!;
       const monthly = await k
         .insertInto('ChargeRule')
         .values({
@@ -543,38 +474,22 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
         .executeTakeFirstOrThrow();
       await k
         .insertInto('ParkAreaChargeRule')
-        .values([
-          { ParkAreaId: zone.Id, ChargeRuleId: rule.Id },
-          { ParkAreaId: zone.Id, ChargeRuleId: monthly.Id },
-        ])
+        .values({ ParkAreaId: zone.id, ChargeRuleId: monthly.Id })
         .execute();
-      const vehicle = (plate: string, card: string, disabled = 0) =>
-        k
-          .insertInto('Vehicle')
-          .values({
-            AreaId: 1,
-            Plate: plate,
-            OwnerName: 'Test',
-            Phone: null,
-            CardHolderId: null,
-            CardHolderName: null,
-            CardId: null,
-            CardNumber: card,
-            Remark: null,
-            Disabled: disabled,
-            CreatedAt: now,
-            UpdatedAt: now,
-          })
-          .returning('Id')
-          .executeTakeFirstOrThrow();
-      await vehicle(`OC${tag}1`, CARD);
-      await vehicle(`OC${tag}3`, BLOCKED_CARD, 1);
-      const passHolder = await vehicle(`OC${tag}2`, PASS_CARD);
+      const [, , passHolder] = await insertCardVehicles(
+        k,
+        [
+          { card: CARD, plate: `OC${tag}1` },
+          { card: BLOCKED_CARD, plate: `OC${tag}3`, disabled: true },
+          { card: PASS_CARD, plate: `OC${tag}2` },
+        ],
+        now,
+      );
       await k
         .insertInto('MonthlyPass')
         .values({
           AreaId: 1,
-          VehicleId: passHolder.Id,
+          VehicleId: passHolder!,
           ChargeRuleId: monthly.Id,
           StartAt: now - 86_400_000,
           EndAt: now + 30 * 86_400_000,
@@ -587,15 +502,15 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
           UpdatedAt: now,
         })
         .execute();
-      const host = await insertHost(k, 1, { type: 2, ports: 4 });
-      await k.updateTable('ChargeHost').set({ ParkAreaId: zone.Id }).where('Id', '=', host.id).execute();
+      const host = await insertHost(h().db, 1, { type: 2, ports: 4 });
+      await k.updateTable('ChargeHost').set({ ParkAreaId: zone.id }).where('Id', '=', host.id).execute();
       await setOcppPassword(h().db, host.id, PASSWORD);
       hostSerial = host.serial;
       hostId = host.id;
     });
 
     async function connectSessionHost() {
-      const client = chargePoint(url, hostSerial, PASSWORD);
+      const client = strictClient(url, hostSerial, PASSWORD);
       client.on('strictValidationFailure', (e: unknown) => validationFailures.push(e));
       open.push(client);
       await client.connect();
@@ -843,7 +758,7 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
 
       // The charger restarts: a new connection, BootNotification, then its connectors without the transactions.
       await first.close({ force: true });
-      const second = chargePoint(url, hostSerial, PASSWORD);
+      const second = strictClient(url, hostSerial, PASSWORD);
       second.on('strictValidationFailure', (e: unknown) => validationFailures.push(e));
       open.push(second);
       await second.connect();
@@ -907,7 +822,7 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
         return started.transactionId;
       })();
       await second.close({ force: true });
-      const third = chargePoint(url, hostSerial, PASSWORD);
+      const third = strictClient(url, hostSerial, PASSWORD);
       open.push(third);
       await third.connect();
       await third.call('BootNotification', { chargePointVendor: 'Test', chargePointModel: 'EBike-4' });
@@ -926,25 +841,14 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
     });
 
     it('runs a whole session from the simulator', async () => {
-      const cp = new ChargePoint({
-        url,
-        id: hostSerial,
-        password: PASSWORD,
-        connectors: 4,
-        timers: false,
-        now: () => h().clock.now(),
-      });
+      const cp = simulator({ url, serial: hostSerial, password: PASSWORD, now: () => h().clock.now() });
       const strict: string[] = [];
       cp.on('log', (text: string) => strict.push(text));
       try {
         await cp.goOnline();
-        const until = Date.now() + 5000;
-        while (cp.bootStatus !== 'Accepted' && Date.now() < until)
-          await new Promise((r) => setTimeout(r, 10));
+        await until(() => cp.bootStatus === 'Accepted');
         h().clock.advance(4 * 3_600_000);
-        await cp.plugIn(3, { soc: 0.3 });
-        cp.setPower(3, 300);
-        const started = await cp.swipe(3, CARD);
+        const started = await plugInAndSwipe(cp, 3, CARD, { soc: 0.3 }, 300);
         expect(started.status).toBe('Accepted');
         h().clock.advance(3_600_000);
         await cp.advance(3600);
@@ -969,8 +873,7 @@ describeEachDb('OCPP 1.6J central system', (h: () => Harness) => {
         expect((await order(started.transactionId!)).AmountCents).toBe(expected.AmountCents);
 
         // The power-off seam over OCPP: RemoteStopTransaction reaches the charge point, which stops and says so.
-        await cp.plugIn(4, { soc: 0.5 });
-        const second = await cp.swipe(4, CARD);
+        const second = await plugInAndSwipe(cp, 4, CARD, { soc: 0.5 });
         const gateway = ocppChargerGateway(h().ocpp, 5000);
         const command = { hostId, serialNumber: hostSerial, chargingSystemType: 2, portNumber: 4 };
         // The seam answers with the charger's answer (sent); its StopTransaction follows on its own connection.

@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import {
   STOP_REASON,
   translate,
@@ -7,12 +6,19 @@ import {
   type ParkAreaItem,
   type ZoneEmergencyStopItem,
 } from '@gatehouse/shared';
-import { ChargePoint } from '@gatehouse/ocpp-simulator';
+import type { ChargePoint } from '@gatehouse/ocpp-simulator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setOcppPassword } from '../src/gateways/ocpp/index.ts';
 import { call, login } from './support/client.ts';
 import { fakeCharger, type FakeCharger } from './support/fake-charger.ts';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, describeEachDb, type Harness } from './support/harness.ts';
+import {
+  insertCardVehicles,
+  listenForChargers,
+  plugInAndSwipe,
+  simulatorOnline,
+  until,
+} from './support/ocpp-charging.ts';
 
 /**
  * Issue 30, "Emergency stop of a zone" (docs/garage.md, docs/chargers.md "Emergency stop"): strict OCPP 1.6J
@@ -27,14 +33,6 @@ const PASSWORD = 'emergency-stop-password-2026';
 const CARDS = ['0077100001', '0077100002', '0077100003', '0077100004'];
 
 type Client = FakeCharger['client'];
-
-async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
 
 describeEachDb('zone emergency stop (strict OCPP 1.6J chargers)', (h: () => Harness) => {
   let url = '';
@@ -114,8 +112,7 @@ describeEachDb('zone emergency stop (strict OCPP 1.6J chargers)', (h: () => Harn
     });
 
   beforeAll(async () => {
-    await h().app.listen({ port: 0, host: '127.0.0.1' });
-    url = `ws://127.0.0.1:${(h().app.server.address() as AddressInfo).port}/ocpp`;
+    url = await listenForChargers(h().app);
     admin = await login(h().app, 'admin', ADMIN_PASSWORD);
     bikeAdmin = await login(h().app, 'bikeadmin', DEMO_PASSWORD);
     bikeUser = await login(h().app, 'bikeuser', DEMO_PASSWORD);
@@ -124,24 +121,11 @@ describeEachDb('zone emergency stop (strict OCPP 1.6J chargers)', (h: () => Harn
     other = await makeZone(`邻区 ${tag}`);
     Object.assign(main, await makeHost(zone, `ESTOPA${tag}`, 3));
     Object.assign(offline, await makeHost(zone, `ESTOPB${tag}`, 2));
-    for (const [i, card] of CARDS.entries())
-      await k()
-        .insertInto('Vehicle')
-        .values({
-          AreaId: 1,
-          Plate: `京E7000${i}`,
-          OwnerName: 'Test',
-          Phone: null,
-          CardHolderId: null,
-          CardHolderName: null,
-          CardId: null,
-          CardNumber: card,
-          Remark: null,
-          Disabled: 0,
-          CreatedAt: now(),
-          UpdatedAt: now(),
-        })
-        .execute();
+    await insertCardVehicles(
+      k(),
+      CARDS.map((card, i) => ({ card, plate: `京E7000${i}` })),
+      now(),
+    );
     const publish = h().hub.publish.bind(h().hub);
     vi.spyOn(h().hub, 'publish').mockImplementation((areaId, event) => {
       published.push(event);
@@ -342,19 +326,11 @@ describeEachDb('zone emergency stop (strict OCPP 1.6J chargers)', (h: () => Harn
       `ESTOPSIM${Math.random().toString(36).slice(2, 6).toUpperCase()}`,
       2,
     );
-    const cp = new ChargePoint({
-      url,
-      id: host.serial,
-      password: PASSWORD,
-      connectors: 2,
-      timers: false,
-      now,
-    });
-    simulators.push(cp);
-    await cp.goOnline();
-    await until(() => cp.bootStatus === 'Accepted');
-    await cp.plugIn(1, { soc: 0.4 });
-    const started = await cp.swipe(1, CARDS[3]!);
+    const cp = await simulatorOnline(
+      { url, serial: host.serial, password: PASSWORD, connectors: 2, now },
+      simulators,
+    );
+    const started = await plugInAndSwipe(cp, 1, CARDS[3]!, { soc: 0.4 });
     expect(started.transactionId).toBeGreaterThan(0);
 
     const stopped = await stop(simZone, 'smoke near B3');

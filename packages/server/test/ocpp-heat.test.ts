@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import {
   STOP_REASON,
   type ChargeEquipmentGrid,
@@ -6,14 +5,23 @@ import {
   type HeatAlarmItem,
   type ParkAreaItem,
 } from '@gatehouse/shared';
-import { ChargePoint } from '@gatehouse/ocpp-simulator';
-import { RPCClient } from 'ocpp-rpc';
+import type { ChargePoint } from '@gatehouse/ocpp-simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setOcppPassword } from '../src/gateways/ocpp/index.ts';
 import { hottestTemperature, readTemperature } from '../src/gateways/ocpp/protocol.ts';
 import { auditRows, garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb, type Harness } from './support/harness.ts';
+import {
+  insertCardVehicles,
+  insertChargingHost,
+  insertZone,
+  listenForChargers,
+  plugInAndSwipe,
+  simulatorOnline,
+  strictClient,
+  until,
+  type Client,
+} from './support/ocpp-charging.ts';
 
 /**
  * Issue 30, "Heat" (docs/garage.md and docs/chargers.md "Heat"): a charger's Temperature above its zone's
@@ -24,16 +32,6 @@ import { describeEachDb, type Harness } from './support/harness.ts';
  */
 const PASSWORD = 'ocpp-heat-password-2026';
 const CARDS = ['0088001101', '0088001102', '0088001103', '0088001104', '0088001105', '0088001106'];
-
-type Client = InstanceType<typeof RPCClient>;
-
-async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
 
 describe('Temperature samples (OCPP 1.6 UnitOfMeasure)', () => {
   const sample = (value: string, unit?: string, extra: Record<string, string> = {}) =>
@@ -114,79 +112,15 @@ describeEachDb('OCPP heat: over-temperature alarm of a charging host', (h: () =>
   async function makeHost(limit: number | null) {
     const now = h().clock.now();
     const tag = Math.random().toString(36).slice(2, 8);
-    const zone = await k()
-      .insertInto('ParkArea')
-      .values({
-        AreaId: 1,
-        Name: `Heat ${tag}`,
-        Capacity: 10,
-        Location: null,
-        Remark: null,
-        MaxTemperatureC: limit,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    const rule = await k()
-      .insertInto('ChargeRule')
-      .values({
-        AreaId: 1,
-        Name: `Heat rule ${tag}`,
-        ChargeType: 3,
-        TemporaryChargeType: 2,
-        UnitPriceCents: 120,
-        TimeUnit: null,
-        FreeMinutes: 0,
-        CapCents: null,
-        Remark: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    await k()
-      .insertInto('ParkAreaChargeRule')
-      .values({ ParkAreaId: zone.Id, ChargeRuleId: rule.Id })
-      .execute();
+    const zone = await insertZone(k(), {
+      name: `Heat ${tag}`,
+      maxTemperatureC: limit,
+      now,
+      rule: { name: `Heat rule ${tag}`, freeMinutes: 0 },
+    });
     const serial = `HEAT${tag.toUpperCase()}`.replace(/[^A-Z0-9]/g, '');
-    const host = await k()
-      .insertInto('ChargeHost')
-      .values({
-        AreaId: 1,
-        ParkAreaId: zone.Id,
-        SerialNumber: serial,
-        Name: serial,
-        PortCount: 4,
-        ChargingSystemType: 2,
-        Endpoint: null,
-        Account: null,
-        Password: null,
-        Remark: null,
-        LastSeenAt: null,
-        CreatedAt: now,
-        UpdatedAt: now,
-      })
-      .returning('Id')
-      .executeTakeFirstOrThrow();
-    const sockets = await k()
-      .insertInto('ChargeEquipment')
-      .values(
-        [1, 2, 3, 4].map((port) => ({
-          AreaId: 1,
-          ChargeHostId: host.Id,
-          PortNumber: port,
-          State: 0,
-          StateChangedAt: now,
-          Remark: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })),
-      )
-      .returning('Id')
-      .execute();
-    await setOcppPassword(h().db, host.Id, PASSWORD);
-    return { id: host.Id, serial, zoneId: zone.Id, sockets: sockets.map((s) => s.Id) };
+    const host = await insertChargingHost(h().db, { zoneId: zone.id, serial, now, password: PASSWORD });
+    return { ...host, zoneId: zone.id };
   }
 
   /**
@@ -194,14 +128,7 @@ describeEachDb('OCPP heat: over-temperature alarm of a charging host', (h: () =>
    * RemoteStopTransaction in turn (then Accepted); an accepted one is followed by its StopTransaction.
    */
   async function charger(serial: string, stopAnswers: string[] = []): Promise<Charger> {
-    const client = new RPCClient({
-      endpoint: url,
-      identity: serial,
-      protocols: ['ocpp1.6'],
-      strictMode: true,
-      reconnect: false,
-      password: PASSWORD,
-    } as ConstructorParameters<typeof RPCClient>[0]);
+    const client = strictClient(url, serial, PASSWORD);
     client.on('strictValidationFailure', (e: unknown) => failures.push(e));
     const remoteStops: number[] = [];
     const registers = new Map<number, number>();
@@ -300,29 +227,14 @@ describeEachDb('OCPP heat: over-temperature alarm of a charging host', (h: () =>
       );
 
   beforeAll(async () => {
-    await h().app.listen({ port: 0, host: '127.0.0.1' });
-    url = `ws://127.0.0.1:${(h().app.server.address() as AddressInfo).port}/ocpp`;
+    url = await listenForChargers(h().app);
     ({ admin, user } = await garageTokens(h()));
-    const now = h().clock.now();
     // One vehicle per card: a card charges one bike at a time.
-    for (const [i, card] of CARDS.entries()) {
-      await k()
-        .insertInto('Vehicle')
-        .values({
-          AreaId: 1,
-          Plate: `浙A9H${String(i).padStart(3, '0')}`,
-          OwnerName: null,
-          Phone: null,
-          CardHolderId: null,
-          CardHolderName: null,
-          CardId: null,
-          CardNumber: card,
-          Remark: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .execute();
-    }
+    await insertCardVehicles(
+      k(),
+      CARDS.map((card, i) => ({ card, plate: `浙A9H${String(i).padStart(3, '0')}`, owner: null })),
+      h().clock.now(),
+    );
   });
 
   afterEach(async () => {
@@ -604,22 +516,13 @@ describeEachDb('OCPP heat: over-temperature alarm of a charging host', (h: () =>
 
   it('the simulator meters Temperature once configured, and made to overheat puts its host in alarm', async () => {
     const host = await makeHost(60);
-    const cp = new ChargePoint({
-      url,
-      id: host.serial,
-      password: PASSWORD,
-      connectors: 4,
-      timers: false,
-      temperature: true,
-      now: () => h().clock.now(),
-    });
-    points.push(cp);
-    await cp.goOnline();
-    await until(() => cp.bootStatus === 'Accepted');
+    const cp = await simulatorOnline(
+      { url, serial: host.serial, password: PASSWORD, now: () => h().clock.now(), temperature: true },
+      points,
+    );
     // Gatehouse's configuration pass at boot adds Temperature to what it meters.
     await until(() => cp.configuration.measurands().has('Temperature'));
-    await cp.plugIn(1, { soc: 0.3 });
-    const started = await cp.swipe(1, nextCard());
+    const started = await plugInAndSwipe(cp, 1, nextCard(), { soc: 0.3 });
     expect(started.status).toBe('Accepted');
     h().clock.advance(60_000);
     await cp.advance(60);
@@ -634,8 +537,7 @@ describeEachDb('OCPP heat: over-temperature alarm of a charging host', (h: () =>
       ConnectorId: 0,
       Location: 'Body',
     });
-    await cp.plugIn(2, { soc: 0.3 });
-    expect((await cp.swipe(2, nextCard())).status).toBe('Blocked');
+    expect((await plugInAndSwipe(cp, 2, nextCard(), { soc: 0.3 })).status).toBe('Blocked');
     await cp.overheat(null);
     expect((await clear(host.id, 'Cooled down, checked')).status).toBe(200);
     await cp.unplug(1);

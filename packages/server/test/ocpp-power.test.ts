@@ -1,15 +1,23 @@
-import type { AddressInfo } from 'node:net';
 import { priceSession, type Tariff } from '@gatehouse/shared';
-import { ChargePoint } from '@gatehouse/ocpp-simulator';
+import type { ChargePoint } from '@gatehouse/ocpp-simulator';
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { forwardToHub, setOcppPassword, type CentralSystem } from '../src/gateways/ocpp/index.ts';
+import { forwardToHub, type CentralSystem } from '../src/gateways/ocpp/index.ts';
 import { openDeviceSession } from '../src/modules/garage/index.ts';
 import { deviceActor } from '../src/platform/context.ts';
 import type { AreaHub } from '../src/platform/hub/hub.ts';
 import { auditRows, garageTokens } from './garage-fixtures.ts';
 import { call } from './support/client.ts';
 import { describeEachDb, type Harness } from './support/harness.ts';
+import {
+  insertCardVehicles,
+  insertChargingHost,
+  insertZone,
+  listenForChargers,
+  plugInAndSwipe,
+  simulatorOnline,
+  until,
+} from './support/ocpp-charging.ts';
 
 /**
  * Issue 13's second half with the charge-point simulator on a real port: forced power-off that is honest,
@@ -38,14 +46,6 @@ interface Outage {
   Result: number;
   ResultReason: string | null;
   ResultText: string | null;
-}
-
-async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 15));
-  }
 }
 
 describe('live events to the area hub', () => {
@@ -135,94 +135,22 @@ describeEachDb(
     async function makeHost(name: HostName, limits: { MaxPowerW?: number } = {}) {
       const now = h().clock.now();
       const tag = `${name}${Math.random().toString(36).slice(2, 7)}`;
-      const zone = await k()
-        .insertInto('ParkArea')
-        .values({
-          AreaId: 1,
-          Name: `OCPP ${tag}`,
-          Capacity: 10,
-          Location: null,
-          Remark: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .returning('Id')
-        .executeTakeFirstOrThrow();
-      const rule = await k()
-        .insertInto('ChargeRule')
-        .values({
-          AreaId: 1,
-          Name: `OCPP rule ${tag}`,
-          ChargeType: 3,
-          TemporaryChargeType: 2,
-          UnitPriceCents: 120,
-          TimeUnit: null,
-          FreeMinutes: 5,
-          CapCents: null,
-          Remark: null,
-          MaxPowerW: limits.MaxPowerW ?? null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .returning('Id')
-        .executeTakeFirstOrThrow();
-      await k()
-        .insertInto('ParkAreaChargeRule')
-        .values({ ParkAreaId: zone.Id, ChargeRuleId: rule.Id })
-        .execute();
+      const zone = await insertZone(k(), {
+        name: `OCPP ${tag}`,
+        now,
+        rule: { name: `OCPP rule ${tag}`, maxPowerW: limits.MaxPowerW ?? null },
+      });
       const serial = `PWR${tag.toUpperCase()}`.replace(/[^A-Z0-9]/g, '').slice(0, 20);
-      const host = await k()
-        .insertInto('ChargeHost')
-        .values({
-          AreaId: 1,
-          ParkAreaId: zone.Id,
-          SerialNumber: serial,
-          Name: serial,
-          PortCount: 4,
-          ChargingSystemType: 2,
-          Endpoint: null,
-          Account: null,
-          Password: null,
-          Remark: null,
-          LastSeenAt: null,
-          CreatedAt: now,
-          UpdatedAt: now,
-        })
-        .returning('Id')
-        .executeTakeFirstOrThrow();
-      const rows = await k()
-        .insertInto('ChargeEquipment')
-        .values(
-          [1, 2, 3, 4].map((port) => ({
-            AreaId: 1,
-            ChargeHostId: host.Id,
-            PortNumber: port,
-            State: 0,
-            StateChangedAt: now,
-            Remark: null,
-            CreatedAt: now,
-            UpdatedAt: now,
-          })),
-        )
-        .returning('Id')
-        .execute();
-      await setOcppPassword(h().db, host.Id, PASSWORD);
-      hosts[name] = { id: host.Id, serial };
-      sockets[name] = rows.map((r) => r.Id);
+      const host = await insertChargingHost(h().db, { zoneId: zone.id, serial, now, password: PASSWORD });
+      hosts[name] = { id: host.id, serial };
+      sockets[name] = host.sockets;
     }
 
     async function online(name: HostName, password = PASSWORD): Promise<ChargePoint> {
-      const cp = new ChargePoint({
-        url,
-        id: hosts[name].serial,
-        password,
-        connectors: 4,
-        timers: false,
-        now: () => h().clock.now(),
-      });
-      points.push(cp);
-      await cp.goOnline();
-      await until(() => cp.bootStatus === 'Accepted');
+      const cp = await simulatorOnline(
+        { url, serial: hosts[name].serial, password, now: () => h().clock.now() },
+        points,
+      );
       await until(async () => {
         const row = await k()
           .selectFrom('ChargeHost')
@@ -246,33 +174,20 @@ describeEachDb(
       });
 
     beforeAll(async () => {
-      await h().app.listen({ port: 0, host: '127.0.0.1' });
-      url = `ws://127.0.0.1:${(h().app.server.address() as AddressInfo).port}/ocpp`;
+      url = await listenForChargers(h().app);
       ({ admin, user } = await garageTokens(h()));
       await makeHost('main');
       await makeHost('safety', { MaxPowerW: 250 });
       await makeHost('recon');
-      const now = h().clock.now();
       // One vehicle per card: a card charges one bike at a time (ConcurrentTx), so tests that overlap use others.
-      for (const [i, card] of [CARD, SECOND_CARD, THIRD_CARD].entries()) {
-        await k()
-          .insertInto('Vehicle')
-          .values({
-            AreaId: 1,
-            Plate: `京A${Math.floor(Math.random() * 9000 + 10000 * (i + 1))}`,
-            OwnerName: 'Test',
-            Phone: null,
-            CardHolderId: null,
-            CardHolderName: null,
-            CardId: null,
-            CardNumber: card,
-            Remark: null,
-            Disabled: 0,
-            CreatedAt: now,
-            UpdatedAt: now,
-          })
-          .execute();
-      }
+      await insertCardVehicles(
+        k(),
+        [CARD, SECOND_CARD, THIRD_CARD].map((card, i) => ({
+          card,
+          plate: `京A${Math.floor(Math.random() * 9000 + 10000 * (i + 1))}`,
+        })),
+        h().clock.now(),
+      );
     });
 
     afterAll(async () => {
@@ -293,9 +208,7 @@ describeEachDb(
 
     it('forced power-off answers with the charger\'s answer at once; its StopTransaction turns the record "power cut", live, and ends the session and its order once', async () => {
       const cp = await online('main');
-      await cp.plugIn(1, { soc: 0.3 });
-      cp.setPower(1, 300);
-      const started = await cp.swipe(1, CARD);
+      const started = await plugInAndSwipe(cp, 1, CARD, { soc: 0.3 }, 300);
       expect(started.status).toBe('Accepted');
       const txId = started.transactionId!;
       h().clock.advance(30 * 60_000);
@@ -361,9 +274,7 @@ describeEachDb(
 
     it('a charger that accepts the power-off and never stops leaves the record "sent, not confirmed" and the session running', async () => {
       const cp = points[0]!;
-      await cp.plugIn(4, { soc: 0.4 });
-      cp.setPower(4, 250);
-      const started = await cp.swipe(4, CARD);
+      const started = await plugInAndSwipe(cp, 4, CARD, { soc: 0.4 }, 250);
       const txId = started.transactionId!;
       cp.ignoreRemoteStop = true;
       try {
@@ -500,9 +411,7 @@ describeEachDb(
 
     it('a safety rule stops an over-power session by itself, recorded with its reason', async () => {
       const cp = points[1]!;
-      await cp.plugIn(1, { soc: 0.2 });
-      cp.setPower(1, 400);
-      const started = await cp.swipe(1, SECOND_CARD);
+      const started = await plugInAndSwipe(cp, 1, SECOND_CARD, { soc: 0.2 }, 400);
       const txId = started.transactionId!;
       h().clock.advance(10 * 60_000);
       await cp.advance(600);
@@ -601,9 +510,7 @@ describeEachDb(
 
       // A session the charger carries, stopped while it was offline: its queued stop comes after the boot's
       // "free" report, within the wait, and closes it with the charger's figures, once.
-      await cp.plugIn(4, { soc: 0.3 });
-      cp.setPower(4, 200);
-      const real = await cp.swipe(4, THIRD_CARD);
+      const real = await plugInAndSwipe(cp, 4, THIRD_CARD, { soc: 0.3 }, 200);
       expect(real.status).toBe('Accepted');
       h().clock.advance(20 * 60_000);
       await cp.advance(1200);
@@ -626,9 +533,7 @@ describeEachDb(
 
     it('offline: a power-off is not sent, the session runs on; after the grace period it closes as power failure; the reconnect corrects it once', async () => {
       const cp = points[0]!;
-      await cp.plugIn(2, { soc: 0.3 });
-      cp.setPower(2, 200);
-      const started = await cp.swipe(2, THIRD_CARD);
+      const started = await plugInAndSwipe(cp, 2, THIRD_CARD, { soc: 0.3 }, 200);
       const txId = started.transactionId!;
       h().clock.advance(20 * 60_000);
       await cp.advance(1200);

@@ -1,7 +1,11 @@
-import { cataloguePayload, type CatalogueEventType } from '@gatehouse/shared';
+import { cataloguePayload, doorCount, type CatalogueEventType } from '@gatehouse/shared';
 import { expect, it } from 'vitest';
-import { saveDeviceState } from '../src/modules/access-control/index.ts';
-import { noteControllerOnline, noteDoorStatus } from '../src/modules/access-control/door-monitor/service.ts';
+import { confirmSync, saveDeviceState, storeControllerRecords } from '../src/modules/access-control/index.ts';
+import {
+  noteControllerOnline,
+  noteDoorStatus,
+  watchDoors,
+} from '../src/modules/access-control/door-monitor/service.ts';
 import { closeDeviceSession } from '../src/modules/garage/index.ts';
 import { deviceActor, type ServiceContext } from '../src/platform/context.ts';
 import { call, login } from './support/client.ts';
@@ -165,6 +169,219 @@ describeEachDb('Outbox events of authorisations, orders, controllers and doors',
       Revoked: true,
       UpdatedAt: new Date(h().clock.now()).toISOString(),
     });
+  });
+
+  it("issue-status moves that follow other changes (a holder's edit, disable and enable, a channel's new door, the controller's sync confirmation) are authorisation.changed as the list shows them", async () => {
+    const { app } = h();
+    const k = h().db.kysely;
+    const token = await login(app, 'acadmin', DEMO_PASSWORD);
+    // A WG channel with its device, and a holder with a card who is granted on it alone (fresh, pending issue).
+    const channel = await k
+      .selectFrom('AccessControlChannel')
+      .innerJoin('AccessControlDevice', 'AccessControlDevice.Id', 'AccessControlChannel.DeviceId')
+      .select([
+        'AccessControlChannel.Id',
+        'AccessControlChannel.Name',
+        'AccessControlChannel.DoorNumber',
+        'AccessControlChannel.Direction',
+        'AccessControlChannel.DeviceId',
+        'AccessControlDevice.SerialNumber',
+        'AccessControlDevice.Type',
+      ])
+      .where('AccessControlChannel.AreaId', '=', 1)
+      .where('AccessControlDevice.Protocol', '=', 0)
+      .where('AccessControlChannel.DoorNumber', '>', 0)
+      .orderBy('AccessControlChannel.Id')
+      .limit(1)
+      .offset(1)
+      .executeTakeFirstOrThrow();
+    const holder = await k
+      .selectFrom('CardUser')
+      .innerJoin('Card', 'Card.CardUserId', 'CardUser.Id')
+      .select(['CardUser.Id'])
+      .where('CardUser.AreaId', '=', 1)
+      .where('CardUser.Disabled', '=', 0)
+      .orderBy('CardUser.Id')
+      .limit(1)
+      .offset(1)
+      .executeTakeFirstOrThrow();
+    await k
+      .deleteFrom('CardUserLinkChannel')
+      .where('CardUserId', '=', holder.Id)
+      .where('ChannelId', '=', channel.Id)
+      .execute();
+    const granted = await call(app, 'POST', '/api/CardUserLinkChannel/Grant', {
+      token,
+      area: 1,
+      body: { CardUserId: holder.Id, ChannelIds: [channel.Id] },
+    });
+    expect(granted.status, granted.msg).toBe(200);
+    const listed = async () => {
+      const page = await call<{ Items: Record<string, unknown>[] }>(app, 'GET', '/api/CardUserLinkChannel', {
+        token,
+        area: 1,
+        query: { CardUserId: holder.Id, ChannelId: channel.Id },
+      });
+      expect(page.status, page.msg).toBe(200);
+      return page.data.Items[0]!;
+    };
+    const auth = await listed();
+    expect(auth.IssueStatus).toBe(1);
+    const area = { AreaId: 1, AreaName: await areaName(1) };
+    const ours = (events: Awaited<ReturnType<typeof since>>) =>
+      events.filter((e) => e.row.Type === 'authorisation.changed' && e.payload.data.Id === auth.Id);
+    const row = () =>
+      k
+        .selectFrom('CardUserLinkChannel')
+        .select(['Id', 'CardUserId', 'IssueStatus', 'UpdatedAt'])
+        .where('Id', '=', Number(auth.Id))
+        .executeTakeFirstOrThrow()
+        .then((r) => ({ ...r, UpdatedAt: Number(r.UpdatedAt) }));
+    const device: ServiceContext = {
+      ...systemContext(h()),
+      actor: deviceActor(channel.DeviceId, channel.SerialNumber),
+    };
+
+    // The controller confirms it (the WG gateway's sync pass): 1 → 3, told with the device's confirmation.
+    h().clock.advance(1_000);
+    let mark = await lastId();
+    const read = await row();
+    expect(await confirmSync(device, [read])).toEqual({ issued: 1, deleted: 0 });
+    let told = await since(mark);
+    expect(told.map((e) => e.row.Type)).toEqual(['authorisation.changed']);
+    expect(told[0]!.payload.data).toEqual({ ...(await listed()), ...area, Change: 'updated' });
+    expect(told[0]!.payload.data).toMatchObject({ IssueStatus: 3 });
+    // Confirming it again (a pass that read it before): nothing moves, nothing is told.
+    mark = await lastId();
+    expect(await confirmSync(device, [read])).toEqual({ issued: 0, deleted: 0 });
+    expect(await since(mark)).toEqual([]);
+
+    // The holder's validity edited: 3 → 2 pending update, after the holder's own event, with the new validity.
+    h().clock.advance(1_000);
+    const detail = await call<Record<string, unknown>>(app, 'GET', `/api/CardUser/${holder.Id}`, {
+      token,
+      area: 1,
+    });
+    const d = detail.data;
+    const body = {
+      Id: holder.Id,
+      Name: d.Name,
+      Phone: d.Phone,
+      CitizenId: d.CitizenId,
+      Nation: d.Nation,
+      DepartmentId: d.DepartmentId,
+      PeopleGroupId: d.PeopleGroupId,
+      PeopleTypeId: d.PeopleTypeId,
+      ValidFrom: new Date(Date.parse(String(d.ValidFrom)) - 86_400_000).toISOString(),
+      ValidTo: d.ValidTo,
+      Remark: d.Remark,
+    };
+    mark = await lastId();
+    const edited = await call(app, 'PUT', '/api/CardUser', { token, area: 1, body });
+    expect(edited.status, edited.msg).toBe(200);
+    told = await since(mark);
+    expect(told.map((e) => e.row.Type)).toContain('holder.updated');
+    expect(ours(told).map((e) => e.payload.data)).toEqual([
+      { ...(await listed()), ...area, Change: 'updated' },
+    ]);
+    expect(ours(told)[0]!.payload.data).toMatchObject({ IssueStatus: 2, ValidFrom: body.ValidFrom });
+    // Every authorisation the edit moved is told, and only those: this holder's.
+    expect(
+      told.filter((e) => e.row.Type === 'authorisation.changed').map((e) => e.payload.data.CardUserId),
+    ).toEqual(expect.arrayContaining([holder.Id]));
+    expect(
+      told
+        .filter((e) => e.row.Type === 'authorisation.changed')
+        .every((e) => e.payload.data.CardUserId === holder.Id),
+    ).toBe(true);
+
+    // Disabled: pending deletion (it was sent to the controller); enabled: pending issue again.
+    for (const [disabled, status] of [
+      [true, -1],
+      [false, 1],
+    ] as const) {
+      h().clock.advance(1_000);
+      mark = await lastId();
+      const set = await call(app, 'POST', '/api/CardUser/SetStatus', {
+        token,
+        area: 1,
+        query: { Id: holder.Id, Disabled: disabled },
+      });
+      expect(set.status, set.msg).toBe(200);
+      told = await since(mark);
+      expect(ours(told).map((e) => e.payload.data)).toEqual([
+        { ...(await listed()), ...area, Change: 'updated' },
+      ]);
+      expect(ours(told)[0]!.payload.data).toMatchObject({ IssueStatus: status, HolderDisabled: disabled });
+    }
+
+    // The channel moved to another door or direction of its controller: its live authorisations wait for an
+    // update, each told with the channel's new door (written before the event is read).
+    const taken = await k
+      .selectFrom('AccessControlChannel')
+      .select(['DoorNumber', 'Direction'])
+      .where('DeviceId', '=', channel.DeviceId)
+      .execute();
+    const free = Array.from({ length: doorCount(channel.Type) }, (_, i) => i + 1)
+      .flatMap((door) => [1, 2, 0].map((direction) => ({ door, direction })))
+      .find(({ door, direction }) => !taken.some((t) => t.DoorNumber === door && t.Direction === direction))!;
+    expect(free, 'a free door and direction on the controller').toBeDefined();
+    const live = await k
+      .selectFrom('CardUserLinkChannel')
+      .select('Id')
+      .where('ChannelId', '=', channel.Id)
+      .where('IssueStatus', 'in', [1, 2, 3])
+      .execute();
+    h().clock.advance(1_000);
+    mark = await lastId();
+    const moved = await call(app, 'PUT', '/api/AccessControlChannel', {
+      token,
+      area: 1,
+      body: { Id: channel.Id, Name: channel.Name, DoorNumber: free.door, Direction: free.direction },
+    });
+    expect(moved.status, moved.msg).toBe(200);
+    told = await since(mark);
+    const changes = told.filter((e) => e.row.Type === 'authorisation.changed');
+    expect(changes.map((e) => e.payload.data.Id).sort()).toEqual(live.map((l) => l.Id).sort());
+    expect(
+      changes.every((e) => e.payload.data.IssueStatus === 2 && e.payload.data.Change === 'updated'),
+    ).toBe(true);
+    expect(ours(told).map((e) => e.payload.data)).toEqual([
+      { ...(await listed()), ...area, Change: 'updated' },
+    ]);
+    expect(ours(told)[0]!.payload.data).toMatchObject({ DoorNumber: free.door, Direction: free.direction });
+
+    // A name-only edit of the channel moves no status and tells nothing of its authorisations.
+    mark = await lastId();
+    const renamed = await call(app, 'PUT', '/api/AccessControlChannel', {
+      token,
+      area: 1,
+      body: { Id: channel.Id, Name: `${channel.Name}*`, DoorNumber: free.door, Direction: free.direction },
+    });
+    expect(renamed.status, renamed.msg).toBe(200);
+    expect((await since(mark)).filter((e) => e.row.Type === 'authorisation.changed')).toEqual([]);
+    const back = await call(app, 'PUT', '/api/AccessControlChannel', {
+      token,
+      area: 1,
+      body: {
+        Id: channel.Id,
+        Name: channel.Name,
+        DoorNumber: channel.DoorNumber,
+        Direction: channel.Direction,
+      },
+    });
+    expect(back.status, back.msg).toBe(200);
+
+    // Revoked, then the controller confirms the deletion: -1 → -2, told as updated (the revoke was told already).
+    await call(app, 'POST', '/api/CardUserLinkChannel/Revoke', { token, area: 1, body: { Ids: [auth.Id] } });
+    h().clock.advance(1_000);
+    mark = await lastId();
+    const pending = await row();
+    expect(pending.IssueStatus).toBe(-1);
+    expect(await confirmSync(device, [pending])).toEqual({ issued: 0, deleted: 1 });
+    told = await since(mark);
+    expect(told.map((e) => e.payload.data)).toEqual([{ ...(await listed()), ...area, Change: 'updated' }]);
+    expect(told[0]!.payload.data).toMatchObject({ IssueStatus: -2, Revoked: true });
   });
 
   it('a charging order settled at its session end is order.settled as the order list shows it, once', async () => {
@@ -375,5 +592,73 @@ describeEachDb('Outbox events of authorisations, orders, controllers and doors',
     mark = await lastId();
     await noteDoorStatus(ctx, device.Id, [{ door: 1, open: false, unlocked: false }]);
     expect((await since(mark)).filter((e) => e.row.Type === 'door.state')).toEqual([]);
+  });
+  it('a door record the watch has not read yet: the monitor shows it at once, and keeps the Since its door.state told when the state is the same', async () => {
+    const k = h().db.kysely;
+    const token = await login(h().app, 'acadmin', DEMO_PASSWORD);
+    const device = await k
+      .selectFrom('AccessControlDevice')
+      .select(['Id', 'SerialNumber'])
+      .where('AreaId', '=', 1)
+      .where('Protocol', '=', 0)
+      .where('Disabled', '=', 0)
+      .orderBy('Id')
+      .limit(1)
+      .offset(2)
+      .executeTakeFirstOrThrow();
+    const ctx: ServiceContext = { ...systemContext(h()), actor: deviceActor(device.Id, device.SerialNumber) };
+    const door1 = async () => {
+      const reply = await call<{ Doors: Record<string, unknown>[] }>(h().app, 'GET', '/api/DoorMonitor', {
+        token,
+        area: 1,
+      });
+      return reply.data.Doors.find((d) => d.DeviceId === device.Id && d.DoorNumber === 1)!;
+    };
+    const record = (at: number, reason: number, index: number) =>
+      storeControllerRecords(ctx, device.Id, [
+        {
+          DoorNumber: 1,
+          Direction: 1,
+          CardValue: 0,
+          At: at,
+          Result: true,
+          RecordIndex: index,
+          EventType: 2,
+          EventReason: reason,
+        },
+      ]);
+    await saveDeviceState(ctx, device.Id, { Online: 1 });
+    await noteDoorStatus(ctx, device.Id, [{ door: 1, open: false, unlocked: false }]);
+    // The watch has read everything so far.
+    await watchDoors(ctx, [device.Id]);
+
+    // The status reply says open first (at the gateway's clock); the controller's door-opened record, a
+    // moment earlier on its whole-second clock, is stored but not yet read by the watch.
+    h().clock.advance(1_500);
+    const statusAt = h().clock.now();
+    let mark = await lastId();
+    await noteDoorStatus(ctx, device.Id, [{ door: 1, open: true, unlocked: false }]);
+    const told = (await since(mark)).filter((e) => e.row.Type === 'door.state');
+    expect(told.map((e) => e.payload.data.Since)).toEqual([new Date(statusAt).toISOString()]);
+    await record(Math.floor(statusAt / 1000) * 1000 - 1_000, 23, 9_001);
+    expect(await door1()).toEqual({ ...told[0]!.payload.data, AreaId: undefined, AreaName: undefined });
+    // The watch reads it: nothing changes, nothing is told, the monitor the same.
+    mark = await lastId();
+    await watchDoors(ctx, [device.Id]);
+    expect((await since(mark)).filter((e) => e.row.Type === 'door.state')).toEqual([]);
+    expect((await door1()).Since).toBe(new Date(statusAt).toISOString());
+
+    // A record that changes the state (closed) shows at once, since its own instant, before the watch reads it;
+    // and the watch tells it with that Since.
+    h().clock.advance(5_000);
+    const closedAt = Math.floor(h().clock.now() / 1000) * 1000;
+    await record(closedAt, 24, 9_002);
+    expect(await door1()).toMatchObject({ State: 1, Open: false, Since: new Date(closedAt).toISOString() });
+    mark = await lastId();
+    await watchDoors(ctx, [device.Id]);
+    const closed = (await since(mark)).filter((e) => e.row.Type === 'door.state');
+    expect(closed.map((e) => e.payload.data)).toEqual([
+      { ...(await door1()), AreaId: 1, AreaName: expect.any(String) },
+    ]);
   });
 });

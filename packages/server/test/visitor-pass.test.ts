@@ -199,6 +199,38 @@ describeEachDb('visitor passes: API, validation, permissions, end', (h) => {
       query: { Keyword: 'Ada' },
     });
     expect(choices.data.map((c) => c.Id)).not.toContain(row.CardUserId);
+    // Nor can the holder screens' writes reach it: its window and state are the pass's.
+    const visitorHolder = row.CardUserId;
+    const writes = [
+      await call(h().app, 'PUT', '/api/CardUser', {
+        token,
+        area: AREA,
+        body: {
+          Id: visitorHolder,
+          Name: '改名访客',
+          ValidFrom: new Date(Date.now() - 86_400_000).toISOString(),
+          ValidTo: new Date(Date.now() + 400 * 86_400_000).toISOString(),
+        },
+      }),
+      await call(h().app, 'POST', '/api/CardUser/SetStatus', {
+        token,
+        area: AREA,
+        query: { Id: visitorHolder, Disabled: true },
+      }),
+      await call(h().app, 'POST', '/api/CardUser/Extend', {
+        token,
+        area: AREA,
+        body: { Ids: [visitorHolder], ValidTo: new Date(Date.now() + 400 * 86_400_000).toISOString() },
+      }),
+      await call(h().app, 'DELETE', `/api/CardUser/${visitorHolder}`, { token, area: AREA }),
+    ];
+    expect(writes.map((w) => w.status)).toEqual([404, 404, 404, 404]);
+    const untouched = await k
+      .selectFrom('CardUser')
+      .select(['Name', 'Disabled'])
+      .where('Id', '=', visitorHolder)
+      .executeTakeFirstOrThrow();
+    expect(untouched).toEqual({ Name: 'Ada Visitor', Disabled: 0 });
     const profiles = await call<{ Items: { Name: string }[] }>(h().app, 'GET', '/api/TimeProfile', {
       token,
       area: AREA,

@@ -185,6 +185,10 @@ describeEachDb('WG controllers shared out among instances', (h) => {
     expect(sim.controller(serial).lastIndex).toBe(before + 1);
     const { driftSeconds } = await a.setTime(ref!);
     expect(typeof driftSeconds).toBe('number');
+    // An access check's read (issue 31) takes the same path: the card, the door's control and the clock, read there.
+    const read = await a.readCard(ref!, 3_999_999_999, 1);
+    expect(read).toMatchObject({ card: null, profiles: [], door: { mode: expect.any(Number) } });
+    expect(typeof read.driftSeconds).toBe('number');
     // A controller that answers nobody: the owner's failure comes back in the operator's terms.
     sim.setOffline(true, serial);
     try {

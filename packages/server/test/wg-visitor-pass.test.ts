@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WgGateway } from '../src/gateways/wg/index.ts';
 import { call, login } from './support/client.ts';
 import { ADMIN_PASSWORD, describeEachDb } from './support/harness.ts';
+import { wallClock } from './support/wall-clock.ts';
 
 /**
  * Visitor passes on a controller (issue 31, docs/access-control.md "Visitor passes") against the simulator, which
@@ -41,30 +42,7 @@ async function until(check: () => Promise<boolean> | boolean, ms: number, what: 
 }
 
 /** An instant as the area's wall clock (the simulated controller's own clock runs in the same zone). */
-function wall(ms: number): SimDateTime {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: ZONE,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(ms))
-      .map((p) => [p.type, Number(p.value)]),
-  );
-  return {
-    year: parts.year!,
-    month: parts.month!,
-    day: parts.day!,
-    hour: parts.hour!,
-    minute: parts.minute!,
-    second: parts.second!,
-  };
-}
+const wall = (ms: number): SimDateTime => wallClock(ms, ZONE);
 
 const dateOf = (ms: number): SimDate => {
   const { year, month, day } = wall(ms);

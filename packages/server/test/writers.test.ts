@@ -40,6 +40,14 @@ const WRITER: Record<string, string> = {
   // An area's lockdowns and what each door's controller answered under them (confirm.ts, for the gateway).
   AreaLockdown: `${A}/area-lockdown`,
   AreaLockdownDoor: `${A}/area-lockdown`,
+  // Who is inside: moved by the swipe ingest in the record's transaction (occupancy/ingest.ts, called by the swipe
+  // records' writer); an area's reset hour by occupancy/service.ts.
+  Occupancy: `${A}/occupancy`,
+  OccupancySetting: `${A}/occupancy`,
+  // Roll calls: started, marked and ended by muster/service.ts, marked by a muster point's swipe in the ingest's
+  // transaction (muster/swipes.ts).
+  Muster: `${A}/muster`,
+  MusterPerson: `${A}/muster`,
   AreaInfo: `${S}/area-info`,
   AuditLog: 'platform/audit',
   // A holder takes and gives back cards through the registry's setHolderCards (card-registration/service.ts).

@@ -6,6 +6,8 @@ export * from './utils/index.ts';
 export * from './access-control-rules.ts';
 export * from './access-rules.ts';
 export * from './visitor-pass-rules.ts';
+export * from './access-check-rules.ts';
+export * from './occupancy-rules.ts';
 export * from './tariff/index.ts';
 export * from './payment/index.ts';
 export * from './garage/index.ts';

@@ -176,6 +176,14 @@ describe('door events and alarms on the door monitor and the dashboard', { timeo
       Authorizations: { Pending: 0, Failing: 0 },
       Alarms: { Open: 7, Items: [1, 2, 3, 4, 5].map(door) },
       OpenAlarms: { Count: 0, Items: [] },
+      Occupancy: {
+        Inside: 3,
+        Visitors: 0,
+        Since: '2026-11-28T20:00:00.000Z',
+        ResetHour: 4,
+        TimeZone: 'Asia/Shanghai',
+        Muster: null,
+      },
     }));
     renderWith(<AccessControlPanel />);
     const list = await screen.findByTestId('ac-alarms');

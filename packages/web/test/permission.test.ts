@@ -101,6 +101,8 @@ describe('the route table under the spec roles (section 2)', () => {
       'AccessControl/DoorSchedules',
       'AccessControl/VisitorPasses',
       'AccessControl/VisitorLog',
+      'AccessControl/Muster',
+      'AccessControl/AccessCheck',
     ]);
     expect(visibleMenu(['AccessControl/Admin'])).toEqual([
       'Dashboard',
@@ -119,6 +121,8 @@ describe('the route table under the spec roles (section 2)', () => {
       'AccessControl/DoorSchedules',
       'AccessControl/VisitorPasses',
       'AccessControl/VisitorLog',
+      'AccessControl/Muster',
+      'AccessControl/AccessCheck',
     ]);
     expect(visibleMenu(['Bicycle/User'])).toEqual([
       'Dashboard',
@@ -157,7 +161,7 @@ describe('the route table under the spec roles (section 2)', () => {
     // The spec's screens plus the operation log (SuperAdmin, under area settings; docs/web-shell.md), the
     // access rules' five (door monitor, door alarms, time profiles, holidays, door schedules; issue 22) and
     // the API keys and webhooks (SuperAdmin, under area settings; issue 29), and visitor passes with their log
-    // (issue 31).
-    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 6 + 4 + 2);
+    // and the access check, and who is inside with its roll calls (issue 31).
+    expect(all).toHaveLength(1 + 1 + 15 + 8 + 3 + 3 + 6 + 4 + 2 + 1 + 1);
   });
 });

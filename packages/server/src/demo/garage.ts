@@ -1,10 +1,12 @@
 import {
   cardToDisplay,
+  digestOf,
   localTime,
   passEnd,
   plate,
   pricePass,
   priceSession,
+  type MeterSample,
   type Tariff,
   startOfLocalDay,
   type TimeUnitValue,
@@ -15,21 +17,23 @@ import type { Database } from '../db/schema.ts';
 import type { DemoContext } from './context.ts';
 import { prng, type Random } from './random.ts';
 import { areaTimeZone } from '../platform/area-zone.ts';
-import type {
-  ChargeOrderTable,
-  ChargeRecordTable,
-  ForcedOutageRecordTable,
-  ParkOrderTable,
-  TariffDimensionColumns,
+import {
+  dimensionColumns,
+  usageOf,
+  type ChargeOrderTable,
+  type ChargeRecordTable,
+  type ForcedOutageRecordTable,
+  type ParkOrderTable,
 } from '../modules/garage/index.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { hashPassword } from '../platform/auth/passwords.ts';
 
 /**
- * Garage demo: per area its zones, rules of every type, 20+ hosts of 10 sockets in varied states, vehicles
- * with monthly passes, and (at scale 1) 100,000 charging sessions with their orders and 20,000 parking
- * orders over the last 90 days, every price from the shared tariff engine. Fixed data (zones, hosts,
- * sockets, rules, vehicles, running sessions, vehicles inside) does not depend on the scale.
+ * Garage demo: per area its zones (most with a power budget), rules of every type (one priced by power band
+ * with a service fee and an idle fee), 20+ hosts of 10 sockets in varied states, vehicles with monthly passes,
+ * and (at scale 1) 100,000 charging sessions with their orders and 20,000 parking orders over the last 90 days,
+ * every price from the shared tariff engine. Fixed data (zones, hosts, sockets, rules, vehicles, running
+ * sessions, vehicles inside) does not depend on the scale.
  */
 
 const FULL_SESSIONS = 100_000;
@@ -45,6 +49,13 @@ interface ZoneSeed {
   capacity: number;
   location: string;
   hosts: number;
+  /**
+   * PowerBudgetW: what the zone's feeder may carry for charging. Three quarters of what its charging-API hosts'
+   * sockets could draw at the demo chargers' 400 W (the only ones that report power): the simulated riders, a
+   * third of the sockets at 100–400 W, stay under it, and one made to overdraw (the simulator's control API)
+   * or an operator lowering it shows a zone at its budget. Null: a zone without one (南区 has no such host).
+   */
+  budgetW: number | null;
 }
 
 interface AreaSeed {
@@ -60,10 +71,38 @@ const AREAS: AreaSeed[] = [
     letter: 'A',
     endpoint: 'hzbj-wuye.cn',
     zones: [
-      { name: '1号车棚（东门）', short: '东门', capacity: 120, location: '东门岗亭北侧', hosts: 4 },
-      { name: '2号车棚（西门）', short: '西门', capacity: 90, location: '西门入口右侧', hosts: 3 },
-      { name: '地下非机动车库 B1', short: 'B1', capacity: 260, location: '5 幢地下一层', hosts: 5 },
-      { name: '3号车棚（南区）', short: '南区', capacity: 80, location: '南区 12 幢旁', hosts: 2 },
+      {
+        name: '1号车棚（东门）',
+        short: '东门',
+        capacity: 120,
+        location: '东门岗亭北侧',
+        hosts: 4,
+        budgetW: 3000,
+      },
+      {
+        name: '2号车棚（西门）',
+        short: '西门',
+        capacity: 90,
+        location: '西门入口右侧',
+        hosts: 3,
+        budgetW: 6000,
+      },
+      {
+        name: '地下非机动车库 B1',
+        short: 'B1',
+        capacity: 260,
+        location: '5 幢地下一层',
+        hosts: 5,
+        budgetW: 6000,
+      },
+      {
+        name: '3号车棚（南区）',
+        short: '南区',
+        capacity: 80,
+        location: '南区 12 幢旁',
+        hosts: 2,
+        budgetW: null,
+      },
     ],
   },
   {
@@ -71,9 +110,30 @@ const AREAS: AreaSeed[] = [
     letter: 'B',
     endpoint: 'szkjy-park.cn',
     zones: [
-      { name: 'A 栋车棚', short: 'A栋', capacity: 150, location: 'A 栋东侧架空层', hosts: 3 },
-      { name: 'B 栋地下车库', short: 'B栋', capacity: 300, location: 'B 栋地下一层', hosts: 3 },
-      { name: '北门车棚', short: '北门', capacity: 100, location: '园区北门保安亭旁', hosts: 2 },
+      {
+        name: 'A 栋车棚',
+        short: 'A栋',
+        capacity: 150,
+        location: 'A 栋东侧架空层',
+        hosts: 3,
+        budgetW: 6000,
+      },
+      {
+        name: 'B 栋地下车库',
+        short: 'B栋',
+        capacity: 300,
+        location: 'B 栋地下一层',
+        hosts: 3,
+        budgetW: 3000,
+      },
+      {
+        name: '北门车棚',
+        short: '北门',
+        capacity: 100,
+        location: '园区北门保安亭旁',
+        hosts: 2,
+        budgetW: 3000,
+      },
     ],
   },
 ];
@@ -87,6 +147,7 @@ type RuleKey =
   | 'chargeHour'
   | 'chargeKwh'
   | 'chargeUse'
+  | 'chargeBand'
   | 'night';
 
 const RULES: { key: RuleKey; name: string; tariff: Tariff; disabled?: boolean; remark?: string }[] = [
@@ -103,6 +164,26 @@ const RULES: { key: RuleKey; name: string; tariff: Tariff; disabled?: boolean; r
   { key: 'chargeHour', name: '充电按小时计费', tariff: t(3, 1, 50, null, 5, 600) },
   { key: 'chargeKwh', name: '充电按电量计费', tariff: t(3, 2, 120, null, 5, 800) },
   { key: 'chargeUse', name: '充电按次收费', tariff: t(3, 3, 150, null, 5, null) },
+  {
+    // The tariff dimensions as e-bike garages price (docs/garage.md, "Tariff dimensions"): each started hour at
+    // the price of the session's power band, a service fee per order, an idle fee once the battery is full and
+    // the plug stays in past the grace, the whole capped. Its orders have several lines.
+    key: 'chargeBand',
+    name: '充电按功率分档计时',
+    tariff: {
+      ...t(3, 1, 60, null, 5, 600),
+      PowerBands: [
+        { UpToW: 200, PriceCents: 40 },
+        { UpToW: 400, PriceCents: 60 },
+        { UpToW: 800, PriceCents: 90 },
+      ],
+      ServiceFeeCents: 50,
+      IdleFeeCentsPerHour: 100,
+      IdleGraceMinutes: 30,
+    },
+    remark:
+      '200 W 以下 0.4 元/小时，400 W 以下 0.6 元/小时，800 W 以下 0.9 元/小时；服务费 0.5 元；充满 30 分钟后占位费 1 元/小时；封顶 6 元',
+  },
   {
     key: 'night',
     name: '夜间充电优惠',
@@ -225,13 +306,11 @@ function dateKey(ms: number, offset: number): string {
 // ---------------------------------------------------------------------------------------------------------
 // Bulk rows, built in memory, then written by the SQLite or the portable writer.
 
-// The device-link columns (migration 0008) keep their defaults in the demo, and so do the tariff dimensions'
-// (0031): its rules have none, its sessions no device meter, and its orders' lines are read from their terms.
-type NewRecord = Omit<
-  ChargeRecordTable,
-  'Id' | 'StopRequest' | 'StopRequestedAt' | 'EndProvisional' | 'MeterDigest' | 'FullAt'
->;
-type NewOrder = Omit<ChargeOrderTable, 'Id' | 'ChargeRecordId' | keyof TariffDimensionColumns | 'PriceLines'>;
+// The device-link columns (migration 0008) keep their defaults in the demo. A session has a device meter
+// (MeterStartWh, MeterDigest, FullAt) where its price reads one (chargerMeter); orders copy their rule's
+// dimensions, and their lines are read from their terms and session (none stored, as before migration 0031).
+type NewRecord = Omit<ChargeRecordTable, 'Id' | 'StopRequest' | 'StopRequestedAt' | 'EndProvisional'>;
+type NewOrder = Omit<ChargeOrderTable, 'Id' | 'ChargeRecordId' | 'PriceLines'>;
 type NewOutage = Omit<ForcedOutageRecordTable, 'Id' | 'ChargeRecordId' | 'ChargeOrderId'>;
 type NewParkOrder = Omit<ParkOrderTable, 'Id'>;
 
@@ -257,6 +336,8 @@ interface Socket {
   live: boolean;
   /** The last time its host could have reported a start or a stop (a quiet host's last sign of life). */
   heardUntil: number;
+  /** The area's time zone: a meter is folded against a rule's time-of-day periods there. */
+  timeZone: string;
 }
 
 interface Operator {
@@ -400,22 +481,27 @@ function session(
 ): Session {
   const covered = (passWindows.get(card) ?? []).some(([s, e]) => startAt >= s && startAt < e);
   const { id: ruleId, tariff } = covered ? monthCharge : { id: socket.ruleId, tariff: socket.tariff };
-  const { EnergyWh, stop, unsent } = sessionEnd(rng, socket, startAt, endAt, now);
+  const { EnergyWh, stop, unsent, energyAt, battery } = sessionEnd(rng, socket, startAt, endAt, now);
+  const meter =
+    socket.live && readsMeter(tariff)
+      ? chargerMeter(startAt, endAt ?? now, endAt !== null, energyAt, battery, tariff, socket.timeZone)
+      : NO_METER;
+  const { energyWh: metered, ...meterColumns } = meter;
   const record: NewRecord = {
     AreaId: areaId,
     ChargeEquipmentId: socket.id,
     CardNumber: card,
     StartAt: startAt,
     EndAt: endAt,
-    EnergyWh,
+    // A metered session's energy is its register's at the last reading (a running one's, before now).
+    EnergyWh: metered ?? EnergyWh,
     StopReason: stop,
-    // Seeded sessions have no charger register (migration 0006).
-    MeterStartWh: null,
+    ...meterColumns,
   };
   const terms = { areaId, socket, ruleId, tariff, startAt };
   if (endAt === null) return { record, order: runningOrder(terms), outage: null };
   // The order's draws come before the power-off's: the demo's data depend on the order of the draws.
-  const order = settledOrder(rng, terms, endAt, EnergyWh, now);
+  const order = settledOrder(rng, terms, { ...record, EndAt: endAt }, now);
   const outage =
     stop === 3 || unsent ? forcedOutage(rng, areaId, socket, operator, startAt, endAt, unsent) : null;
   return { record, order, outage };
@@ -434,7 +520,48 @@ function sessionEnd(rng: Random, socket: Socket, startAt: number, endAt: number 
   // ends for a reason of its own (docs/garage.md, "Demo data").
   const unsent = drawn === 3 && !socket.live;
   const stop = unsent ? rng.weighted(STOP_REASONS_UNLINKED) : drawn;
-  return { EnergyWh: energyAt(endAt ?? now), stop, unsent };
+  return { EnergyWh: energyAt(endAt ?? now), stop, unsent, energyAt, battery };
+}
+
+/** A session with no device meter: seeded sessions have no charger register (migration 0006) unless metered. */
+const NO_METER = { MeterStartWh: null, MeterDigest: null, FullAt: null, energyWh: null };
+
+/** A tariff whose price depends on the meter's readings (power bands, time-of-day periods, the idle fee). */
+function readsMeter(tariff: Tariff): boolean {
+  return Boolean(tariff.PowerBands?.length || tariff.TimeOfDay?.length || tariff.IdleFeeCentsPerHour);
+}
+
+/** How often the demo's chargers send MeterValues (a charger that keeps its own interval). */
+const READING_EVERY = 5 * MINUTE;
+
+/**
+ * The meter a charging-API charger reports for a session, as the product keeps it (charge-record/meter.ts): the
+ * register from 0 at the start (OCPP meterStart), a MeterValues every READING_EVERY on the session's energy
+ * curve (sessionEnd's), and for an ended session a last one with the stop's register at its end, folded into the
+ * digest; the battery full (FullAt) from the first reading after it filled, the charger reporting no power from
+ * then on. So the order's price from this digest is the one settlement and the order list compute.
+ */
+function chargerMeter(
+  startAt: number,
+  until: number,
+  ended: boolean,
+  energyAt: (at: number) => number,
+  battery: number,
+  tariff: Tariff,
+  timeZone: string,
+) {
+  const samples: MeterSample[] = [{ At: startAt, EnergyWh: 0 }];
+  for (let at = startAt + READING_EVERY; at < until; at += READING_EVERY)
+    samples.push({ At: at, EnergyWh: energyAt(at) });
+  if (ended && until > startAt) samples.push({ At: until, EnergyWh: energyAt(until) });
+  const full = samples.find((r) => r.At > startAt && r.EnergyWh >= battery);
+  const digest = digestOf(samples, { TimeOfDay: tariff.TimeOfDay ?? null, TimeZone: timeZone });
+  return {
+    MeterStartWh: 0,
+    MeterDigest: JSON.stringify(digest),
+    FullAt: full?.At ?? null,
+    energyWh: samples[samples.length - 1]!.EnergyWh,
+  };
 }
 
 /** What a session's order is priced by: the rule in force and its tariff, copied onto the order. */
@@ -460,6 +587,7 @@ function orderHead({ areaId, socket, ruleId, tariff }: OrderTerms) {
     TimeUnit: tariff.TimeUnit,
     FreeMinutes: tariff.FreeMinutes,
     CapCents: tariff.CapCents,
+    ...dimensionColumns(tariff),
   };
 }
 
@@ -478,15 +606,19 @@ function runningOrder(terms: OrderTerms): NewOrder {
   };
 }
 
-/** The order of an ended session: priced by the shared tariff engine, settled at its end, paid or not since. */
+/**
+ * The order of an ended session: priced by the shared tariff engine on the session as settlement reads it (its
+ * energy, or its meter's digest and since when the battery was full: common/pricing.ts usageOf), settled at its
+ * end, paid or not since.
+ */
 function settledOrder(
   rng: Random,
   terms: OrderTerms,
-  endAt: number,
-  EnergyWh: number,
+  session: NewRecord & { EndAt: number },
   now: number,
 ): NewOrder {
-  const amount = priceSession(terms.tariff, { StartAt: terms.startAt, EndAt: endAt, EnergyWh }).AmountCents;
+  const endAt = session.EndAt;
+  const amount = priceSession(terms.tariff, usageOf(session, endAt)).AmountCents;
   const state = amount === 0 ? 1 : settledState(rng, now - endAt);
   const payment = paymentColumns(rng, state, endAt);
   return {
@@ -893,8 +1025,7 @@ async function seedArea(s: AreaSeeding, bulk: Bulk): Promise<void> {
 async function insertRules(s: AreaSeeding): Promise<RuleOf> {
   const rules = new Map<RuleKey, { id: number; tariff: Tariff }>();
   for (const rule of RULES) {
-    // The demo's rules use no tariff dimension (their columns stay null).
-    const { PowerBands: _bands, TimeOfDay: _periods, ...terms } = rule.tariff;
+    const { ChargeType, TemporaryChargeType, UnitPriceCents, TimeUnit, FreeMinutes, CapCents } = rule.tariff;
     const row = await s.trx
       .insertInto('ChargeRule')
       .values({
@@ -902,7 +1033,9 @@ async function insertRules(s: AreaSeeding): Promise<RuleOf> {
         Name: rule.name,
         Remark: rule.remark ?? null,
         Disabled: rule.disabled ? 1 : 0,
-        ...terms,
+        ...{ ChargeType, TemporaryChargeType, UnitPriceCents, TimeUnit, FreeMinutes, CapCents },
+        // The dimensions as the rule screens store them (JSON lists, null when not used).
+        ...dimensionColumns(rule.tariff),
         ...s.stamps,
       })
       .returning('Id')
@@ -932,12 +1065,15 @@ async function insertZones(s: AreaSeeding, rule: RuleOf): Promise<Zone[]> {
         Location: seed.location,
         Remark: null,
         MaxTemperatureC: DEMO_MAX_TEMPERATURE_C,
+        PowerBudgetW: seed.budgetW,
         ...s.stamps,
       })
       .returning('Id')
       .executeTakeFirstOrThrow();
     const park: RuleKey = z % 2 === 0 ? 'parkHour' : 'parkUse';
-    const charge: RuleKey = (['chargeHour', 'chargeKwh', 'chargeUse'] as const)[z % 3]!;
+    // Each area's first zone charges by power band; the others by the hour, the kWh or the use.
+    const charge: RuleKey =
+      z === 0 ? 'chargeBand' : (['chargeHour', 'chargeKwh', 'chargeUse'] as const)[z % 3]!;
     const linked: RuleKey[] = [
       park,
       charge,
@@ -1063,6 +1199,7 @@ async function insertSockets(
     tariff: charge.tariff,
     live: host.type === 2,
     heardUntil: host.heardUntil,
+    timeZone: s.timeZone,
   }));
 }
 

@@ -106,6 +106,8 @@ export interface ResourceDef<
   update?: {
     /** The contract's update body: it contains Id. */
     values(input: z.output<Update>, ctx: C, trx: Trx, existing: Row): Promise<Row> | Row;
+    /** Runs in the same transaction after the row is written (what follows from the new values). */
+    after?(input: z.output<Update>, ctx: C, trx: Trx, existing: Row): Promise<void>;
   };
   /** Offer DELETE (and batch delete); `check` refuses (throw 409) while something depends on the row. */
   remove?: { check?(ctx: C, row: Row, trx: Trx): Promise<void> };

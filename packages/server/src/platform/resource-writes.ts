@@ -96,6 +96,7 @@ export async function updateResource<Item extends Row>(
     delete values.AreaId;
     await assertUnique(def, ctx, trx as AnyKysely, { ...before, ...values }, rowId);
     await (trx as AnyKysely).updateTable(def.table).set(values).where('Id', '=', rowId).execute();
+    await def.update!.after?.(input, ctx, trx, before);
     await audit(
       ctx,
       { action: 'update', entity: def.name, entityId: rowId, before, after: { ...before, ...values } },

@@ -67,6 +67,7 @@ export interface ResourceImpl<A extends AnyResourceApi, C extends ServiceContext
   };
   update?: {
     values(input: InputOfBody<A['update']>, ctx: C, trx: Trx, existing: Row): Promise<Row> | Row;
+    after?(input: InputOfBody<A['update']>, ctx: C, trx: Trx, existing: Row): Promise<void>;
   };
   remove?: { check?(ctx: C, row: Row, trx: Trx): Promise<void> };
   status?: { check?(ctx: C, row: Row, disabled: boolean, trx: Trx): Promise<void> };

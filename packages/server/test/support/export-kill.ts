@@ -23,8 +23,8 @@ export const KILL_TEST_ROWS = [
  * An exportable list for the kill tests ("KillTest", admins only): three rows, read through `read` (the child's
  * stalls for ever, the surviving instance's answers at once).
  */
-export function registerKillTest(read: () => Promise<Record<string, unknown>[]>): void {
-  registerExportable({
+export function registerKillTest(read: () => Promise<Record<string, unknown>[]>): () => void {
+  return registerExportable({
     name: 'KillTest',
     read: [],
     titleKey: 'admin.title.peopleGroup',

@@ -1,11 +1,11 @@
-import { RPCClient } from 'ocpp-rpc';
+import { strictClient, type Client } from './ocpp-charging.ts';
 
 /*
  * A strict OCPP 1.6J charger (ocpp-rpc client in strict mode) for the emergency-stop tests: the calls it answers
  * and what it does after them, as a charger would, and every call it received.
  */
 
-export type Client = InstanceType<typeof RPCClient>;
+export type { Client };
 export type Call = { action: string; params: Record<string, unknown> };
 
 /**
@@ -28,14 +28,7 @@ export async function fakeCharger(
   now: () => number,
   options: { boot?: boolean } = {},
 ): Promise<FakeCharger> {
-  const client = new RPCClient({
-    endpoint: url,
-    identity: serial,
-    protocols: ['ocpp1.6'],
-    strictMode: true,
-    reconnect: false,
-    password,
-  } as ConstructorParameters<typeof RPCClient>[0]);
+  const client = strictClient(url, serial, password);
   const calls: Call[] = [];
   const tx = new Map<number, number>();
   const iso = () => new Date(now()).toISOString();

@@ -6,6 +6,7 @@ import { cardUserItem } from './access-control/card-user.ts';
 import { doorAlarmItem } from './access-control/door-alarm.ts';
 import { doorLiveItem } from './access-control/door-monitor.ts';
 import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
+import { musterItem, musterPersonItem } from './access-control/muster.ts';
 import { visitorPassItem } from './access-control/visitor-pass.ts';
 import { chargeEquipmentItem } from './garage/charge-equipment.ts';
 import { chargeOrderItem } from './garage/charge-order.ts';
@@ -150,6 +151,31 @@ export const eventCatalogue = {
       LockdownMode: areaLockdownItem.shape.Mode,
     }),
     live: 'LockdownDoor',
+  }),
+  'muster.started': entry({
+    summary:
+      'A roll call started: everyone inside the area then is on it, missing until marked safe; its muster points and counts',
+    module: 'access-control',
+    data: musterItem.extend(area),
+    live: 'Muster',
+  }),
+  'muster.person_safe': entry({
+    summary:
+      "Someone on a roll call was marked safe, by an operator or by a granted swipe at a muster point; the roll call's counts after it",
+    module: 'access-control',
+    data: musterPersonItem.extend({
+      ...area,
+      Total: musterItem.shape.Total,
+      Safe: musterItem.shape.Safe,
+      Missing: musterItem.shape.Missing,
+    }),
+    live: 'Muster',
+  }),
+  'muster.ended': entry({
+    summary: 'A roll call ended: how many were on it, found safe and still missing',
+    module: 'access-control',
+    data: musterItem.extend(area),
+    live: 'Muster',
   }),
   'holder.created': entry({
     summary: 'A card holder was added',

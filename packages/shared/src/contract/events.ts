@@ -3,6 +3,7 @@ import { areaLockdownDoor, areaLockdownItem } from './access-control/area-lockdo
 import { doorAlarmItem } from './access-control/door-alarm.ts';
 import { doorLiveItem } from './access-control/door-monitor.ts';
 import { doorOpeningRecordItem } from './access-control/door-opening-record.ts';
+import { musterItem } from './access-control/muster.ts';
 import { zoneEmergencyStopItem } from './garage/emergency-stop.ts';
 import { heatAlarmItem } from './garage/heat-alarm.ts';
 
@@ -63,6 +64,8 @@ export const hubEventSchemas = {
   Lockdown: areaLockdownItem,
   /** A door's mode under a lockdown (or its own mode after one) as its controller answered when read back. */
   LockdownDoor: areaLockdownDoor.extend({ LockdownId: z.number() }),
+  /** A roll call started, someone on it was marked safe (by hand or at a muster point), or it ended. */
+  Muster: musterItem,
 
   // ---- chargers (gateways/ocpp) -------------------------------------------------------------------------
   /** A charging host's charge point connected or went away (its sockets are then unknown, `State`). */

@@ -6,4 +6,5 @@ export * from './doors.ts';
 export * from './access-rules.ts';
 export * from './garage.ts';
 export * from './visitor-pass.ts';
+export * from './muster.ts';
 export * from './registry.ts';

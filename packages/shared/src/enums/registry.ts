@@ -30,6 +30,7 @@ import {
   timeUnit,
 } from './garage.ts';
 import { visitorPassState } from './visitor-pass.ts';
+import { musterSafety, occupantKind } from './muster.ts';
 
 /** Every enumeration by name; the catalogues' `enum` namespace must label each value of each one. */
 export const ENUMS = {
@@ -53,6 +54,8 @@ export const ENUMS = {
   doorAlarmState,
   doorLiveState,
   visitorPassState,
+  musterSafety,
+  occupantKind,
   chargeType,
   temporaryChargeType,
   timeUnit,

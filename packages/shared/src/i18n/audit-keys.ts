@@ -53,6 +53,9 @@ export const AUDIT_ENTITY_MODULE: Readonly<Record<string, AuditModule>> = {
   DoorAlarm: 'accessControl',
   VisitorPass: 'accessControl',
   AreaLockdown: 'accessControl',
+  Muster: 'accessControl',
+  MusterPerson: 'accessControl',
+  Occupancy: 'accessControl',
   ParkArea: 'garage',
   ChargeRule: 'garage',
   ChargeHost: 'garage',
@@ -130,6 +133,8 @@ const SHOWN_VALUES: Readonly<Record<string, readonly string[]>> = {
   DoorAlarm: ['Note'],
   // Why an area was locked down or evacuated, and the note it was released with.
   AreaLockdown: ['Reason', 'ReleaseNote'],
+  // Why a roll call was started, and the notes it was marked and ended with.
+  Muster: ['Reason', 'Note'],
   ChargeEquipment: ['CardNumber'],
   // The note an operator cleared a heat alarm with.
   ChargeHost: ['Note'],

@@ -246,6 +246,22 @@ export const layoutRoutes: readonly AppRoute[] = [
         roles: ACCESS_CONTROL_ANY,
         page: () => import('../pages/access-control/visitor-pass/VisitorLogPage.tsx'),
       },
+      {
+        path: '/accesscontrol/muster',
+        name: 'Muster',
+        titleKey: 'route.muster',
+        icon: 'team',
+        roles: ACCESS_CONTROL_ANY,
+        page: () => import('../pages/access-control/muster/MusterPage.tsx'),
+      },
+      {
+        path: '/accesscontrol/accessCheck',
+        name: 'AccessCheck',
+        titleKey: 'route.accessCheck',
+        icon: 'file-search',
+        roles: ACCESS_CONTROL_ANY,
+        page: () => import('../pages/access-control/access-check/AccessCheckPage.tsx'),
+      },
     ],
   },
   {

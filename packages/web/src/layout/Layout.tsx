@@ -60,7 +60,9 @@ export default function Layout() {
   return (
     <QueryClientProvider client={queryClient}>
       <AntdProvider>
-        <App>
+        {/* Notices open below the navbar (50 px) and the tag bar (34 px): at antd's default 24 px a heat alarm
+            covered the area switch and the user menu, the controls an operator reaches for next. */}
+        <App notification={{ top: 92 }}>
           <Frame />
         </App>
       </AntdProvider>

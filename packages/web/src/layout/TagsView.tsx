@@ -99,9 +99,12 @@ export function TagsView() {
   const activeRef = useRef<HTMLAnchorElement>(null);
   const { token } = theme.useToken();
 
+  // The visited page's tab is added after the route changes: scroll to it once it is in the bar too (with
+  // `active` alone, a page opened for the first time left its tab out of view at the bar's end).
+  const activeShown = views.some((v) => v.name === active);
   useEffect(() => {
     activeRef.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [active]);
+  }, [active, activeShown]);
 
   const ordered = useMemo(() => [...views.filter((v) => v.affix), ...views.filter((v) => !v.affix)], [views]);
 

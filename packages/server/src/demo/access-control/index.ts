@@ -1,8 +1,8 @@
-import { defaultChannels, doorDirection, enumLabel, translate } from '@gatehouse/shared';
+import { defaultChannels, doorDirection, enumLabel, localTime, translate } from '@gatehouse/shared';
 import type { Db } from '../../db/database.ts';
 import type { DemoContext } from '../context.ts';
 import { formatInstant } from '../../platform/exports/workbook.ts';
-import { CHANGE, ISSUE } from '../../modules/access-control/index.ts';
+import { CHANGE, ISSUE, occupancyFromRecords } from '../../modules/access-control/index.ts';
 import { prng, type Random } from '../random.ts';
 import { bulkInsert } from './bulk.ts';
 import {
@@ -28,6 +28,8 @@ const ZONE = 'Asia/Shanghai';
 const FULL_HOLDERS = [1200, 1000];
 const FULL_SWIPES = 200_000;
 const SWIPE_SHARE = [0.55, 0.45];
+/** People who came in within the last hour and a half as the demo opens, besides what the history leaves inside. */
+const INSIDE = [8, 5];
 
 type Row = Record<string, string | number | null>;
 
@@ -343,8 +345,25 @@ async function seedArea(db: Db, ctx: DemoContext, r: Random, area: number, opera
     count: Math.max(1, Math.round(FULL_SWIPES * ctx.scale * SWIPE_SHARE[area]!)),
     holders: plans.filter((h) => h.channels.length > 0),
     devices,
+    inside: INSIDE[area],
   });
+  await seedOccupancy(db, ctx, areaId);
   await seedFaults(db, ctx, r, areaId, devices, staff, operator);
+}
+
+/**
+ * Who is inside (issue 31): the ingest keeps it for every swipe Gatehouse stores, but the demo writes its history
+ * around the ingest, so it is read from the last day and a half of those records. The area's reset hour is set
+ * twelve hours from the seed's local hour: the people inside as the demo opens stay counted for half a day whenever
+ * it is seeded (a demo seeded just before the default 04:00 would open on an empty muster screen).
+ */
+async function seedOccupancy(db: Db, ctx: DemoContext, areaId: number): Promise<void> {
+  const hour = localTime(ctx.now, ZONE).hour;
+  await db.kysely
+    .insertInto('OccupancySetting')
+    .values({ AreaId: areaId, ResetHour: (hour + 12) % 24, UpdatedAt: ctx.now, UpdatedBy: null })
+    .execute();
+  await occupancyFromRecords(db.kysely, areaId, ctx.now - 36 * 3_600_000);
 }
 
 /** Change records (add, modify, disable, enable, extension) and renewal records of the planned holders. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { DemoContext } from '../context.ts';
 import { DAY_MS, ensureSwipePartitions, monthsOf } from '../../modules/access-control/index.ts';
-import type { Random } from '../random.ts';
+import { prng, type Random } from '../random.ts';
 import { bulkInsert } from './bulk.ts';
 
 /** What the swipe generator needs of a holder and a device. */
@@ -107,6 +107,34 @@ function dayCountRows(
 }
 
 /**
+ * Granted swipes at an in reader within the last hour and a half, of `count` holders who may pass now: the people
+ * inside the area as the demo opens (issue 31, "who is inside"), so its muster screen has someone on it. Drawn
+ * after the history, which stays what it was.
+ */
+function arrivals(
+  r: Random,
+  areaId: number,
+  holders: SwipeHolder[],
+  now: number,
+  count: number,
+): Record<string, number | string | null>[] {
+  const able = holders.filter(
+    (h) =>
+      h.disabledAt === null &&
+      h.validFrom <= now &&
+      h.validTo > now &&
+      h.cards.length > 0 &&
+      h.channels.some((c) => c.channel.Direction === 1),
+  );
+  const rows: Record<string, number | string | null>[] = [];
+  for (const h of able.slice(0, count)) {
+    const door = r.pick(h.channels.filter((c) => c.channel.Direction === 1));
+    rows.push(swipeRow(areaId, door, now - r.int(5, 90) * 60_000, r.pick(h.cards), h, 1));
+  }
+  return rows;
+}
+
+/**
  * Swipe records of the last 90 days, written in time order with the per-day counts the list relies on.
  * Mostly authorised swipes; some unregistered cards, doors without authorisation, expired validity and
  * disabled holders fail with their reason, and some authorised cards are refused by the controller
@@ -123,6 +151,8 @@ export async function seedSwipes(
     devices: SwipeDevice[];
     /** Write the per-day counts too (a caller loading in several batches builds them once at the end). */
     dayCounts?: boolean;
+    /** People who came in through an in reader within the last hour and a half (who is inside now). */
+    inside?: number;
   },
 ): Promise<void> {
   const { areaId, holders, devices } = options;
@@ -161,6 +191,8 @@ export async function seedSwipes(
     else if (reason === 1) reason = CONTROLLER_REFUSALS.find((c) => u < c.below)?.reason ?? 1;
     records.push(swipeRow(areaId, { device, channel }, at, r.pick(h.cards), h, reason));
   }
+  // A generator of their own: the draws of the rest of the demo (the next area's) stay what they were.
+  records.push(...arrivals(prng(20_261_131 + areaId), areaId, holders, now, options.inside ?? 0));
   records.sort((a, b) => (a.At as number) - (b.At as number));
   // PostgreSQL: written around the service, so the months they fall in get their partitions here.
   await ensureSwipePartitions(db, monthsOf(records.map((rec) => rec.At as number)));

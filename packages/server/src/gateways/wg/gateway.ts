@@ -11,6 +11,7 @@ import {
   devicesDueForSync,
   swipeEvent,
   wgControllers,
+  type ControllerCardRead,
   type ControllerRef,
   type DoorControllers,
   type StoredControllerRecord,
@@ -178,7 +179,8 @@ export class WgGateway implements DoorControllers {
     const now = Date.now();
     // A full compare due (its back-off over), or a "sync now" not yet served (its pass failed to start).
     for (const session of this.sessions.all()) if (session.syncWanted(now)) due.add(session.id);
-    for (const id of due) void this.sync(id);
+    for (const id of due)
+      this.sync(id).catch((error: unknown) => this.log.error({ err: error }, 'wg sync round'));
   }
 
   /** Runs one sync pass of a controller unless one is running; resolves when it ends. */
@@ -197,11 +199,19 @@ export class WgGateway implements DoorControllers {
     this.pushed.add(session.device, input);
   }
 
-  /** Records just stored: counted, and told to the area's browsers. */
+  /**
+   * Records just stored: counted, and told to the area's browsers, with the roll calls their swipes at a muster
+   * point moved (each once, with its counts after them).
+   */
   private announce(rows: StoredControllerRecord[], via: 'push' | 'poll'): void {
     this.options.metrics?.swipesIngested(rows.length, via);
     if (!this.options.hub) return;
-    for (const r of rows) this.options.hub.publish(r.AreaId, swipeEvent(r));
+    const musters = new Map<number, NonNullable<StoredControllerRecord['Muster']>>();
+    for (const r of rows) {
+      this.options.hub.publish(r.AreaId, swipeEvent(r));
+      if (r.Muster) musters.set(r.Muster.Id, r.Muster);
+    }
+    for (const m of musters.values()) this.options.hub.publish(m.AreaId, { Type: 'Muster', ...m });
   }
 
   private onDeviceChange(change: WgDeviceChange): void {
@@ -230,6 +240,14 @@ export class WgGateway implements DoorControllers {
       return void (await atOwner(this.ownership!, device, command));
     }
     await this.commandSession(device).setDoorMode(device, door, mode, delay);
+  }
+
+  async readCard(device: ControllerRef, card: number, door: number): Promise<ControllerCardRead> {
+    if (!this.drives(device.Id)) {
+      const command = { op: 'readCard' as const, deviceId: device.Id, card, door };
+      return (await atOwner(this.ownership!, device, command)) as unknown as ControllerCardRead;
+    }
+    return this.commandSession(device).readCard(device, card, door);
   }
 
   async setTime(device: ControllerRef): Promise<{ driftSeconds: number | null }> {

@@ -10,3 +10,4 @@ export { localAddressFacing } from './local-address.ts';
 export { collectRecords, recordInput } from './collector.ts';
 export { checkRecordRing } from './door-watch.ts';
 export { syncController, cardRecordOf, sameCard } from './sync.ts';
+export { runSyncPass } from './session-sync.ts';

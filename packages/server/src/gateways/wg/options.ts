@@ -1,7 +1,7 @@
 // What the WG gateway is started with (gateway.ts), and what its controller sessions see of it (session.ts).
 
 import type { Db } from '../../db/database.ts';
-import type { OwnedDevices, OwnerCalls } from '../../platform/cluster/index.ts';
+import { LeaseLostError, type OwnedDevices, type OwnerCalls } from '../../platform/cluster/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { LiveEvents } from '../../platform/gateway.ts';
 import type { GatewayMetrics } from '../../platform/metrics.ts';
@@ -17,6 +17,21 @@ export interface GatewayLog {
 }
 
 export const noLog: GatewayLog = { info() {}, warn() {}, error() {} };
+
+/**
+ * Logs what a controller's work threw. A LeaseLostError is a write refused behind this instance's lease on the
+ * controller, which is what the fence is for in a cluster: the controller went to another instance, or this one's
+ * own view of the lease ran out (a renewal round late, the next one renews it), so it is told at info level;
+ * anything else is an error.
+ */
+export function logControllerFailure(log: GatewayLog, error: unknown, serial: string, what: string): void {
+  if (error instanceof LeaseLostError)
+    log.info(
+      { serial, lease: error.message },
+      `${what}: write refused, the controller is not driven here now (lease moved or lapsed)`,
+    );
+  else log.error({ err: error, serial }, what);
+}
 
 export interface WgGatewayOptions {
   db: Db;

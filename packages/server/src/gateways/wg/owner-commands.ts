@@ -30,6 +30,7 @@ export type WgCommand =
   | { op: 'openDoor'; deviceId: number; door: number }
   | { op: 'setDoorMode'; deviceId: number; door: number; mode: number; delay: number }
   | { op: 'setTime'; deviceId: number }
+  | { op: 'readCard'; deviceId: number; card: number; door: number }
   | { op: 'syncNow'; deviceId: number };
 
 /** Its answer: what the command returns there, or why it failed, in the operator's terms. */
@@ -100,6 +101,8 @@ async function runHere(
       return { value: null };
     case 'setTime':
       return { value: await local.setTime(device) };
+    case 'readCard':
+      return { value: (await local.readCard(device, m.card, m.door)) as unknown as Json };
     case 'syncNow':
       local.syncNow(device);
       return { value: null };

@@ -2,6 +2,7 @@
 // the progress told to the area's browsers and written to the controller's state row, in order.
 
 import { saveDeviceState, type ControllerRef } from '../../modules/access-control/index.ts';
+import { LeaseLostError } from '../../platform/cluster/index.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { WgDevice } from './driver.ts';
 import { DEFAULT_BACKOFF } from './options.ts';
@@ -74,12 +75,12 @@ export async function runSyncPass(
 ): Promise<void> {
   const { compare, rewrite } = options;
   const progress = progressReporter(env, device, ctx, options.progress);
-  await saveDeviceState(ctx, device.Id, {
-    SyncState: 'running',
-    SyncStartedAt: ctx.clock.now(),
-    SyncError: null,
-  });
   try {
+    await saveDeviceState(ctx, device.Id, {
+      SyncState: 'running',
+      SyncStartedAt: ctx.clock.now(),
+      SyncError: null,
+    });
     const backoff = env.options.backoff ?? DEFAULT_BACKOFF;
     const outcome = await syncController(env.driver, ctx, device, wg, {
       backoff,
@@ -105,6 +106,12 @@ export async function runSyncPass(
     });
   } catch (error) {
     options.progress(undefined);
+    // Given away during the pass (the lease moved; the new owner syncs it): nothing failed, and this instance may
+    // write nothing more of the controller. Before, the rejection of the pass's first write went unhandled.
+    if (error instanceof LeaseLostError) {
+      env.log.info({ serial: device.SerialNumber }, 'wg sync: controller given away during the pass');
+      return;
+    }
     env.log.error({ err: error, serial: device.SerialNumber }, 'wg sync');
     await progress.written();
     await saveDeviceState(ctx, device.Id, {

@@ -11,16 +11,24 @@ import {
   holdController,
   lockdownHoldMode,
   saveDeviceState,
+  type ControllerCardRead,
   type ControllerRef,
   type StoredControllerRecord,
 } from '../../modules/access-control/index.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { doorCount } from '@gatehouse/shared';
+import { readCardAt } from './card-read.ts';
 import { collectRecords } from './collector.ts';
 import { checkForgotten, checkRecordRing, controllerOnline, lookAtDoors } from './door-watch.ts';
 import { WgError, type WgDevice, type WgDeviceChange, type WgDriver } from './driver.ts';
 import { advertiseFor } from './local-address.ts';
-import { DEFAULT_BACKOFF, type GatewayLog, type HubLike, type WgGatewayOptions } from './options.ts';
+import {
+  DEFAULT_BACKOFF,
+  logControllerFailure,
+  type GatewayLog,
+  type HubLike,
+  type WgGatewayOptions,
+} from './options.ts';
 import { runSyncPass, type SyncStatus } from './session-sync.ts';
 import { toLocalDateTime } from './time.ts';
 
@@ -153,7 +161,7 @@ export class ControllerSession {
       await lookAtDoors(this.ctx, device, status, doorCount(device.Type), this.env.hub);
     } catch (error) {
       if (!(error instanceof WgError))
-        this.env.log.error({ err: error, serial: device.SerialNumber }, 'wg collection');
+        logControllerFailure(this.env.log, error, device.SerialNumber, 'wg collection');
     }
   }
 
@@ -288,7 +296,9 @@ export class ControllerSession {
       // The firmware is learnt from 0x94 (configure); a state change before that must not erase it.
       ...(state.firmware ? { Firmware: state.firmware } : {}),
       LastError: state.lastError,
-    }).catch((error: unknown) => this.env.log.error({ err: error }, 'wg device state'));
+    }).catch((error: unknown) =>
+      logControllerFailure(this.env.log, error, device.SerialNumber, 'wg device state'),
+    );
   }
 
   /**
@@ -387,6 +397,11 @@ export class ControllerSession {
 
   async setDoorMode(device: ControllerRef, door: number, mode: number, delay: number): Promise<void> {
     await this.command(device, (wg) => this.env.driver.setDoorControl(wg, door, { mode, delay }));
+  }
+
+  /** An access check's read of one card at one door (card-read.ts): nothing written, failures in the operator's terms. */
+  readCard(device: ControllerRef, card: number, door: number): Promise<ControllerCardRead> {
+    return this.command(device, (wg) => readCardAt(this.env.driver, wg, device, card, door));
   }
 
   async setTime(device: ControllerRef): Promise<{ driftSeconds: number | null }> {

@@ -25,6 +25,8 @@ export function wgGateway(
   return {
     name: 'wg',
     async start() {
+      // Said before the first round shares the controllers out, so this instance is counted among the drivers.
+      await deps.cluster?.drive('wg', true);
       running = await WgGateway.start({
         ...settings,
         db: deps.db,
@@ -38,6 +40,7 @@ export function wgGateway(
     async close() {
       await running?.close();
       running = undefined;
+      await deps.cluster?.drive('wg', false);
     },
     health() {
       const devices = running ? running.controllerCount() : 0;
@@ -63,7 +66,7 @@ function ownership(deps: GatewayDeps): WgOwnership | undefined {
       clock: deps.clock,
       kind: 'wg',
       self: cluster.id,
-      live: () => cluster.liveInstances(),
+      live: () => cluster.liveInstances('wg'),
       ttlMs: WG_LEASE_MS,
     }),
     owners: cluster.owners,

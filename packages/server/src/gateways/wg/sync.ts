@@ -4,6 +4,7 @@
 // the device). Because it compares against the controller's actual list, a controller that was cleared (0x54)
 // or replaced is rebuilt by the same pass.
 
+import { controllerDate } from '@gatehouse/shared';
 import {
   confirmSync,
   failSync,
@@ -16,7 +17,6 @@ import {
 import type { ServiceContext } from '../../platform/context.ts';
 import type { LocalDate } from './codec.ts';
 import { WgError, type CardRecord, type WgDevice, type WgDriver } from './driver.ts';
-import { toLocalDateTime } from './time.ts';
 
 export type SyncPhase = 'read' | 'write' | 'done';
 
@@ -42,10 +42,9 @@ export interface SyncOptions {
   rulesFirst?: () => Promise<'offline' | 'refused' | 'timeout' | null>;
 }
 
+/** The local date a validity bound is written as: the shared rule the access check compares with (controllerDate). */
 function localDate(ms: number, zone: string): LocalDate {
-  // The protocol's dates run 2000..2099 in practice (BCD century 20); clamp what the database allows beyond.
-  const clamped = Math.min(Math.max(ms, Date.UTC(2000, 0, 2)), Date.UTC(2099, 11, 30));
-  const { year, month, day } = toLocalDateTime(new Date(clamped), zone);
+  const [year, month, day] = controllerDate(ms, zone).split('-').map(Number) as [number, number, number];
   return { year, month, day };
 }
 

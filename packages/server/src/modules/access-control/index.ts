@@ -26,7 +26,11 @@ import { visitorPassRoutes } from './visitor-pass/routes.ts';
 import { visitorPassMigration } from './migration-visitor-pass.ts';
 import { registerVisitorPassDependents } from './visitor-pass/dependents.ts';
 import { areaLockdownRoutes } from './area-lockdown/routes.ts';
+import { accessCheckRoutes } from './access-check/routes.ts';
 import { lockdownMigration } from './migration-lockdown.ts';
+import { occupancyRoutes } from './occupancy/routes.ts';
+import { musterRoutes } from './muster/routes.ts';
+import { occupancyMigration } from './migration-occupancy.ts';
 
 /** The access-control module's face (the ten screens under /accesscontrol, docs/access-control.md). */
 export const accessControlModule: ServerModule = {
@@ -52,6 +56,9 @@ export const accessControlModule: ServerModule = {
     ...doorMonitorRoutes,
     ...visitorPassRoutes,
     ...areaLockdownRoutes,
+    ...accessCheckRoutes,
+    ...occupancyRoutes,
+    ...musterRoutes,
   ],
   migrations: {
     '0003-access-control': accessControlMigration,
@@ -63,6 +70,7 @@ export const accessControlModule: ServerModule = {
     '0023-swipe-partitions': swipePartitionsMigration,
     '0032-visitor-pass': visitorPassMigration,
     '0033-lockdown': lockdownMigration,
+    '0034-occupancy': occupancyMigration,
   },
   register: () => {
     registerAccessControlDependents();
@@ -92,6 +100,7 @@ export {
   saveDeviceState,
   syncPlan,
   wgControllers,
+  type ControllerCardRead,
   type ControllerRef,
   type DesiredCard,
   type DeviceStatePatch,
@@ -146,6 +155,8 @@ export { lockdownHoldMode, type LockdownDoorPlan, type LockdownPlan } from './ar
 export { CHANGE } from './card-user/change-log.ts';
 export { DAY_MS } from './door-opening-record/service.ts';
 export { pruneSwipeRecords, retentionCutoff } from './door-opening-record/retention.ts';
+// Who is inside from the demo's swipe history, written around the ingest (src/demo).
+export { occupancyFromRecords } from './occupancy/ingest.ts';
 // Monthly partitions of the swipe records on PostgreSQL (the app's singleton job, the demo seeder).
 export {
   ensurePartitionsAhead,
@@ -157,3 +168,4 @@ export type { AccessControlTables } from './tables.ts';
 export type { AccessControlRuleTables } from './tables-rules.ts';
 export type { AccessControlVisitorTables } from './tables-visitor-pass.ts';
 export type { AreaLockdownTables } from './tables-lockdown.ts';
+export type { OccupancyTables } from './tables-occupancy.ts';

@@ -130,7 +130,7 @@ export {
 export { openSessionCount, socketSessions, type SessionScope } from './charge-record/service.ts';
 export { isSocketOffline, shownState, LIVE_LINK_SYSTEM_TYPE } from './common/liveness.ts';
 export { applyChannelEvent, type OrderKind } from './common/payments.ts';
-export { tariffOf, orderAmount } from './common/pricing.ts';
+export { dimensionColumns, tariffOf, orderAmount, usageOf } from './common/pricing.ts';
 export { setSocketStatus } from './charge-equipment/service.ts';
 // The zone power budget's sweep (app.ts runs it once across the cluster; docs/garage.md "Zone power budget").
 export {

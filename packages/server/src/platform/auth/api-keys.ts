@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import { hashToken } from './tokens.ts';
+import { numberOrNull } from '../instants.ts';
 
 /**
  * API keys (issue 29): the credential another system sends as `Authorization: Bearer ghk_…`. A key resolves to
@@ -141,7 +142,7 @@ export class ApiKeyStore {
         areaIds: new Set(areas.map((a) => a.Id)),
         apiKey: { id: row.Id, name: label },
       },
-      expiresAt: row.ExpiresAt === null ? null : Number(row.ExpiresAt),
+      expiresAt: numberOrNull(row.ExpiresAt),
       loadedAt: now,
       touchedAt: row.LastUsedAt === null ? 0 : Number(row.LastUsedAt),
       touchedIp: row.LastUsedIp,

@@ -28,7 +28,7 @@ export {
   type Unsubscribe,
 } from './bus.ts';
 export { PgBus, type PgBusOptions, type PgBusStats } from './pg-bus.ts';
-export { Leases, LeaseLostError, type Lease, type LeaseDb } from './leases.ts';
+export { byLeaseKey, Leases, LeaseLostError, type Lease, type LeaseDb } from './leases.ts';
 export {
   InstanceRegistry,
   instanceId,

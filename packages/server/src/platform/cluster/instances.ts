@@ -112,6 +112,15 @@ export class InstanceRegistry {
     return result.numUpdatedRows > 0n;
   }
 
+  /** Replaces what an instance says of itself (InstanceInfo.meta), read by the others from the next query. */
+  async setMeta(id: string, meta: InstanceMeta | null): Promise<void> {
+    await this.k
+      .updateTable('Instance')
+      .set({ Meta: meta ? JSON.stringify(meta) : null })
+      .where('Id', '=', id)
+      .execute();
+  }
+
   /** Instances whose last heartbeat is at most `withinMs` old, by id. */
   async live(withinMs: number): Promise<InstanceInfo[]> {
     const rows = await this.k

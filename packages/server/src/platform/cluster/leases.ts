@@ -1,6 +1,7 @@
 import {
   sql,
   type Expression,
+  type ExpressionBuilder,
   type Kysely,
   type SelectQueryBuilder,
   type Selectable,
@@ -37,6 +38,14 @@ export interface Lease {
   epoch: number;
   expiresAt: number;
 }
+
+/**
+ * The order in which one transaction locks several leases of a kind: by key as `collate "C"` sorts it in SQL
+ * (the same as JavaScript's for the ASCII keys used: device ids, job names). A holder's renewal and release lock
+ * its rows in this order (Leases.updateHeld), so a transaction fencing several leases fences them in it too;
+ * in any other order the two can deadlock.
+ */
+export const byLeaseKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Thrown by `assertLease` when the epoch is no longer the lease's current one (taken over or released). */
 export class LeaseLostError extends Error {
@@ -176,22 +185,39 @@ export class Leases {
    */
   async renewHeld(kind: string, holder: string, ttlMs: number): Promise<Map<string, number>> {
     checkTtl(ttlMs);
-    const rows = await this.k
-      .updateTable('Lease')
-      .set({ ExpiresAt: this.clock.now() + ttlMs })
-      .where('Kind', '=', kind)
-      .where('Holder', '=', holder)
-      .returning(['Key', 'Epoch'])
-      .execute();
+    const rows = await this.updateHeld(holder, kind, { ExpiresAt: this.clock.now() + ttlMs });
     return new Map(rows.map((r) => [r.Key, Number(r.Epoch)]));
   }
 
   /** Releases everything `holder` holds (a graceful shutdown), or only its leases of `kind`; returns how many. */
   async releaseAll(holder: string, kind?: string): Promise<number> {
-    let query = this.k.updateTable('Lease').set({ Holder: null, ExpiresAt: 0 }).where('Holder', '=', holder);
-    if (kind !== undefined) query = query.where('Kind', '=', kind);
-    const result = await query.executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return (await this.updateHeld(holder, kind, { Holder: null, ExpiresAt: 0 })).length;
+  }
+
+  /**
+   * Changes every lease `holder` holds (of `kind` when given) in one statement. On PostgreSQL its rows are
+   * locked in `byLeaseKey` order by the sorted sub-select (sorted before it locks), and the UPDATE reaches only
+   * rows it has locked. A plain multi-row UPDATE locked them in scan order (heap or index order), which no other
+   * transaction can follow: with a store of pushed records fencing two of the same leases the other way round
+   * (FOR SHARE), PostgreSQL found a deadlock and aborted the renewal (bench:wg, two instances). Locks taken in one
+   * order by every transaction taking several form no cycle. SQLite runs one write at a time.
+   */
+  private updateHeld(holder: string, kind: string | undefined, values: Updateable<LeaseTable>) {
+    const mine = (eb: ExpressionBuilder<ClusterTables, 'Lease'>) =>
+      eb.and([eb('Holder', '=', holder), ...(kind === undefined ? [] : [eb('Kind', '=', kind)])]);
+    let query = this.k.updateTable('Lease').set(values).where(mine);
+    if (this.db.dialect === 'postgres') {
+      const locked = this.k
+        .selectFrom('Lease')
+        .select(['Kind', 'Key'])
+        .where(mine)
+        .orderBy(sql`"Kind" collate "C"`)
+        .orderBy(sql`"Key" collate "C"`)
+        .forNoKeyUpdate()
+        .$asTuple('Kind', 'Key');
+      query = query.where((eb) => eb(eb.refTuple('Kind', 'Key'), 'in', locked));
+    }
+    return query.returning(['Key', 'Epoch']).execute();
   }
 
   /** The current tenure of a lease: null when it was never taken, is released or has expired. */
@@ -251,6 +277,8 @@ export class Leases {
    * LeaseLostError unless `epoch` is current, and on PostgreSQL keeps the lease row locked FOR SHARE until
    * commit, so the lease cannot change hands in the middle of the transaction (several transactions of the
    * holder share the lock; a takeover waits for them). SQLite runs one write transaction at a time anyway.
+   * A transaction fencing several leases fences them in `byLeaseKey` order, the order the holder's renewal
+   * locks them in.
    */
   async assertLease(trx: AppKysely, kind: string, key: string, epoch: number): Promise<void> {
     if (!trx.isTransaction) throw new Error('assertLease must run inside the transaction it protects');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../clock.ts';
 import { LocalBus, type Bus } from './bus.ts';
-import { InstanceRegistry, joinCluster, type Membership } from './instances.ts';
+import { InstanceRegistry, joinCluster, type InstanceMeta, type Membership } from './instances.ts';
 import { Leases } from './leases.ts';
 import { OwnerCalls } from './owner-calls.ts';
 import { PgBus } from './pg-bus.ts';
@@ -31,6 +31,8 @@ export class ClusterNode {
   /** Commands addressed to the instance that owns a device, with its answer back (owner-calls.ts). */
   readonly owners: OwnerCalls;
   private membership: Membership | undefined;
+  /** The kinds of device this instance drives now (its gateway for them is running), told to the others. */
+  private readonly drives = new Set<string>();
   private readonly singletons: SingletonRunner[] = [];
   private started = false;
 
@@ -76,9 +78,14 @@ export class ClusterNode {
   }
 
   async start(): Promise<void> {
+    const meta = () => this.meta();
     this.membership = await joinCluster(this.registry, this.id, {
       everyMs: HEARTBEAT_MS,
       ...(this.address ? { address: this.address } : {}),
+      // A getter: registering again after the row was lost says what the instance drives then, not at start.
+      get meta() {
+        return meta();
+      },
       onError: (error) => this.log.error({ err: error }, 'cluster heartbeat'),
     });
     await this.bus.ready();
@@ -86,9 +93,26 @@ export class ClusterNode {
     for (const runner of this.singletons) runner.start();
   }
 
-  /** Instances that heartbeated recently, this one included. */
-  async liveInstances(): Promise<string[]> {
-    return (await this.registry.live(LIVE_WITHIN_MS)).map((i) => i.id);
+  /**
+   * Instances that heartbeated recently, this one included. With `kind`, only those that drive devices of that
+   * kind: an instance started with its WG gateway off is alive but must not be handed controllers it would
+   * never drive. A row that says nothing of what it drives (written by an earlier version) counts as driving
+   * everything, as it did then.
+   */
+  async liveInstances(kind?: string): Promise<string[]> {
+    const live = await this.registry.live(LIVE_WITHIN_MS);
+    return live.filter((i) => kind === undefined || drivesKind(i.meta, kind)).map((i) => i.id);
+  }
+
+  /** Tells the others that this instance drives (or no longer drives) devices of `kind`. */
+  async drive(kind: string, on: boolean): Promise<void> {
+    if (on) this.drives.add(kind);
+    else this.drives.delete(kind);
+    if (this.started) await this.registry.setMeta(this.id, this.meta());
+  }
+
+  private meta(): InstanceMeta {
+    return { drives: [...this.drives].sort() };
   }
 
   async close(): Promise<void> {
@@ -97,6 +121,11 @@ export class ClusterNode {
     await this.membership?.stop();
     await this.bus.close();
   }
+}
+
+function drivesKind(meta: InstanceMeta | null, kind: string): boolean {
+  const drives = meta?.drives;
+  return !Array.isArray(drives) || drives.includes(kind);
 }
 
 /**

@@ -52,12 +52,21 @@ export interface Exportable {
 const exportables = new Map<string, Exportable>();
 const listUrls = new Map<string, string>();
 
-/** Registers an export with the URL of the list it exports (what the export comparison test reads). */
-export function registerExportable(exportable: Exportable, listUrl?: string): void {
+/**
+ * Registers an export with the URL of the list it exports (what the export comparison test reads). Answers what
+ * takes it out again: a test's own export must not stay for the next file of its worker (test files share this
+ * module, vitest.config.ts), where the comparison of every export with its list would meet it.
+ */
+export function registerExportable(exportable: Exportable, listUrl?: string): () => void {
   if (!(exportable.query instanceof z.ZodObject))
     throw new Error(`export ${exportable.name}: its query must be an object of the list's filters`);
   exportables.set(exportable.name, exportable);
   if (listUrl) listUrls.set(exportable.name, listUrl);
+  return () => {
+    if (exportables.get(exportable.name) !== exportable) return;
+    exportables.delete(exportable.name);
+    listUrls.delete(exportable.name);
+  };
 }
 
 /** Every export registered so far, with its list's URL. */

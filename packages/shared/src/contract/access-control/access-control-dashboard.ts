@@ -3,6 +3,7 @@ import { operation } from '../operation.ts';
 import { ACCESS_CONTROL_ANY } from '../permissions.ts';
 import { ACCESS_CONTROL_TAG } from './common.ts';
 import { doorAlarmItem } from './door-alarm.ts';
+import { occupancySummary } from './occupancy.ts';
 
 /** An alarm a door has raised and not yet cleared (GET /api/AccessControlDashboard, docs/access-control.md). */
 export const openDoorAlarm = z.object({
@@ -39,6 +40,8 @@ export const accessControlSummary = z.object({
   Alarms: z.object({ Open: z.number(), Items: z.array(openDoorAlarm) }),
   /** Alarm records waiting for an operator's acknowledgement: count, and the newest few. */
   OpenAlarms: z.object({ Count: z.number(), Items: z.array(doorAlarmItem) }),
+  /** Who is inside now, and the roll call under way (GET /api/Occupancy/Summary). */
+  Occupancy: occupancySummary,
 });
 export type AccessControlSummary = z.output<typeof accessControlSummary>;
 

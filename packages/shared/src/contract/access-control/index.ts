@@ -20,3 +20,6 @@ export * from './door-alarm.ts';
 export * from './door-monitor.ts';
 export * from './area-lockdown.ts';
 export * from './visitor-pass.ts';
+export * from './access-check.ts';
+export * from './occupancy.ts';
+export * from './muster.ts';

@@ -3,6 +3,7 @@ import { chargeStopReason } from '../../enums/garage.ts';
 import { resourceApi } from '../operation.ts';
 import { BICYCLE_ANY } from '../permissions.ts';
 import { filterSchema } from '../wire.ts';
+import { priceLine } from './charge-order.ts';
 import { GARAGE_TAG, placeFilters, sessionFields } from './common.ts';
 
 /** A ChargeRecord row, as GET /api/ChargeRecord lists it and GET /api/ChargeRecord/{Id} returns it. */
@@ -16,6 +17,12 @@ export const chargeRecordItem = z.object({
   AmountCents: z.number().nullable(),
   Estimated: z.boolean(),
   PaymentState: z.number().nullable(),
+  /**
+   * The order's itemised lines, as the charging-order list has them (stored at settlement, the live estimate's
+   * while the session runs, read from the terms for an order settled before orders were itemised when they give
+   * its amount); null without an order or when they cannot be told. A card's history shows what it paid for.
+   */
+  Lines: z.array(priceLine).nullable(),
 });
 export type ChargeRecordItem = z.output<typeof chargeRecordItem>;
 

@@ -77,6 +77,10 @@ export const audit: CatalogueShape<typeof zh> = {
     lockdown: 'Area lockdown',
     evacuate: 'Area evacuation',
     releaseLockdown: 'Release lockdown or evacuation',
+    startMuster: 'Start roll call',
+    markSafe: 'Mark safe',
+    endMuster: 'End roll call',
+    setOccupancyReset: 'Set occupancy reset hour',
   },
   entity: {
     AppUser: 'System user',
@@ -121,6 +125,9 @@ export const audit: CatalogueShape<typeof zh> = {
     Webhook: 'Webhook',
     WebhookDelivery: 'Webhook delivery',
     AreaLockdown: 'Area lockdown or evacuation',
+    Muster: 'Roll call',
+    MusterPerson: 'Person on a roll call',
+    Occupancy: 'Who is inside',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

@@ -157,6 +157,8 @@ export const enums: CatalogueShape<typeof zh> = {
     6: 'Controller offline',
   },
   visitorPassState: { 1: 'Valid', 2: 'Expired', 3: 'Revoked' },
+  musterSafety: { true: 'Safe', false: 'Missing' },
+  occupantKind: { false: 'Card holder', true: 'Visitor' },
   chargeType: {
     0: 'Temporary parking',
     1: 'Monthly parking',

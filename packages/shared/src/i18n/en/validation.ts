@@ -36,4 +36,5 @@ export const validation: Record<keyof typeof zh, string> = {
   passcodeCount: 'At most 4 passcodes per door',
   passcodeRepeated: 'The same passcode is entered twice',
   mustBeFuture: 'Must be later than now',
+  localMinute: "A time of the area's clock written YYYY-MM-DD HH:mm",
 };

@@ -77,6 +77,10 @@ export const audit: CatalogueShape<typeof zh> = {
     lockdown: 'Cierre del área',
     evacuate: 'Evacuación del área',
     releaseLockdown: 'Liberar cierre o evacuación',
+    startMuster: 'Iniciar recuento',
+    markSafe: 'Marcar a salvo',
+    endMuster: 'Terminar recuento',
+    setOccupancyReset: 'Fijar la hora de reinicio de la ocupación',
   },
   entity: {
     AppUser: 'Usuario del sistema',
@@ -121,6 +125,9 @@ export const audit: CatalogueShape<typeof zh> = {
     Webhook: 'Webhook',
     WebhookDelivery: 'Entrega de webhook',
     AreaLockdown: 'Cierre o evacuación del área',
+    Muster: 'Recuento de personas',
+    MusterPerson: 'Persona de un recuento',
+    Occupancy: 'Quién está dentro',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

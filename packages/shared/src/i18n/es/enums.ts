@@ -157,6 +157,8 @@ export const enums: CatalogueShape<typeof zh> = {
     6: 'Controlador desconectado',
   },
   visitorPassState: { 1: 'Vigente', 2: 'Caducado', 3: 'Revocado' },
+  musterSafety: { true: 'A salvo', false: 'Falta' },
+  occupantKind: { false: 'Titular de tarjeta', true: 'Visitante' },
   chargeType: {
     0: 'Aparcamiento temporal',
     1: 'Aparcamiento mensual',

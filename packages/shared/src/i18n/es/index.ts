@@ -1,4 +1,5 @@
 import { accessControl } from './accessControl.ts';
+import { accessCheck } from './accessCheck.ts';
 import { admin } from './admin.ts';
 import { audit } from './audit.ts';
 import { common } from './common.ts';
@@ -22,5 +23,6 @@ export const es: CatalogueShape<typeof zh> = {
   admin,
   audit,
   accessControl,
+  accessCheck,
   garage,
 };

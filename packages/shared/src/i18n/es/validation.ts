@@ -36,4 +36,5 @@ export const validation: Record<keyof typeof zh, string> = {
   passcodeCount: 'Como máximo 4 códigos de acceso por puerta',
   passcodeRepeated: 'El mismo código de acceso aparece dos veces',
   mustBeFuture: 'Debe ser posterior al momento actual',
+  localMinute: 'Una hora del reloj del área con el formato AAAA-MM-DD HH:mm',
 };

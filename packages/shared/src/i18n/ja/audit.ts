@@ -77,6 +77,10 @@ export const audit: CatalogueShape<typeof zh> = {
     lockdown: 'エリア封鎖',
     evacuate: 'エリア避難',
     releaseLockdown: '封鎖・避難の解除',
+    startMuster: '点呼の開始',
+    markSafe: '無事確認',
+    endMuster: '点呼の終了',
+    setOccupancyReset: '在室リセット時刻の設定',
   },
   entity: {
     AppUser: 'システムユーザー',
@@ -121,6 +125,9 @@ export const audit: CatalogueShape<typeof zh> = {
     Webhook: 'Webhook',
     WebhookDelivery: 'Webhook 配信',
     AreaLockdown: 'エリアの封鎖・避難',
+    Muster: '点呼',
+    MusterPerson: '点呼対象者',
+    Occupancy: '在室者',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

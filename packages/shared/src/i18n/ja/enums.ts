@@ -157,6 +157,8 @@ export const enums: CatalogueShape<typeof zh> = {
     6: 'コントローラーオフライン',
   },
   visitorPassState: { 1: '有効', 2: '期限切れ', 3: '取消済み' },
+  musterSafety: { true: '無事確認', false: '未確認' },
+  occupantKind: { false: 'カード所持者', true: '訪問者' },
   chargeType: {
     0: '一時駐車',
     1: '月極駐車',

@@ -36,4 +36,5 @@ export const validation: Record<keyof typeof zh, string> = {
   passcodeCount: 'パスコードは 1 つのドアにつき 4 つまでです',
   passcodeRepeated: '同じパスコードが 2 回入力されています',
   mustBeFuture: '現在より後の日時を指定してください',
+  localMinute: 'エリアの時刻を YYYY-MM-DD HH:mm の形式で入力してください',
 };

@@ -80,6 +80,10 @@ export const audit = {
     lockdown: '区域封锁',
     evacuate: '区域疏散',
     releaseLockdown: '解除封锁/疏散',
+    startMuster: '开始点名',
+    markSafe: '人工确认安全',
+    endMuster: '结束点名',
+    setOccupancyReset: '设置在场清零时间',
   },
   entity: {
     AppUser: '系统用户',
@@ -124,6 +128,9 @@ export const audit = {
     Webhook: 'Webhook 订阅',
     WebhookDelivery: 'Webhook 推送记录',
     AreaLockdown: '区域封锁/疏散',
+    Muster: '紧急点名',
+    MusterPerson: '点名人员',
+    Occupancy: '在场人员',
   },
   /** Snapshot fields that no module's field labels name. */
   field: {

@@ -93,6 +93,8 @@ export const enums = {
     6: '控制器离线',
   },
   visitorPassState: { 1: '有效', 2: '已过期', 3: '已撤销' },
+  musterSafety: { true: '已确认安全', false: '未到' },
+  occupantKind: { false: '持卡人', true: '访客' },
   chargeType: { 0: '临时停车', 1: '月租停车', 2: '月租停车（含充电）', 3: '临时充电' },
   temporaryChargeType: { 0: '未配置', 1: '计时', 2: '计量', 3: '按次' },
   timeUnit: { 0: '小时', 1: '天', 2: '月', 3: '年' },

@@ -1,4 +1,5 @@
 import { accessControl } from './accessControl.ts';
+import { accessCheck } from './accessCheck.ts';
 import { admin } from './admin.ts';
 import { audit } from './audit.ts';
 import { common } from './common.ts';
@@ -19,5 +20,6 @@ export const zh = {
   admin,
   audit,
   accessControl,
+  accessCheck,
   garage,
 } as const;

@@ -35,4 +35,5 @@ export const validation = {
   passcodeCount: '每个门最多 4 个开门密码',
   passcodeRepeated: '开门密码重复',
   mustBeFuture: '必须晚于当前时间',
+  localMinute: '请按 YYYY-MM-DD HH:mm 填写本区域的时间',
 } as const;

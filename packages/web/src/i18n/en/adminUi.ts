@@ -16,7 +16,7 @@ export const adminUi: CatalogueShape<typeof zh> = {
   lockedUntil: 'Locked until {{time}}',
   lockFrom: 'from {{address}}',
   lockEverywhere: 'from every address',
-  lockedTitle: '{{count}} account(s) locked after repeated failed logins; locks end by themselves',
+  lockedTitle: 'Accounts locked after repeated failed logins: {{count}}; locks end by themselves',
   unlock: 'Unlock',
   confirmUnlock: "Lift this account's login lock?",
   unlocked: 'Unlocked; the user can sign in again',

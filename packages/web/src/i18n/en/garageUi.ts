@@ -23,9 +23,10 @@ export const garageUi: CatalogueShape<typeof zh> = {
       atBudget: 'At budget: new charging refused',
       over: 'Over budget',
     },
-    metered: '{{n}} sockets with a reading in the last {{seconds}} s',
-    unknown: '{{n}} running sessions without a recent reading: power unknown, not counted',
-    limited: '{{n}} sessions limited',
+    // Counts stand after a colon: no noun beside a number, so one reads as well as many ("1 running sessions").
+    metered: 'Sockets with a reading in the last {{seconds}} s: {{n}}',
+    unknown: 'Running sessions without a recent reading (power unknown, not counted): {{n}}',
+    limited: 'Sessions limited: {{n}}',
     overSince: 'Over budget since {{time}}',
     budgetHint:
       "The most the zone's feeder may carry. At it, no new charging starts; above it for longer than the grace (system settings), SmartCharging hosts are limited to a fair share and other sessions stopped, newest first. Empty: no budget",
@@ -173,6 +174,17 @@ export const garageUi: CatalogueShape<typeof zh> = {
     linesEstimated: 'Estimate: settled by the same pricing when charging ends',
     noLines: 'Nothing to pay',
   },
+  record: {
+    ended: 'How it ended',
+    colon: ': ',
+    safetyStop: 'Safety stop',
+    why: {
+      3: 'An operator cut the power at the socket.',
+      8: "The charger or the battery ran hotter than the zone's temperature limit, so Gatehouse cut the power; the host charges again only once an operator has checked it and cleared the alarm.",
+      9: 'The zone drew more power than its budget for longer than the grace period, so Gatehouse stopped the newest sessions first.',
+      10: "The zone's emergency stop (smoke, fire or another danger reported) cut every session; no charging starts there until it is released.",
+    },
+  },
   vehicle: {
     keyword: 'Plate, owner, phone or card',
     sellPass: 'Sell a pass',
@@ -211,7 +223,7 @@ export const garageUi: CatalogueShape<typeof zh> = {
     whereHost: 'the charger',
     wherePort: 'socket {{port}}',
     last: 'Last reading {{temperature}} ({{time}})',
-    sessions: '{{count}} session(s) stopped: {{ports}}',
+    sessions: 'Sessions stopped: {{count}} ({{ports}})',
     port: 'socket {{port}}',
     noSessions: 'No session was running when it was raised',
     clear: 'Clear alarm',
@@ -222,7 +234,7 @@ export const garageUi: CatalogueShape<typeof zh> = {
     cleared: 'Over-temperature alarm of {{host}} cleared',
     tile: 'Over-temperature alarm',
     notification: 'Over-temperature alarm',
-    notificationText: '{{host}}: {{cause}}; {{count}} session(s) stopped',
+    notificationText: '{{host}}: {{cause}}; sessions stopped: {{count}}',
     limitHint:
       'A charger of this zone reporting a temperature above this puts its host in over-temperature alarm: its sessions stop and none starts until the alarm is cleared. Empty: no limit.',
   },

@@ -20,6 +20,8 @@ import { garageUi } from './garageUi.ts';
 import { apiKeyUi } from './apiKeyUi.ts';
 import { webhookUi } from './webhookUi.ts';
 import { lockdownUi } from './lockdownUi.ts';
+import { musterUi } from './musterUi.ts';
+import { accessCheckUi } from './accessCheckUi.ts';
 
 export const en: CatalogueShape<WebCatalogue> = {
   app,
@@ -49,4 +51,6 @@ export const en: CatalogueShape<WebCatalogue> = {
   apiKeyUi,
   webhookUi,
   lockdownUi,
+  musterUi,
+  accessCheckUi,
 };

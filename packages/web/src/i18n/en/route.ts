@@ -24,6 +24,8 @@ export const route = {
   doorSchedules: 'Door Schedules',
   visitorPasses: 'Visitor Passes',
   visitorLog: 'Visitor Log',
+  muster: 'Occupancy & Muster',
+  accessCheck: 'Access Check',
   garage: 'Bike Garage',
   chargeRules: 'Charge Rules',
   parkAreas: 'Parking Zones',

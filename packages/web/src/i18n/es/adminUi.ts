@@ -16,7 +16,7 @@ export const adminUi: CatalogueShape<typeof zh> = {
   lockedUntil: 'Bloqueada hasta {{time}}',
   lockFrom: 'desde {{address}}',
   lockEverywhere: 'desde cualquier dirección',
-  lockedTitle: '{{count}} cuenta(s) bloqueada(s) por intentos de acceso fallidos; el bloqueo termina solo',
+  lockedTitle: 'Cuentas bloqueadas por intentos de acceso fallidos: {{count}}; el bloqueo termina solo',
   unlock: 'Desbloquear',
   confirmUnlock: '¿Quitar el bloqueo de acceso de esta cuenta?',
   unlocked: 'Desbloqueada; el usuario puede volver a iniciar sesión',

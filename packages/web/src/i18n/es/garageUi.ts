@@ -23,9 +23,9 @@ export const garageUi: CatalogueShape<typeof zh> = {
       atBudget: 'En el límite: no se inician cargas nuevas',
       over: 'Por encima del límite',
     },
-    metered: '{{n}} tomas con una lectura de los últimos {{seconds}} s',
-    unknown: '{{n}} sesiones en curso sin lectura reciente: potencia desconocida, no contada',
-    limited: '{{n}} sesiones limitadas',
+    metered: 'Tomas con una lectura de los últimos {{seconds}} s: {{n}}',
+    unknown: 'Sesiones en curso sin lectura reciente (potencia desconocida, no contada): {{n}}',
+    limited: 'Sesiones limitadas: {{n}}',
     overSince: 'Por encima del límite desde {{time}}',
     budgetHint:
       'Lo máximo que soporta la línea de la zona. Al alcanzarlo no se inician cargas nuevas; si se supera durante más que el margen (ajustes del sistema), los hosts con carga inteligente se limitan a un reparto equitativo y las demás sesiones se detienen, las más recientes primero. Vacío: sin límite',
@@ -176,6 +176,17 @@ export const garageUi: CatalogueShape<typeof zh> = {
     linesEstimated: 'Estimación: se liquida con el mismo cálculo al terminar la carga',
     noLines: 'Nada que pagar',
   },
+  record: {
+    ended: 'Cómo terminó',
+    colon: ': ',
+    safetyStop: 'Parada de seguridad',
+    why: {
+      3: 'Un operador cortó la corriente en la toma.',
+      8: 'El cargador o la batería superaron el límite de temperatura de la zona y Gatehouse cortó la corriente; el equipo vuelve a cargar solo cuando un operador lo revisa y cierra la alarma.',
+      9: 'La zona consumió más potencia que su límite durante más tiempo que el margen, y Gatehouse detuvo primero las sesiones más recientes.',
+      10: 'La parada de emergencia de la zona (humo, fuego u otro peligro avisado) cortó todas las sesiones; no empieza ninguna carga allí hasta que se libere.',
+    },
+  },
   vehicle: {
     keyword: 'Matrícula, propietario, teléfono o tarjeta',
     sellPass: 'Vender abono',
@@ -214,7 +225,7 @@ export const garageUi: CatalogueShape<typeof zh> = {
     whereHost: 'el cargador',
     wherePort: 'la toma {{port}}',
     last: 'Última lectura {{temperature}} ({{time}})',
-    sessions: '{{count}} carga(s) detenida(s): {{ports}}',
+    sessions: 'Cargas detenidas: {{count}} ({{ports}})',
     port: 'toma {{port}}',
     noSessions: 'No había ninguna carga en curso al activarse',
     clear: 'Borrar alarma',
@@ -225,7 +236,7 @@ export const garageUi: CatalogueShape<typeof zh> = {
     cleared: 'Alarma de sobretemperatura de {{host}} borrada',
     tile: 'Alarma de sobretemperatura',
     notification: 'Alarma de sobretemperatura',
-    notificationText: '{{host}}: {{cause}}; {{count}} carga(s) detenida(s)',
+    notificationText: '{{host}}: {{cause}}; cargas detenidas: {{count}}',
     limitHint:
       'Si un cargador de esta zona informa de una temperatura superior, su equipo entra en alarma de sobretemperatura: sus cargas se detienen y no se inicia ninguna hasta borrarla. Vacío: sin límite.',
   },

@@ -24,6 +24,8 @@ export const route = {
   doorSchedules: 'Horarios de puertas',
   visitorPasses: 'Pases de visitante',
   visitorLog: 'Registro de visitantes',
+  muster: 'Ocupación y recuento',
+  accessCheck: 'Comprobación de acceso',
   garage: 'Garaje de bicicletas',
   chargeRules: 'Tarifas',
   parkAreas: 'Zonas de aparcamiento',

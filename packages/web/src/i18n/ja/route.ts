@@ -24,6 +24,8 @@ export const route = {
   doorSchedules: 'ドアスケジュール',
   visitorPasses: '来訪者パス',
   visitorLog: '来訪者通行記録',
+  muster: '在室者と点呼',
+  accessCheck: '通行チェック',
   garage: '自転車駐輪場',
   chargeRules: '料金ルール',
   parkAreas: '駐輪エリア',

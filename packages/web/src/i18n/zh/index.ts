@@ -18,6 +18,8 @@ import { garageUi } from './garageUi.ts';
 import { apiKeyUi } from './apiKeyUi.ts';
 import { webhookUi } from './webhookUi.ts';
 import { lockdownUi } from './lockdownUi.ts';
+import { musterUi } from './musterUi.ts';
+import { accessCheckUi } from './accessCheckUi.ts';
 
 /** The web app's own catalogue; its shape is the reference for en, es and ja. */
 export const zh = {
@@ -48,6 +50,8 @@ export const zh = {
   apiKeyUi,
   webhookUi,
   lockdownUi,
+  musterUi,
+  accessCheckUi,
 } as const;
 
 export type WebCatalogue = typeof zh;

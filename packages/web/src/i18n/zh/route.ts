@@ -28,6 +28,8 @@ export const route = {
   doorSchedules: '门定时任务',
   visitorPasses: '访客通行证',
   visitorLog: '访客通行记录',
+  muster: '在场人员与点名',
+  accessCheck: '通行检查',
   garage: '非机动车库',
   chargeRules: '收费规则',
   parkAreas: '停车区域',

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -62,7 +63,16 @@ export function deviceCardValue(cardNumber: string): number | null {
 }
 
 /** Printed card numbers, each with its controller form on hover; more than `max` fold into "+n". */
-export function CardNumbersCell({ numbers, max = 2 }: { numbers: readonly string[]; max?: number }) {
+export function CardNumbersCell({
+  numbers,
+  max = 2,
+  link,
+}: {
+  numbers: readonly string[];
+  max?: number;
+  /** Where a card number leads (the access check of that card), when it is a link. */
+  link?: (card: string) => string;
+}) {
   const { t } = useTranslation();
   if (numbers.length === 0) return <Typography.Text type="secondary">{t('acUi.noCard')}</Typography.Text>;
   const shown = numbers.slice(0, max);
@@ -71,7 +81,15 @@ export function CardNumbersCell({ numbers, max = 2 }: { numbers: readonly string
     <Space size={2} wrap={false} className="list-page-nowrap">
       {shown.map((n) => (
         <Tooltip key={n} title={t('acUi.card.deviceForm', { value: deviceCardValue(n) ?? '-' })}>
-          <Tag className="ac-card-number">{n}</Tag>
+          <Tag className="ac-card-number">
+            {link ? (
+              <Link to={link(n)} data-testid="card-check">
+                {n}
+              </Link>
+            ) : (
+              n
+            )}
+          </Tag>
         </Tooltip>
       ))}
       {rest.length > 0 && (

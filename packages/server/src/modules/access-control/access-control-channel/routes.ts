@@ -5,6 +5,7 @@ import { implementResource } from '../../../platform/resource.ts';
 import { route } from '../../../platform/route.ts';
 import { doorColumns } from '../common.ts';
 import {
+  afterChannelChanged,
   assertChannelRemovable,
   changedChannel,
   channelQuery,
@@ -38,7 +39,7 @@ export const accessControlChannelRoutes = [
     timestamps: true,
     unique: [{ fields: ['DeviceId', 'Name'], key: 'error.nameTaken' }],
     create: { values: newChannel },
-    update: { values: changedChannel },
+    update: { values: changedChannel, after: afterChannelChanged },
     remove: { check: (_ctx, row, trx) => assertChannelRemovable(trx, row.Id as number) },
     export: {
       titleKey: 'accessControl.title.channelManagement',

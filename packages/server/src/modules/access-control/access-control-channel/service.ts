@@ -134,7 +134,6 @@ export async function newChannel(input: CreateBody, ctx: AreaContext, trx: Trx) 
   };
 }
 
-/** A new door or direction changes what the controller must know about every live authorisation. */
 export async function changedChannel(
   input: UpdateBody,
   ctx: AreaContext,
@@ -143,8 +142,6 @@ export async function changedChannel(
 ) {
   const device = await deviceOf(ctx, trx, existing.DeviceId as number);
   await checkDoor(trx, device, input.DoorNumber, input.Direction, input.Id);
-  if (input.DoorNumber !== existing.DoorNumber || input.Direction !== existing.Direction)
-    await markChannelChanged(trx, input.Id, ctx.clock.now());
   await saveDoorRule(ctx, trx, existing.DeviceId as number, input);
   return {
     DoorNumber: input.DoorNumber,
@@ -153,6 +150,20 @@ export async function changedChannel(
     ...(input.ReaderType !== undefined ? { ReaderType: input.ReaderType } : {}),
     ...(input.Remark !== undefined ? { Remark: input.Remark } : {}),
   };
+}
+
+/**
+ * A new door or direction changes what the controller must know about every live authorisation: they wait for
+ * an update. After the channel's row is written, so their events (lifecycle.ts) name the new door.
+ */
+export async function afterChannelChanged(
+  input: UpdateBody,
+  ctx: AreaContext,
+  trx: Trx,
+  existing: Record<string, unknown>,
+): Promise<void> {
+  if (input.DoorNumber !== existing.DoorNumber || input.Direction !== existing.Direction)
+    await markChannelChanged(ctx, trx, input.Id, ctx.clock.now());
 }
 
 /**

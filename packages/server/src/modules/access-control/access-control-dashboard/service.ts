@@ -5,10 +5,11 @@ import { controllerStateAsKnown, gatewayRunning } from '../access-control-device
 import { PENDING_SYNC } from '../card-user-link-channel/lifecycle.ts';
 import { openAlarms as alarmsToAcknowledge } from '../door-alarm/service.ts';
 import { ALARM_WINDOW_MS, RECORD, doorsInAlarm } from '../door-monitor/door-rule.ts';
+import { occupancySummary } from '../occupancy/service.ts';
 
 /**
  * The access-control overview of the dashboard (docs/access-control.md, "Dashboard"): controllers by
- * connection, today's swipes, authorisations waiting for the device sync and doors in alarm.
+ * connection, today's swipes, authorisations waiting for the device sync, doors in alarm, and who is inside.
  */
 
 /** Doors in alarm the overview lists (the count covers all). */
@@ -79,12 +80,13 @@ async function openAlarms(ctx: AreaContext): Promise<AccessControlSummary['Alarm
 
 export async function accessControlSummary(ctx: AreaContext): Promise<AccessControlSummary> {
   const zone = await areaTimeZone(ctx.db.kysely, ctx.areaId);
-  const [Controllers, Today, Authorizations, Alarms, OpenAlarms] = await Promise.all([
+  const [Controllers, Today, Authorizations, Alarms, OpenAlarms, Occupancy] = await Promise.all([
     controllersByState(ctx),
     todaysSwipes(ctx, zone),
     waitingAuthorizations(ctx),
     openAlarms(ctx),
     alarmsToAcknowledge(ctx, ALARMS_LISTED),
+    occupancySummary(ctx),
   ]);
-  return { TimeZone: zone, Controllers, Today, Authorizations, Alarms, OpenAlarms };
+  return { TimeZone: zone, Controllers, Today, Authorizations, Alarms, OpenAlarms, Occupancy };
 }

@@ -1,7 +1,7 @@
-import { DEFAULT_SITE_TIME_ZONE, PROTOCOL_WG, displayToCard } from '@gatehouse/shared';
+import { DEFAULT_SITE_TIME_ZONE, PROTOCOL_WG, displayToCard, type ChainSlot } from '@gatehouse/shared';
 import { customTimeZone } from '../../../platform/area-zone.ts';
 import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
-import { isoOrNull } from '../../../platform/instants.ts';
+import { isoOrNull, numberOrNull } from '../../../platform/instants.ts';
 import { emitEvent } from '../../../platform/outbox/outbox.ts';
 import type { SyncRow } from '../card-user-link-channel/device-sync.ts';
 import { ISSUE } from '../card-user-link-channel/lifecycle.ts';
@@ -49,8 +49,23 @@ export interface ControllerRef {
   TimeZone: string;
 }
 
+/**
+ * What a controller holds of one card at one door, read live for an access check (docs/access-control.md, "Access
+ * check"): the card (0x5A; dates as local dates, null for none), the time profiles its door value names followed
+ * through their links (0x98; `profile` null for a slot the controller does not hold), the door's control (0x82) and
+ * its clock's drift (0x32, controller minus server, in seconds).
+ */
+export interface ControllerCardRead {
+  card: { from: string | null; to: string | null; doors: number[]; pin: boolean } | null;
+  profiles: { slot: number; profile: ChainSlot | null }[];
+  door: { mode: number; delay: number };
+  driftSeconds: number | null;
+}
+
 export interface DoorControllers {
   openDoor(device: ControllerRef, door: number): Promise<void>;
+  /** Reads what the controller holds of a card (its controller value) at a door, and its clock: nothing is written. */
+  readCard(device: ControllerRef, card: number, door: number): Promise<ControllerCardRead>;
   setDoorMode(device: ControllerRef, door: number, mode: number, delay: number): Promise<void>;
   /** Sets the controller's clock to now; resolves with the drift measured just before. */
   setTime(device: ControllerRef): Promise<{ driftSeconds: number | null }>;
@@ -122,7 +137,7 @@ export async function wgControllers(ctx: ServiceContext, deviceId?: number): Pro
     SerialNumber: r.SerialNumber,
     Name: r.Name,
     Ip: r.Ip,
-    Port: r.Port === null ? null : Number(r.Port),
+    Port: numberOrNull(r.Port),
     Type: r.Type,
     TimeZone: customTimeZone(r.Custom) ?? DEFAULT_SITE_TIME_ZONE,
   }));
@@ -263,6 +278,7 @@ async function profileHeads(
   ctx: ServiceContext,
   deviceId: number,
   any: boolean,
+  keep: boolean,
 ): Promise<Map<number, number>> {
   if (!any) return new Map();
   const device = await ctx.db.kysely
@@ -275,12 +291,13 @@ async function profileHeads(
     ctx.db.kysely,
     { Id: device.Id, AreaId: device.AreaId },
     ctx.clock.now(),
+    keep,
   );
   return 'over' in plan ? new Map() : plan.head;
 }
 
 /** An authorisation of the device as the plan reads it, with its holder, door and visitor pass (if any). */
-function planLinks(k: Trx, deviceId: number) {
+function planLinks(k: Trx, deviceId: number, cardUserId: number | undefined) {
   return k
     .selectFrom('CardUserLinkChannel as L')
     .innerJoin('CardUser as U', 'U.Id', 'L.CardUserId')
@@ -304,6 +321,7 @@ function planLinks(k: Trx, deviceId: number) {
     ])
     .where('L.DeviceId', '=', deviceId)
     .where('L.IssueStatus', 'in', [...LIVE, ISSUE.pendingDeletion])
+    .$if(cardUserId !== undefined, (q) => q.where('L.CardUserId', '=', cardUserId!))
     .execute();
 }
 
@@ -334,10 +352,17 @@ function desiredCards(
  * it, the doors of the holder's live channels on this device and the validity (the holder's, narrowed by the
  * authorisation's own; a card has one range on the controller, so a holder with several ranges on one
  * device gets their span). Everything else on the controller is to be deleted.
+ *
+ * `only` plans one holder's cards alone (the access check's "what must the controller hold of this card"): the
+ * same rule, the same card, and nothing stored (the profile slots are read as assigned, not kept).
  */
-export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<SyncPlan> {
+export async function syncPlan(
+  ctx: ServiceContext,
+  deviceId: number,
+  only?: { cardUserId: number },
+): Promise<SyncPlan> {
   const k = ctx.db.kysely;
-  const links = await planLinks(k, deviceId);
+  const links = await planLinks(k, deviceId, only?.cardUserId);
   const holderIds = [...new Set(links.map((l) => l.CardUserId))];
   const holderCards = new Map<number, number[]>(holderIds.map((h) => [h, []]));
   const held = await inChunks(holderIds, (chunk) =>
@@ -358,6 +383,7 @@ export async function syncPlan(ctx: ServiceContext, deviceId: number): Promise<S
     ctx,
     deviceId,
     live.some((l) => l.TimeProfileId !== null),
+    only === undefined,
   );
   // Newest authorisation last: where one holder's authorisations on a door disagree, "at any time" wins, else
   // the newest one's profile (grants refuse such a disagreement; a channel moved to another door may make one).

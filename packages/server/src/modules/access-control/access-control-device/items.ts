@@ -7,6 +7,7 @@ import {
 import type { Kysely } from 'kysely';
 import { exportColumns } from '../../../platform/export-columns.ts';
 import { rowMapper } from '../../../platform/resource.ts';
+import { numberOrNull } from '../../../platform/instants.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query type */
 
@@ -78,15 +79,13 @@ const mapDevice = rowMapper<AccessControlDeviceItem>({
   ],
 });
 
-const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
 export function toDeviceItem(row: Record<string, any>): AccessControlDeviceItem {
   const item = mapDevice(row);
   return {
     ...item,
     DoorCount: doorCount(item.Type),
     ChannelCount: Number(row.ChannelCount ?? 0),
-    Port: row.Port === null ? null : Number(row.Port),
+    Port: numberOrNull(row.Port),
     Online: row.Online === null || row.Online === undefined ? null : Number(row.Online) === 1,
     Firmware: row.Firmware ?? null,
     ClockDriftSeconds: numberOrNull(row.ClockDriftSeconds),

@@ -141,11 +141,13 @@ export async function devicesDueForRules(ctx: ServiceContext, deviceIds: number[
 /**
  * The controller profiles of the time profiles a controller's cards use, with stable slots: the assignment
  * is kept, so a card's door value changes only when its profile leaves the controller. Null when over budget.
+ * `keep` false only reads (an access check): the slots a change would assign are not stored.
  */
 export async function deviceProfilePlan(
   db: Trx,
   device: { Id: number; AreaId: number },
   now: number,
+  keep = true,
 ): Promise<{ slots: ProfileSlot[]; head: Map<number, number> } | { over: SlotCount }> {
   const inputs = await planInputs(db, device.AreaId);
   const used = await usedProfiles(db, device.Id);
@@ -158,7 +160,7 @@ export async function deviceProfilePlan(
   const result = planSlots(used, inputs.profiles, inputs.holidays, previous);
   if (!result.ok) return { over: result.count };
   const slots = JSON.stringify(Object.fromEntries(result.plan.assignment));
-  if (slots !== (state?.Slots ?? '{}'))
+  if (keep && slots !== (state?.Slots ?? '{}'))
     await db
       .insertInto('AccessControlRuleSync')
       .values({ DeviceId: device.Id, Slots: slots, ProfileSlots: result.plan.slots.length, UpdatedAt: now })

@@ -6,7 +6,7 @@ import {
   type LockdownMode,
 } from '@gatehouse/shared';
 import { areaTimeZone } from '../../../platform/area-zone.ts';
-import { isoOrNull } from '../../../platform/instants.ts';
+import { isoOrNull, numberOrNull } from '../../../platform/instants.ts';
 import type { Trx } from '../common.ts';
 import { ownMode, restoreInputs, scheduleModeDuring, type LockdownDoorRow } from './plan.ts';
 
@@ -45,10 +45,8 @@ export async function lockdownRow(db: Trx, id: number): Promise<LockdownRow | un
     .select(LOCKDOWN_COLUMNS)
     .where('Id', '=', id)
     .executeTakeFirst();
-  return row && { ...row, StartedAt: Number(row.StartedAt), ReleasedAt: toNumber(row.ReleasedAt) };
+  return row && { ...row, StartedAt: Number(row.StartedAt), ReleasedAt: numberOrNull(row.ReleasedAt) };
 }
-
-const toNumber = (v: number | string | null) => (v === null ? null : Number(v));
 
 /** Where a door stands under its lockdown (LOCKDOWN_DOOR_STATES). */
 export function doorState(
@@ -75,10 +73,10 @@ async function doorsOf(
   if (only) query = query.where('L.DeviceId', '=', only.deviceId);
   const rows = (await query.orderBy('D.Name').orderBy('D.Id').orderBy('L.DoorNumber').execute()).map((r) => ({
     ...r,
-    PriorReadAt: toNumber(r.PriorReadAt),
-    ReadAt: toNumber(r.ReadAt),
-    HeldAt: toNumber(r.HeldAt),
-    RestoredAt: toNumber(r.RestoredAt),
+    PriorReadAt: numberOrNull(r.PriorReadAt),
+    ReadAt: numberOrNull(r.ReadAt),
+    HeldAt: numberOrNull(r.HeldAt),
+    RestoredAt: numberOrNull(r.RestoredAt),
   }));
   const deviceIds = [...new Set(rows.map((r) => r.DeviceId))];
   const channels = await db

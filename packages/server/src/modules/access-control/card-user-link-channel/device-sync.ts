@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { audit } from '../../../platform/audit.ts';
 import { fencedWrite, type ServiceContext } from '../../../platform/context.ts';
+import { emitAuthorisations } from './events.ts';
 import { ISSUE, PENDING_SYNC } from './lifecycle.ts';
 
 /**
@@ -64,9 +65,10 @@ export async function syncBacklog(db: Kysely<Database>): Promise<number> {
 
 /**
  * The controller now holds what these authorisations ask: 1/2 → 3 issue succeeded, -1 → -2 deletion
- * succeeded, with one audit entry by the device actor in the same transaction. A row changed since the sync
- * read it (status or UpdatedAt differ) is left alone: its change waits for the next pass. In batches, so a
- * controller of 10,000 cards never holds the database for long. Returns how many rows moved.
+ * succeeded, with one audit entry by the device actor and one `authorisation.changed` (`updated`, events.ts) per
+ * row moved, in the same transaction. A row changed since the sync read it (status or UpdatedAt differ) is left
+ * alone: its change waits for the next pass. In batches, so a controller of 10,000 cards never holds the
+ * database for long. Returns how many rows moved.
  */
 export async function confirmSync(
   ctx: ServiceContext,
@@ -80,7 +82,7 @@ export async function confirmSync(
   for (let i = 0; i < pending.length; i += 500) {
     const batch = pending.slice(i, i + 500);
     await fencedWrite(ctx, async (trx) => {
-      const moved: { Id: number; IssueStatus: number }[] = [];
+      const moved: { Id: number; AreaId: number; IssueStatus: number }[] = [];
       for (const r of batch) {
         const next = r.IssueStatus === ISSUE.pendingDeletion ? ISSUE.deletionSucceeded : ISSUE.issueSucceeded;
         const result = await trx
@@ -96,8 +98,9 @@ export async function confirmSync(
           .where('Id', '=', r.Id)
           .where('IssueStatus', '=', r.IssueStatus)
           .where('UpdatedAt', '=', r.UpdatedAt)
+          .returning('AreaId')
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 1) moved.push({ Id: r.Id, IssueStatus: next });
+        if (result) moved.push({ Id: r.Id, AreaId: result.AreaId, IssueStatus: next });
       }
       if (moved.length === 0) return;
       const issuedIds = moved.filter((m) => m.IssueStatus === ISSUE.issueSucceeded).map((m) => m.Id);
@@ -113,6 +116,14 @@ export async function confirmSync(
         },
         trx,
       );
+      // A controller's authorisations are of its area; grouped all the same, as each event names its area.
+      for (const areaId of new Set(moved.map((m) => m.AreaId)))
+        await emitAuthorisations(
+          { ...ctx, areaId },
+          trx,
+          moved.filter((m) => m.AreaId === areaId).map((m) => m.Id),
+          'updated',
+        );
     });
     await new Promise((resolve) => setImmediate(resolve));
   }

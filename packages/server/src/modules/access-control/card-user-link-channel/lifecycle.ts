@@ -1,6 +1,8 @@
 import { protocolNeedsSync } from '@gatehouse/shared';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import type { AreaContext } from '../../../platform/context.ts';
 import type { Trx } from '../common.ts';
+import { emitAuthorisations } from './events.ts';
 
 /**
  * The issue-status lifecycle of an authorisation (enumeration issueStatus). The operators' changes move rows
@@ -17,6 +19,10 @@ import type { Trx } from '../common.ts';
  *
  * "Never sent" is SentToDevice = 0: no sync pass has begun writing it since the controller last confirmed it
  * absent. Such a row needs no deletion on the device, so waiting for one would show a state that is not true.
+ *
+ * Every move that follows another change (a holder's or a channel's, below; the sync's, device-sync.ts) is told as
+ * `authorisation.changed` (`updated`) for each row it moved, in the change's transaction: the authorisation list
+ * shows the new status, so a receiver keeping its own copy of that list must learn it too.
  */
 export const ISSUE = {
   deletionSucceeded: -2,
@@ -53,47 +59,77 @@ export function removedStatusSql() {
   return sql<number>`case when "IssueStatus" = ${deleted} or "SentToDevice" = 0 then ${deleted} else ${sql.lit(ISSUE.pendingDeletion)} end`;
 }
 
-/** The holders' cards or validity changed: their live authorisations wait for an update. */
-export async function markHoldersChanged(trx: Trx, holderIds: number[], now: number): Promise<void> {
-  if (holderIds.length === 0) return;
-  await trx
+/** A status move: the authorisations of these holders or this channel in one of `from` go to `to`. */
+interface StatusMove {
+  by: 'CardUserId' | 'ChannelId';
+  ids: readonly number[];
+  from: readonly number[];
+  to: number | RawBuilder<number>;
+  /** Leave revoked rows where they are (an enable issues again only what the disable withdrew). */
+  unrevoked?: boolean;
+}
+
+/** Moves the rows and tells outside which moved (authorisation.changed), in the caller's transaction. */
+async function moveStatus(ctx: AreaContext, trx: Trx, now: number, move: StatusMove): Promise<void> {
+  if (move.ids.length === 0) return;
+  let query = trx
     .updateTable('CardUserLinkChannel')
-    .set({ IssueStatus: ISSUE.pendingUpdate, UpdatedAt: now })
-    .where('CardUserId', 'in', holderIds)
-    .where('IssueStatus', 'in', [...LIVE])
-    .execute();
+    .set({ IssueStatus: move.to, UpdatedAt: now })
+    .where(move.by, 'in', [...move.ids])
+    .where('IssueStatus', 'in', [...move.from]);
+  if (move.unrevoked) query = query.where('Revoked', '=', 0);
+  const moved = await query.returning('Id').execute();
+  await emitAuthorisations(ctx, trx, ids(moved), 'updated');
+}
+
+/**
+ * The holders' cards or validity changed: their live authorisations wait for an update. Called after the holder's
+ * row and cards are written, so each event carries the holder's new cards and validity.
+ */
+export function markHoldersChanged(
+  ctx: AreaContext,
+  trx: Trx,
+  holderIds: number[],
+  now: number,
+): Promise<void> {
+  return moveStatus(ctx, trx, now, { by: 'CardUserId', ids: holderIds, from: LIVE, to: ISSUE.pendingUpdate });
 }
 
 /** The holder was disabled: every live authorisation must be removed from its controller. */
-export async function withdrawHolder(trx: Trx, holderId: number, now: number): Promise<void> {
-  await trx
-    .updateTable('CardUserLinkChannel')
-    .set({ IssueStatus: removedStatusSql(), UpdatedAt: now })
-    .where('CardUserId', '=', holderId)
-    .where('IssueStatus', 'in', [...LIVE])
-    .execute();
+export function withdrawHolder(ctx: AreaContext, trx: Trx, holderId: number, now: number): Promise<void> {
+  return moveStatus(ctx, trx, now, { by: 'CardUserId', ids: [holderId], from: LIVE, to: removedStatusSql() });
 }
 
 /** The holder was enabled again: what the disable withdrew (not what was revoked) is issued anew. */
-export async function restoreHolder(trx: Trx, holderId: number, now: number): Promise<void> {
-  await trx
-    .updateTable('CardUserLinkChannel')
-    .set({ IssueStatus: ISSUE.pendingIssue, UpdatedAt: now })
-    .where('CardUserId', '=', holderId)
-    .where('Revoked', '=', 0)
-    .where('IssueStatus', 'in', [ISSUE.pendingDeletion, ISSUE.deletionSucceeded])
-    .execute();
+export function restoreHolder(ctx: AreaContext, trx: Trx, holderId: number, now: number): Promise<void> {
+  return moveStatus(ctx, trx, now, {
+    by: 'CardUserId',
+    ids: [holderId],
+    from: [ISSUE.pendingDeletion, ISSUE.deletionSucceeded],
+    to: ISSUE.pendingIssue,
+    unrevoked: true,
+  });
 }
 
-/** A channel's door or direction changed: the controller's door bits for its live authorisations change. */
-export async function markChannelChanged(trx: Trx, channelId: number, now: number): Promise<void> {
-  await trx
-    .updateTable('CardUserLinkChannel')
-    .set({ IssueStatus: ISSUE.pendingUpdate, UpdatedAt: now })
-    .where('ChannelId', '=', channelId)
-    .where('IssueStatus', 'in', [...LIVE])
-    .execute();
+/**
+ * A channel's door or direction changed: the controller's door bits for its live authorisations change. Called
+ * after the channel's row is written, so each event names the channel's new door.
+ */
+export function markChannelChanged(
+  ctx: AreaContext,
+  trx: Trx,
+  channelId: number,
+  now: number,
+): Promise<void> {
+  return moveStatus(ctx, trx, now, {
+    by: 'ChannelId',
+    ids: [channelId],
+    from: LIVE,
+    to: ISSUE.pendingUpdate,
+  });
 }
+
+const ids = (rows: { Id: number }[]) => rows.map((r) => r.Id);
 
 /** Authorisations a controller still holds or has to act on: everything but confirmed deletions. */
 export async function openAuthorizations(

@@ -28,6 +28,7 @@ import {
   emitAuthorisations,
   type AuthorisationChange,
 } from './events.ts';
+import { numberOrNull } from '../../../platform/instants.ts';
 
 /**
  * Granting and revoking. An authorisation is one holder on one channel; the controller opens the door for
@@ -63,11 +64,10 @@ function sameTerms(
   row: { ValidFrom: unknown; ValidTo: unknown; TimeProfileId: unknown },
   terms: Terms,
 ): boolean {
-  const stored = (v: unknown) => (v === null ? null : Number(v));
   return (
-    stored(row.ValidFrom) === terms.ValidFrom &&
-    stored(row.ValidTo) === terms.ValidTo &&
-    stored(row.TimeProfileId) === terms.TimeProfileId
+    numberOrNull(row.ValidFrom) === terms.ValidFrom &&
+    numberOrNull(row.ValidTo) === terms.ValidTo &&
+    numberOrNull(row.TimeProfileId) === terms.TimeProfileId
   );
 }
 

@@ -8,6 +8,7 @@ import { setHolderCards } from '../card-registration/service.ts';
 import { markHoldersChanged, restoreHolder, withdrawHolder } from '../card-user-link-channel/lifecycle.ts';
 import type { Trx } from '../common.ts';
 import { enrichHolders, holderQuery, toHolderItem } from './items.ts';
+import { notVisitorHolder } from '../visitor-pass/holders.ts';
 import {
   CHANGE,
   diffSnapshots,
@@ -39,6 +40,7 @@ export async function holderById(ctx: AreaContext, holderId: number): Promise<Ca
  * entry keeps the holder as it was).
  */
 export async function removeHolderRecords(ctx: AreaContext, trx: Trx, holderId: number): Promise<void> {
+  await findHolder(ctx, trx, holderId);
   await assertNoDependents('CardUser', trx, holderId, ctx.lang);
   await emitHolderDeleted(ctx, trx, holderId);
   await trx.deleteFrom('ChangeRecord').where('CardUserId', '=', holderId).execute();
@@ -207,6 +209,9 @@ async function findHolder(ctx: AreaContext, trx: Trx, holderId: number) {
     .selectAll()
     .where('Id', '=', holderId)
     .where('AreaId', '=', ctx.areaId)
+    // A visitor's holder row is the pass's own (its window and state come from the pass): the holder
+    // screens do not show it, and their writes do not reach it either.
+    .where(notVisitorHolder('CardUser.Id'))
     .executeTakeFirst();
   if (!holder) throw notFound();
   return holder;
@@ -252,7 +257,7 @@ export async function updateHolder(ctx: AreaContext, holderId: number, input: Ho
     }
     const validityChanged =
       input.ValidTo !== Number(existing.ValidTo) || input.ValidFrom !== Number(existing.ValidFrom);
-    if (cardsChanged || validityChanged) await markHoldersChanged(trx, [holderId], now);
+    if (cardsChanged || validityChanged) await markHoldersChanged(ctx, trx, [holderId], now);
     await audit(
       ctx,
       { action: 'update', entity: 'CardUser', entityId: holderId, before: existing, after: input },
@@ -276,8 +281,8 @@ export async function setHolderStatus(ctx: AreaContext, holderId: number, disabl
       .set({ Disabled: disabled ? 1 : 0, UpdatedAt: now })
       .where('Id', '=', holderId)
       .execute();
-    if (disabled) await withdrawHolder(trx, holderId, now);
-    else await restoreHolder(trx, holderId, now);
+    if (disabled) await withdrawHolder(ctx, trx, holderId, now);
+    else await restoreHolder(ctx, trx, holderId, now);
     await writeChangeRecord(ctx, trx, existing, disabled ? CHANGE.disable : CHANGE.enable, null);
     await audit(
       ctx,
@@ -319,7 +324,7 @@ export async function extendHolders(
       const after = await holderSnapshot(trx, holderId);
       await writeChangeRecord(ctx, trx, existing, CHANGE.extend, diffSnapshots(before, after));
       await writeRenewalRecord(ctx, trx, existing, oldValidTo, validTo, remark);
-      await markHoldersChanged(trx, [holderId], now);
+      await markHoldersChanged(ctx, trx, [holderId], now);
       await audit(
         ctx,
         {

@@ -1,6 +1,7 @@
 import type { OpenDoorAlarm } from '@gatehouse/shared';
 import { iso, type Trx } from '../common.ts';
 import { ALARM } from '../door-alarm/service.ts';
+import { numberOrNull } from '../../../platform/instants.ts';
 
 /**
  * What the system knows of a door from its controller's records and status, in one place
@@ -131,7 +132,7 @@ export async function doorsInAlarm(db: Trx, areaId: number, since: number): Prom
       DeviceName: a.DeviceName,
       DoorNumber: a.DoorNumber,
       ChannelName: a.ChannelName,
-      EventReason: a.EventReason === null ? null : Number(a.EventReason),
+      EventReason: numberOrNull(a.EventReason),
     });
   }
   return [...doors.values()];

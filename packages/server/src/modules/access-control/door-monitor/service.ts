@@ -104,12 +104,18 @@ export async function doorItems(
   const state = new Map<string, DoorFacts & { Since: number | null }>(
     states.map((s) => [key(s.DeviceId, s.DoorNumber), s]),
   );
+  const onlineOf = new Map(list.map((d) => [d.Id, d.Online === null ? null : Number(d.Online) === 1]));
   for (const r of fresh) {
     const at = Number(r.At);
     const patch = recordPatch(r, at);
     if (!patch) continue;
     const before = state.get(key(r.DeviceId, r.DoorNumber));
-    state.set(key(r.DeviceId, r.DoorNumber), { ...mergeDoor(before, patch, at), Since: at });
+    const merged = mergeDoor(before, patch, at);
+    // As the watch will store it (patchDoor): the state's start moves only when the state changes. A door the
+    // controller's status already showed open stays open since then, as its door.state event said.
+    const online = onlineOf.get(r.DeviceId) ?? null;
+    const changed = liveState(online, merged) !== liveState(online, before);
+    state.set(key(r.DeviceId, r.DoorNumber), { ...merged, Since: changed ? at : (before?.Since ?? at) });
   }
   const held = new Map(rules.map((r) => [key(r.DeviceId, r.DoorNumber), r.HeldOpenSeconds]));
   return list.flatMap((d) =>

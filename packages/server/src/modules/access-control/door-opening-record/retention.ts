@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
+import { invalidateCounts } from '../../../platform/count-cache.ts';
 import {
   pruneInSteps,
   retentionCutoff,
@@ -55,10 +56,20 @@ export async function pruneSwipeRecords(
       ).map((r) => r.AreaId),
     (cutoff) => async (areaId, stepRows) => {
       const removed = await pruneStep(db, areaId, cutoff, stepRows);
+      if (removed > 0) recordsRemoved();
       return { removed, more: removed === stepRows };
     },
   );
   return whole ? { ...rest, removed: whole.removed + rest.removed, steps: whole.steps + rest.steps } : rest;
+}
+
+/**
+ * The swipe list's totals rest on the day counts, kept in step; the visitor log (a list of the resource helper
+ * over these records) counts them through the list count cache (platform/count-cache.ts), whose totals in this
+ * process are stale once records went: dropped, as the garage's retention does.
+ */
+function recordsRemoved(): void {
+  invalidateCounts();
 }
 
 /**
@@ -113,6 +124,7 @@ async function dropExpiredMonths(db: Db, cutoff: number, run: RetentionRun): Pro
     if (spent()) return { ...result, done: false };
     const removed = await dropPartition(db, partition);
     if (removed === undefined) return { ...result, done: false };
+    if (removed > 0) recordsRemoved();
     result.removed += removed;
     await step();
   }

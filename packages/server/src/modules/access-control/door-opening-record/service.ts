@@ -5,6 +5,7 @@ import {
   doorNumber,
   doorRecordReason,
   isEnumValue,
+  type MusterItem,
 } from '@gatehouse/shared';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
@@ -12,18 +13,22 @@ import { fieldError } from '../../../platform/errors.ts';
 import type { Fence, ServiceContext } from '../../../platform/context.ts';
 import { areaNames, emitEvents } from '../../../platform/outbox/outbox.ts';
 import { DAY_MS } from '../../../platform/record-days.ts';
-import type { Trx } from '../common.ts';
+import { inChunks, type Trx } from '../common.ts';
 import { swipeItem } from './list.ts';
 import {
+  channelFor,
   channelsOf,
   countDay,
   deviceOf,
   explainReason,
   holderOf,
   newBatch,
+  preload,
   type AnyInput,
   type RecordBatch,
 } from './lookups.ts';
+import { markSafeBySwipes } from '../muster/swipes.ts';
+import { noteOccupancy } from '../occupancy/ingest.ts';
 import { ensureSwipePartitions, isMissingPartition, monthsOf } from './partitions.ts';
 
 // The UTC day the per-day counts are kept by: the same one as the garage's record days.
@@ -84,6 +89,11 @@ export interface StoredControllerRecord {
   RecordIndex: number | null;
   EventType: number | null;
   EventReason: number | null;
+  /**
+   * The roll call this swipe marked its holder safe on (a muster point's swipe, muster/swipes.ts), with its counts
+   * after the batch: what the gateway tells the area's browsers besides the swipe.
+   */
+  Muster?: MusterItem;
 }
 
 function cardNumberOf(input: { CardValue?: number; CardNumber?: string }): string {
@@ -99,18 +109,43 @@ function cardNumberOf(input: { CardValue?: number; CardNumber?: string }): strin
   return canonical;
 }
 
-/** Writes the batch's per-day counts (added to what is stored). */
+/** The card number of a record, or undefined when it does not parse (the record's own lookup then says why). */
+function cardOrUndefined(input: AnyInput): string | undefined {
+  try {
+    return cardNumberOf(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Rows a multi-row insert carries: under both databases' bound-parameter limits (SQLite's 32,766 at the records'
+ * 16 columns a row), and a batch of a few hundred records in one statement.
+ */
+const INSERT_ROWS = 500;
+
+/**
+ * Writes the batch's per-day counts (added to what is stored), many a statement. In key order: two transactions
+ * counting the same days then wait for each other in one order, never in a cycle.
+ */
 async function flushDays(trx: Trx, batch: RecordBatch): Promise<void> {
-  for (const day of batch.days.values())
-    await trx
-      .insertInto('DoorOpeningRecordDay')
-      .values(day)
-      .onConflict((oc) =>
-        oc
-          .columns(['AreaId', 'Day', 'DeviceId', 'Result'])
-          .doUpdateSet({ Count: sql<number>`"DoorOpeningRecordDay"."Count" + ${day.Count}` }),
-      )
-      .execute();
+  const days = [...batch.days.values()].sort(
+    (a, b) => a.AreaId - b.AreaId || a.Day - b.Day || a.DeviceId - b.DeviceId || a.Result - b.Result,
+  );
+  await inChunks(
+    days,
+    (slice) =>
+      trx
+        .insertInto('DoorOpeningRecordDay')
+        .values(slice)
+        .onConflict((oc) =>
+          oc
+            .columns(['AreaId', 'Day', 'DeviceId', 'Result'])
+            .doUpdateSet({ Count: sql<number>`"DoorOpeningRecordDay"."Count" + excluded."Count"` }),
+        )
+        .execute(),
+    INSERT_ROWS,
+  );
 }
 
 /**
@@ -153,6 +188,10 @@ async function inBatch<T>(
       const result = await work(trx, batch);
       await flushDays(trx, batch);
       await emitSwipes(trx, batch);
+      // Who is inside, and the roll call under way, follow the swipes in their own transaction (one writer each:
+      // occupancy/ and muster/, called with it).
+      await noteOccupancy(trx, batch.stored);
+      await markSafeBySwipes(trx, batch.stored);
       return result;
     });
   try {
@@ -189,8 +228,7 @@ async function prepareSwipe(trx: Trx, input: AnyInput, batch: RecordBatch): Prom
   const device = await deviceOf(trx, batch, input);
   const areaId = device.AreaId;
   const cardNumber = cardNumberOf(input);
-  const channels = await channelsOf(trx, batch, device.Id, input.DoorNumber);
-  const channel = channels.find((c) => c.Direction === input.Direction) ?? channels[0];
+  const channel = channelFor(await channelsOf(trx, batch, device.Id, input.DoorNumber), input.Direction);
   const holder = await holderOf(trx, batch, areaId, cardNumber);
   const result = input.Result ? 1 : 0;
   const reason =
@@ -253,7 +291,9 @@ async function insertSwipe(
   const prepared = await prepareSwipe(trx, input, batch);
   // A ring record is stored once: its key, already in the ledger, turns a second sighting into nothing.
   if (prepared.ring) {
-    const fresh = await newKeys(trx, prepared.record.DeviceId, [prepared.ring.RecordIndex]);
+    const fresh = await claimKeys(trx, [
+      { DeviceId: prepared.record.DeviceId, RecordIndex: prepared.ring.RecordIndex },
+    ]);
     if (fresh.size === 0) return null;
   }
   const row = await trx
@@ -264,71 +304,83 @@ async function insertSwipe(
   return storedSwipe(prepared, row.Id, batch, input.Result);
 }
 
+/** One controller's ring records, as one call gives them. */
+interface RingGroup {
+  deviceId: number;
+  inputs: ControllerRecordInput[];
+}
+
+/** A ring record's key in the ledger, as a map key. */
+const ringKey = (deviceId: number, recordIndex: number) => `${deviceId}:${recordIndex}`;
+
 /**
- * Claims ring indexes of a controller in the exactly-once ledger (DoorOpeningRecordKey) and answers those that
- * were new: only their records are then inserted, in the same transaction. A key claimed by another
- * transaction not yet committed makes this one wait for it, and then counts as taken if it committed, so two
- * writers of the same record (a push and a poll) store it once. The ledger is what keeps (DeviceId,
- * RecordIndex) unique: the records' own index on it cannot be unique on PostgreSQL, where the table is
+ * Claims ring keys in the exactly-once ledger (DoorOpeningRecordKey), several controllers' in one statement, and
+ * answers those that were new (by ringKey): only their records are then inserted, in the same transaction. A key
+ * claimed by another transaction not yet committed makes this one wait for it, and then counts as taken if it
+ * committed, so two writers of the same record (a push and a poll) store it once. The ledger is what keeps
+ * (DeviceId, RecordIndex) unique: the records' own index on it cannot be unique on PostgreSQL, where the table is
  * partitioned by month (a unique index would have to include At, and the same record reported again with
  * another At, a controller's clock changed across a month's end, would land in another partition).
  */
-async function newKeys(trx: Trx, deviceId: number, indexes: number[]): Promise<Set<number>> {
+async function claimKeys(trx: Trx, keys: { DeviceId: number; RecordIndex: number }[]): Promise<Set<string>> {
   const rows = await trx
     .insertInto('DoorOpeningRecordKey')
-    .values(indexes.map((RecordIndex) => ({ DeviceId: deviceId, RecordIndex })))
+    .values(keys)
     .onConflict((oc) => oc.columns(['DeviceId', 'RecordIndex']).doNothing())
-    .returning('RecordIndex')
+    .returning(['DeviceId', 'RecordIndex'])
     .execute();
-  return new Set(rows.map((r) => Number(r.RecordIndex)));
+  return new Set(rows.map((r) => ringKey(Number(r.DeviceId), Number(r.RecordIndex))));
 }
 
-/** Rows a multi-row insert carries: well under both databases' bound-parameter limits (16 columns a row). */
-const INSERT_ROWS = 200;
-
 /**
- * One controller's ring records, inserted many rows a statement (under a burst of pushes, the statement's
- * building and round trip were most of a record's cost). Exactly once as one at a time: the ledger's keys
- * (newKeys) skip what is already stored, and a record seen twice in the same call counts once.
- * Answers the records stored now, in the order given.
+ * Controllers' ring records, inserted many rows a statement and several controllers a statement (under a burst
+ * of pushes, a statement's round trip was most of a record's cost, on PostgreSQL above all). Exactly once as one
+ * at a time: the ledger's keys (claimKeys) skip what is already stored, and a record seen twice in the same call
+ * counts once. Answers the records stored now, group by group in the order given.
  */
 async function insertRingSwipes(
   trx: Trx,
-  deviceId: number,
-  inputs: ControllerRecordInput[],
+  groups: readonly RingGroup[],
   batch: RecordBatch,
 ): Promise<StoredControllerRecord[]> {
-  const seen = new Set<number>();
-  const prepared: { input: ControllerRecordInput; swipe: PreparedSwipe }[] = [];
-  for (const input of inputs) {
-    if (seen.has(input.RecordIndex)) continue;
-    seen.add(input.RecordIndex);
-    prepared.push({ input, swipe: await prepareSwipe(trx, { ...input, DeviceId: deviceId }, batch) });
+  const all = groups.flatMap((g) => g.inputs.map((input) => ({ ...input, DeviceId: g.deviceId })));
+  await preload(trx, batch, all, cardOrUndefined);
+  const seen = new Set<string>();
+  const prepared: { deviceId: number; input: ControllerRecordInput; swipe: PreparedSwipe }[] = [];
+  for (const input of all) {
+    const key = ringKey(input.DeviceId, input.RecordIndex);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    prepared.push({ deviceId: input.DeviceId, input, swipe: await prepareSwipe(trx, input, batch) });
   }
-  // Keys are claimed in ring order whatever order the records came in: two transactions claiming the same keys
-  // (a push and a poll of one controller) then wait for each other in one order, never in a cycle (a deadlock).
-  const ordered = [...prepared].sort((a, b) => a.input.RecordIndex - b.input.RecordIndex);
-  const ids = new Map<number, number>();
-  for (let i = 0; i < ordered.length; i += INSERT_ROWS) {
-    const slice = ordered.slice(i, i + INSERT_ROWS);
-    const fresh = await newKeys(
-      trx,
-      deviceId,
-      slice.map((p) => p.input.RecordIndex),
-    );
-    const chunk = slice.filter((p) => fresh.has(p.input.RecordIndex));
-    if (chunk.length === 0) continue;
-    const rows = await trx
-      .insertInto('DoorOpeningRecord')
-      .values(chunk.map((p) => p.swipe.values))
-      .returning(['Id', 'RecordIndex'])
-      .execute();
-    // RETURNING's order is not promised (SQLite says so): rows are matched by their ring index.
-    for (const r of rows) ids.set(Number(r.RecordIndex), r.Id);
-  }
+  // Keys are claimed in (controller, ring index) order whatever order the records came in: two transactions
+  // claiming the same keys (a push and a poll of one controller) then wait for each other in one order, never in
+  // a cycle (a deadlock). One statement claims its rows in the order it lists them.
+  const ordered = [...prepared].sort(
+    (a, b) => a.deviceId - b.deviceId || a.input.RecordIndex - b.input.RecordIndex,
+  );
+  const inserted = await inChunks(
+    ordered,
+    async (slice) => {
+      const fresh = await claimKeys(
+        trx,
+        slice.map((p) => ({ DeviceId: p.deviceId, RecordIndex: p.input.RecordIndex })),
+      );
+      const chunk = slice.filter((p) => fresh.has(ringKey(p.deviceId, p.input.RecordIndex)));
+      if (chunk.length === 0) return [];
+      return trx
+        .insertInto('DoorOpeningRecord')
+        .values(chunk.map((p) => p.swipe.values))
+        .returning(['Id', 'DeviceId', 'RecordIndex'])
+        .execute();
+    },
+    INSERT_ROWS,
+  );
+  // RETURNING's order is not promised (SQLite says so): rows are matched by their ring key.
+  const ids = new Map(inserted.map((r) => [ringKey(Number(r.DeviceId), Number(r.RecordIndex)), r.Id]));
   const stored: StoredControllerRecord[] = [];
-  for (const { input, swipe } of prepared) {
-    const id = ids.get(input.RecordIndex);
+  for (const { deviceId, input, swipe } of prepared) {
+    const id = ids.get(ringKey(deviceId, input.RecordIndex));
     if (id !== undefined) stored.push(storedSwipe(swipe, id, batch, input.Result));
   }
   return stored;
@@ -346,6 +398,7 @@ export async function recordSwipes(db: Kysely<Database>, inputs: SwipeInput[]): 
     db,
     () => inputs.map((i) => i.At),
     async (trx, batch) => {
+      await preload(trx, batch, inputs, cardOrUndefined);
       const ids: number[] = [];
       for (const input of inputs) ids.push((await insertSwipe(trx, input, batch))!.Id);
       return ids;
@@ -372,7 +425,27 @@ export async function storeControllerRecords(
     async (trx, batch) => {
       // Behind the gateway's lease (ctx.fence): a former owner's late pass moves no cursor back.
       await ctx.fence?.(trx);
-      return storeRingRecords(trx, ctx.clock.now(), deviceId, inputs, batch, cursor);
+      const stored = await insertRingSwipes(trx, [{ deviceId, inputs }], batch);
+      const now = ctx.clock.now();
+      if (!cursor) await advanceCursors(trx, now, [{ deviceId, inputs }]);
+      else
+        await trx
+          .insertInto('AccessControlRecordCursor')
+          .values({
+            DeviceId: deviceId,
+            NextIndex: cursor.nextIndex,
+            LostRecords: cursor.lost,
+            UpdatedAt: now,
+          })
+          .onConflict((oc) =>
+            oc.column('DeviceId').doUpdateSet({
+              NextIndex: cursor.nextIndex,
+              LostRecords: sql<number>`"AccessControlRecordCursor"."LostRecords" + ${cursor.lost}`,
+              UpdatedAt: now,
+            }),
+          )
+          .execute();
+      return stored;
     },
   );
 }
@@ -389,60 +462,53 @@ export async function storePushedRecords(
 ): Promise<StoredControllerRecord[]> {
   const ats = () => batches.flatMap((b) => b.inputs.map((i) => i.At));
   return inBatch(ctx.db.kysely, ats, async (trx, lookups) => {
-    const now = ctx.clock.now();
-    const stored: StoredControllerRecord[] = [];
     // Each controller's records behind its own lease (ServiceContext.fence), checked before anything is written.
     for (const batch of batches) await batch.fence?.(trx);
-    for (const batch of batches)
-      stored.push(...(await storeRingRecords(trx, now, batch.deviceId, batch.inputs, lookups)));
+    const stored = await insertRingSwipes(trx, batches, lookups);
+    await advanceCursors(trx, ctx.clock.now(), batches);
     return stored;
   });
 }
 
-async function storeRingRecords(
-  trx: Trx,
-  now: number,
-  deviceId: number,
-  inputs: ControllerRecordInput[],
-  batch: RecordBatch,
-  cursor?: { nextIndex: number; lost: number },
-): Promise<StoredControllerRecord[]> {
-  const stored = await insertRingSwipes(trx, deviceId, inputs, batch);
-  if (cursor) {
-    await trx
-      .insertInto('AccessControlRecordCursor')
-      .values({ DeviceId: deviceId, NextIndex: cursor.nextIndex, LostRecords: cursor.lost, UpdatedAt: now })
-      .onConflict((oc) =>
-        oc.column('DeviceId').doUpdateSet({
-          NextIndex: cursor.nextIndex,
-          LostRecords: sql<number>`"AccessControlRecordCursor"."LostRecords" + ${cursor.lost}`,
-          UpdatedAt: now,
-        }),
+/**
+ * Pushed records right at a controller's cursor move it on past the run they make, so the next poll does not read
+ * them again; a cursor that is elsewhere (a gap before them) stays for the poll. Every controller of the call with
+ * one read and one write (a round trip each on PostgreSQL, however many controllers); the write is conditional on
+ * the cursor read, so one a poll moved meanwhile stays where the poll put it.
+ */
+async function advanceCursors(trx: Trx, now: number, groups: readonly RingGroup[]): Promise<void> {
+  const pushed = new Map<number, Set<number>>();
+  for (const { deviceId, inputs } of groups)
+    for (const input of inputs)
+      pushed.set(deviceId, (pushed.get(deviceId) ?? new Set()).add(input.RecordIndex));
+  const moves: { deviceId: number; from: number; next: number }[] = [];
+  for (const row of await inChunks([...pushed.keys()], (slice) =>
+    trx
+      .selectFrom('AccessControlRecordCursor')
+      .select(['DeviceId', 'NextIndex'])
+      .where('DeviceId', 'in', slice)
+      .execute(),
+  )) {
+    const indexes = pushed.get(Number(row.DeviceId))!;
+    const from = Number(row.NextIndex);
+    let next = from;
+    while (indexes.has(next)) next += 1;
+    if (next !== from) moves.push({ deviceId: Number(row.DeviceId), from, next });
+  }
+  // Three values a controller: well under the bound-parameter limits at inChunks' 500 controllers a statement.
+  await inChunks(moves, (slice) => {
+    const nextIndex = sql<number>`case ${sql.join(
+      slice.map((m) => sql`when ${sql.ref('DeviceId')} = ${m.deviceId} then ${m.next}`),
+      sql` `,
+    )} else ${sql.ref('NextIndex')} end`;
+    return trx
+      .updateTable('AccessControlRecordCursor')
+      .set({ NextIndex: nextIndex, UpdatedAt: now })
+      .where((eb) =>
+        eb.or(slice.map((m) => eb.and([eb('DeviceId', '=', m.deviceId), eb('NextIndex', '=', m.from)]))),
       )
       .execute();
-  } else if (inputs.length > 0) {
-    // Pushed records right at the cursor move it on past the run they make, so the next poll does not read
-    // them again; a cursor that is elsewhere (a gap before them) stays for the poll.
-    const cursorRow = await trx
-      .selectFrom('AccessControlRecordCursor')
-      .select('NextIndex')
-      .where('DeviceId', '=', deviceId)
-      .executeTakeFirst();
-    if (cursorRow) {
-      const from = Number(cursorRow.NextIndex);
-      const pushed = new Set(inputs.map((i) => i.RecordIndex));
-      let next = from;
-      while (pushed.has(next)) next += 1;
-      if (next !== from)
-        await trx
-          .updateTable('AccessControlRecordCursor')
-          .set({ NextIndex: next, UpdatedAt: now })
-          .where('DeviceId', '=', deviceId)
-          .where('NextIndex', '=', from)
-          .execute();
-    }
-  }
-  return stored;
+  });
 }
 
 /** A controller's collection cursor, or undefined before its first collection. */

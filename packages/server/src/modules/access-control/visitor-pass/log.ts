@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { exportColumns } from '../../../platform/export-columns.ts';
 import { contains, match, type Where } from '../../../platform/filters.ts';
 import { rowMapper } from '../../../platform/resource.ts';
+import { numberOrNull } from '../../../platform/instants.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the resource helper's query and filter types */
 
@@ -42,7 +43,7 @@ export function toVisitorLogItem(row: Record<string, unknown>): VisitorLogItem {
   return {
     ...item,
     Reason: Number(item.Reason),
-    EventReason: item.EventReason === null ? null : Number(item.EventReason),
+    EventReason: numberOrNull(item.EventReason),
   };
 }
 

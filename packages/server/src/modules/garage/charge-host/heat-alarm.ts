@@ -5,7 +5,7 @@ import { audit } from '../../../platform/audit.ts';
 import { actorDisplayName, actorUserId, type AreaContext } from '../../../platform/context.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import type { LiveEvents } from '../../../platform/gateway.ts';
-import { isoOrNull } from '../../../platform/instants.ts';
+import { isoOrNull, numberOrNull } from '../../../platform/instants.ts';
 import { areaNames, emitEvent } from '../../../platform/outbox/outbox.ts';
 import type { AdmissionCheck } from '../charge-record/admission.ts';
 import { socketSessions } from '../charge-record/service.ts';
@@ -80,8 +80,6 @@ const heatAlarmQuery = (db: Trx) =>
     ]);
 
 type AlarmRow = Awaited<ReturnType<ReturnType<typeof heatAlarmQuery>['executeTakeFirstOrThrow']>>;
-
-const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
 
 function toHeatAlarmItem(row: AlarmRow): HeatAlarmItem {
   return {

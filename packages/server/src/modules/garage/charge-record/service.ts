@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { AreaContext } from '../../../platform/context.ts';
 import { iso } from '../common/index.ts';
-import { orderAmount } from '../common/pricing.ts';
+import { orderPricing } from '../common/pricing.ts';
 import { socketPlaces } from './places.ts';
 
 /** Which sessions `socketSessions` reads: every filter given applies. */
@@ -76,10 +76,14 @@ export function chargeRecordItem(row: Row): ChargeRecordItem {
     AmountCents: null,
     Estimated: false,
     PaymentState: null,
+    Lines: null,
   };
 }
 
-/** Per page: where each session happened, its order, and durations and amounts against the clock. */
+/**
+ * Per page: where each session happened, its order, and durations, amounts and itemised lines against the clock
+ * (the order list's pricing: common/pricing.ts orderPricing).
+ */
 export async function withPlacesAndOrders(
   ctx: AreaContext,
   items: ChargeRecordItem[],
@@ -119,11 +123,12 @@ export async function withPlacesAndOrders(
       FullAt: meter?.FullAt ?? null,
     };
     const priced = order
-      ? orderAmount(order, usage, now)
+      ? orderPricing(order, usage, now)
       : {
           DurationMinutes: durationMinutes(startAt, Math.max(endAt ?? now, startAt)),
           AmountCents: null,
           Estimated: false,
+          Lines: null,
         };
     return {
       ...item,

@@ -18,7 +18,7 @@ import type { Db } from '../../../db/database.ts';
 import { systemActor } from '../../../platform/context.ts';
 import { endSocketMetering } from '../charge-equipment/connector.ts';
 import { LIVE_LINK_SYSTEM_TYPE } from '../common/liveness.ts';
-import { powerOffConfirmed } from '../forced-outage-record/records.ts';
+import { confirmPowerOffs } from '../forced-outage-record/service.ts';
 import { areaTimeZone } from '../common/index.ts';
 import { transition } from '../common/payments.ts';
 import { tariffOf } from '../common/pricing.ts';
@@ -99,9 +99,9 @@ export async function closeDeviceSession(
     const stopReason = record.StopRequest ?? input.stopReason;
     const settled = await endSession(ctx, trx, record.Id, endAt, energyWh, stopReason);
     if (!settled) return { closed: false, reason: 'alreadyEnded' } as const;
-    // The power-off waiting for this stop (sent, not confirmed) is now true: power cut.
+    // The power-off waiting for this stop (sent, not confirmed) is now true: power cut, and told so.
     const powerOffRecordIds =
-      record.StopRequest === STOP_REASON.forcedPowerOff ? await powerOffConfirmed(trx, record.Id) : [];
+      record.StopRequest === STOP_REASON.forcedPowerOff ? await confirmPowerOffs(ctx, trx, record.Id) : [];
     // The socket's metering of this session ends with it.
     await endSocketMetering(trx, input.socketId);
     return { closed: true, corrected: false, ...settled, energyWh, stopReason, powerOffRecordIds };

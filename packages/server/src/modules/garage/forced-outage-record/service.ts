@@ -16,7 +16,7 @@ import { socketWithHost } from '../charge-host/commands.ts';
 import { claimPowerOffStop, releaseSessionStop } from '../charge-record/stop-requests.ts';
 import { itemById, type ItemView } from '../common/index.ts';
 import { chargerGateway, type PowerOffAnswer } from '../common/gateway.ts';
-import { insertPowerOffRequest, powerOffAnswered } from './records.ts';
+import { insertPowerOffRequest, powerOffAnswered, powerOffConfirmed } from './records.ts';
 
 type Ctx = UserContext & AreaContext;
 
@@ -178,11 +178,27 @@ async function recordPowerOffAnswer(
 }
 
 /**
+ * The charger's stop report ended a session a power-off was cutting (settlement.ts, in the session end's
+ * transaction): every record still waiting on it becomes "power cut" (records.ts), and is told again as
+ * `socket.power_off` with that outcome and the order's settled amount, so a receiver's last word on the power-off
+ * is what the power-off list shows (the first event said "sent, not confirmed"). Returns those records.
+ */
+export async function confirmPowerOffs(
+  ctx: AreaContext,
+  trx: Kysely<Database>,
+  sessionId: number,
+): Promise<number[]> {
+  const ids = await powerOffConfirmed(trx, sessionId);
+  for (const id of ids) await emitPowerOff(ctx, trx, id);
+  return ids;
+}
+
+/**
  * The outcome as a `socket.power_off` event (platform/outbox), in the transaction that stores it: the record as
  * the power-off list shows it (socket, host, zone, operator, reason, result), its text in English so every
  * receiver reads the same words, with the area.
  */
-async function emitPowerOff(ctx: Ctx, trx: Kysely<Database>, recordId: number): Promise<void> {
+async function emitPowerOff(ctx: AreaContext, trx: Kysely<Database>, recordId: number): Promise<void> {
   const row = await forcedOutageView
     .query(trx)
     .where('ForcedOutageRecord.Id', '=', recordId)

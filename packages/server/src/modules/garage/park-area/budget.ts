@@ -219,24 +219,11 @@ async function sweepZone(
   const stored = (await storedRow(k, zone.Id))!;
   const limits = running(stored, sockets);
   if (over && stored.OverSince !== null && now - stored.OverSince >= graceMs) {
-    // The claim: only the sweep that clears this OverSince acts on it.
-    const claimed = await k
-      .updateTable('ParkAreaPower')
-      .set({ OverSince: null, ActedAt: now })
-      .where('ParkAreaId', '=', zone.Id)
-      .where('OverSince', '=', stored.OverSince)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+    if (!(await claim(k, zone.Id, 'OverSince', stored.OverSince, now))) return undefined;
     return enforce(ctx, zone, budget, draw.drawW, sockets, hosts, limits, graceMs);
   }
   if (low && limits.length > 0 && stored.LowSince !== null && now - stored.LowSince >= graceMs) {
-    const claimed = await k
-      .updateTable('ParkAreaPower')
-      .set({ LowSince: null, ActedAt: now })
-      .where('ParkAreaId', '=', zone.Id)
-      .where('LowSince', '=', stored.LowSince)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+    if (!(await claim(k, zone.Id, 'LowSince', stored.LowSince, now))) return undefined;
     const cleared = await clearLimits(ctx, limits, sockets, hosts);
     await storeLimits(
       k,
@@ -247,6 +234,26 @@ async function sweepZone(
     return { kind: 'release', zoneId: zone.Id, drawW: draw.drawW, budgetW: budget, cleared };
   }
   return undefined;
+}
+
+/**
+ * Claims a zone's pending act (over budget, or back under it with limits to lift): only the sweep whose update
+ * clears that very `since` acts on it, so two instances sweeping together act once.
+ */
+async function claim(
+  k: Kysely<Database>,
+  zoneId: number,
+  column: 'OverSince' | 'LowSince',
+  since: number,
+  now: number,
+): Promise<boolean> {
+  const claimed = await k
+    .updateTable('ParkAreaPower')
+    .set({ [column]: null, ActedAt: now })
+    .where('ParkAreaId', '=', zoneId)
+    .where(column, '=', since)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
 }
 
 function storedRow(k: Kysely<Database>, zoneId: number) {
@@ -355,20 +362,13 @@ async function enforce(
   for (const s of actionable)
     if (!entries.has(s.session!.recordId)) entries.set(s.session!.recordId, entryOf(s, hosts));
   const sessions = [...entries.values()].sort((a, b) => a.ChargeRecordId - b.ChargeRecordId);
-  await audit(ctx, {
-    action: 'budgetEnforce',
-    entity: 'ParkArea',
-    entityId: zone.Id,
-    before: null,
-    after: {
-      ZoneName: zone.Name,
-      BudgetW: budgetW,
-      DrawW: drawW,
-      GraceSeconds: Math.round(graceMs / 1000),
-      ShareW: plan.shareW,
-      ProjectedW: plan.projectedW,
-      PerSession: sessions,
-    },
+  await auditBudget(ctx, 'budgetEnforce', zone, {
+    BudgetW: budgetW,
+    DrawW: drawW,
+    GraceSeconds: Math.round(graceMs / 1000),
+    ShareW: plan.shareW,
+    ProjectedW: plan.projectedW,
+    PerSession: sessions,
   });
   return { kind: 'enforce', zoneId: zone.Id, drawW, budgetW, shareW: plan.shareW, sessions };
 }
@@ -449,17 +449,26 @@ async function auditRelease(
   cleared: number[],
   budgetW: number | null = null,
 ): Promise<void> {
-  await audit(ctx, {
-    action: 'budgetRelease',
+  await auditBudget(ctx, 'budgetRelease', zone, {
+    BudgetW: budgetW,
+    DrawW: drawW,
+    ReleaseBelowW: budgetW === null ? null : Math.floor(RELEASE_RATIO * budgetW),
+    ClearedSessions: cleared,
+  });
+}
+
+/** What the budget did to a zone, in the operation log with the figures that made it act. */
+function auditBudget(
+  ctx: AreaContext,
+  action: 'budgetEnforce' | 'budgetRelease',
+  zone: Zone,
+  figures: { BudgetW: number | null; DrawW: number } & Record<string, unknown>,
+): Promise<void> {
+  return audit(ctx, {
+    action,
     entity: 'ParkArea',
     entityId: zone.Id,
     before: null,
-    after: {
-      ZoneName: zone.Name,
-      BudgetW: budgetW,
-      DrawW: drawW,
-      ReleaseBelowW: budgetW === null ? null : Math.floor(RELEASE_RATIO * budgetW),
-      ClearedSessions: cleared,
-    },
+    after: { ZoneName: zone.Name, ...figures },
   });
 }

@@ -38,6 +38,8 @@ export const parkAreaRoutes = implementResource(ParkAreaApi, {
       HostCount: 'number',
       SocketsTotal: 'number',
       SocketsOccupied: 'number',
+      // The zone's power budget (W) as set: the live draw against it changes by the second and is no sheet's.
+      PowerBudgetW: 'number',
       ParkedCount: 'number',
       Disabled: { header: 'Status', enum: disabledFlag },
       Remark: 30,

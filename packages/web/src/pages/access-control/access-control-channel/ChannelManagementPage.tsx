@@ -29,6 +29,7 @@ import {
   deviceModelsKey,
   enumFilter,
 } from '../options.ts';
+import { accessCheckAction } from '../access-check/links.ts';
 import { DoorModeDialog } from './DoorModeDialog.tsx';
 import { DoorNumberSelect } from './DoorNumberSelect.tsx';
 import '../access-control.css';
@@ -147,6 +148,12 @@ const form: FormDef<ChannelRow> = {
   },
 };
 
+/** The door's access check (the card is typed there) and who can pass it. */
+const checkDoor = accessCheckAction<ChannelRow>(
+  (row) => ({ ChannelId: row.Id }),
+  (row) => row.DoorNumber > 0,
+);
+
 /** Channel management (AccessControl/Admin): the readers on the doors of the area's controllers. */
 const config: ListPageConfig<ChannelRow> = {
   api,
@@ -215,6 +222,7 @@ const config: ListPageConfig<ChannelRow> = {
       visible: (row) => row.DoorNumber > 0,
       run: (row) => doorMode.open(row),
     },
+    checkDoor.action,
   ],
   form,
 };
@@ -242,6 +250,7 @@ function onDevice(deviceId: number | null): ListPageConfig<ChannelRow> {
  */
 export default function ChannelManagementPage() {
   const { t } = useTranslation();
+  checkDoor.useFollow();
   const [params] = useSearchParams();
   const deviceId = Number(params.get('DeviceId')) || null;
   const mode = doorMode.useValue();

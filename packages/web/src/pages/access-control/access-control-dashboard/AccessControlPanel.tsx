@@ -21,7 +21,7 @@ import './access-control-dashboard.css';
 
 const SUMMARY_KEY = 'ac.dashboard';
 
-/** Hub events that move a figure: swipes and door events, alarms, controllers coming and going, syncs. */
+/** Hub events that move a figure: swipes and door events, alarms, controllers coming and going, syncs, roll calls. */
 const LIVE_EVENTS = [
   'Swipe',
   'DoorAlarm',
@@ -29,6 +29,7 @@ const LIVE_EVENTS = [
   'SyncProgress',
   'AlarmRaised',
   'AlarmChanged',
+  'Muster',
 ] as const;
 
 /** A sync pass moves the figures when it starts (a controller syncing) and when it ends (statuses moved). */
@@ -64,7 +65,10 @@ function Figure({
   );
 }
 
-/** Controllers online, today's granted and denied swipes, authorisations waiting, doors in alarm and alarms to acknowledge. */
+/**
+ * Controllers online, who is inside now (and the roll call under way), today's granted and denied swipes,
+ * authorisations waiting, doors in alarm and alarms to acknowledge.
+ */
 function Figures({ summary: s }: { summary: AccessControlSummary }) {
   const { t } = useTranslation();
   return (
@@ -83,6 +87,28 @@ function Figures({ summary: s }: { summary: AccessControlSummary }) {
             {s.Controllers.Syncing > 0 &&
               ` · ${t('acUi.dashboard.syncing', { count: s.Controllers.Syncing })}`}
           </Typography.Text>
+        }
+      />
+      <Figure
+        title={t('musterUi.dashboard.inside')}
+        value={s.Occupancy.Inside}
+        testId="ac-figure-inside"
+        danger={s.Occupancy.Muster !== null && s.Occupancy.Muster.Missing > 0}
+        // Who is inside and the roll call under way are one screen: the figure leads there.
+        note={
+          <>
+            {s.Occupancy.Muster && (
+              <>
+                <Typography.Text type="danger" data-testid="ac-figure-muster">
+                  {t('musterUi.dashboard.missing', { count: s.Occupancy.Muster.Missing })}
+                </Typography.Text>
+                <br />
+              </>
+            )}
+            <Link to="/accesscontrol/muster" data-testid="ac-panel-muster">
+              {t('musterUi.dashboard.open')}
+            </Link>
+          </>
         }
       />
       <Figure title={t('acUi.dashboard.granted')} value={s.Today.Granted} testId="ac-figure-granted" />

@@ -18,6 +18,7 @@ import { CardNumbersCell, IssueStatusTag, TwoLineCell, ValidityCell } from '../c
 import { dialogState } from '../dialog-state.ts';
 import { reloadList, useLiveList } from '../live.ts';
 import { deviceFilter, enumFilter } from '../options.ts';
+import { accessCheckAction } from '../access-check/links.ts';
 import { DeviceStatusSummary } from './DeviceStatusSummary.tsx';
 import { GrantDialog, type GrantMode } from './GrantDialog.tsx';
 import type { AuthorizationRow } from './types.ts';
@@ -66,6 +67,12 @@ function GrantButtons() {
  * The authorisation list (Admin or User): which holder opens which channel, until when, and where each
  * authorisation stands on its controller (issue status). Changing validity and revoking are for both codes.
  */
+/** This holder at this door: the access check on the holder's first card and the authorisation's channel. */
+const checkGrant = accessCheckAction<AuthorizationRow>(
+  (row) => ({ CardNumber: row.CardNumbers[0], ChannelId: row.ChannelId }),
+  (row) => row.CardNumbers.length > 0 && row.DoorNumber > 0,
+);
+
 const config: ListPageConfig<AuthorizationRow> = {
   api,
   read: ACCESS_CONTROL_ANY,
@@ -191,6 +198,7 @@ const config: ListPageConfig<AuthorizationRow> = {
       confirm: 'acUi.auth.confirmRevoke',
       run: (row) => revoke([row.Id]),
     },
+    checkGrant.action,
   ],
   batchActions: [
     {
@@ -213,6 +221,7 @@ const LIVE_EVENTS = ['SyncProgress'] as const;
  */
 export default function AuthorizationsPage() {
   const { t } = useTranslation();
+  checkGrant.useFollow();
   const queryClient = useQueryClient();
   const mode = granting.useValue();
   const item = editing.useValue();

@@ -12,6 +12,7 @@ import {
 import { CardNumbersCell, ValidityCell } from '../cells.tsx';
 import { ask, dialogState, type Ask } from '../dialog-state.ts';
 import { reloadList } from '../live.ts';
+import { accessCheckAction, accessCheckLink } from '../access-check/links.ts';
 import { ExtendDialog } from './ExtendDialog.tsx';
 import { holderForm, holderGroupFilters, type HolderRow } from './holder-form.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
@@ -55,6 +56,12 @@ function ImportButton() {
  * Card holders (Admin or User): add, edit, disable/enable and extend (each writes its change record; an
  * extension also a renewal record); delete one nothing depends on (the server's 409 names what remains).
  */
+/** The holder's access check, on their first card (the door is chosen there). */
+const checkHolder = accessCheckAction<HolderRow>(
+  (row) => ({ CardNumber: row.CardNumbers[0] }),
+  (row) => row.CardNumbers.length > 0,
+);
+
 const config: ListPageConfig<HolderRow> = {
   api,
   read: ACCESS_CONTROL_ANY,
@@ -100,7 +107,14 @@ const config: ListPageConfig<HolderRow> = {
       key: 'CardNumbers',
       title: 'accessControl.field.Cards',
       width: 140,
-      render: (row) => <CardNumbersCell numbers={row.CardNumbers} max={1} />,
+      // Each card leads to its access check ("why does my card not open the east gate?").
+      render: (row) => (
+        <CardNumbersCell
+          numbers={row.CardNumbers}
+          max={1}
+          link={(card) => accessCheckLink({ CardNumber: card })}
+        />
+      ),
     },
     {
       key: 'ValidTo',
@@ -125,6 +139,7 @@ const config: ListPageConfig<HolderRow> = {
       label: 'acUi.holder.extend',
       run: (row) => ask(extending, [row]).catch(() => undefined),
     },
+    checkHolder.action,
   ],
   batchActions: [{ key: 'extend', label: 'acUi.holder.batchExtend', run: (rows) => ask(extending, rows) }],
   toolbar: <ImportButton />,
@@ -132,6 +147,7 @@ const config: ListPageConfig<HolderRow> = {
 
 export default function CardHoldersPage() {
   const { t } = useTranslation();
+  checkHolder.useFollow();
   const queryClient = useQueryClient();
   const extension = extending.useValue();
   const importOpen = importing.useValue() !== null;

@@ -16,6 +16,7 @@ import { deviceFilter, enumFilter } from '../options.ts';
 import { recordRange } from '../record-range.ts';
 import { useLiveList } from '../live.ts';
 import { useAreaStore } from '../../../stores/area.ts';
+import { accessCheckAction, checkMinute } from '../access-check/links.ts';
 import { applySwipe } from './live-swipes.ts';
 import { eventText, isAlarm, isRemoteOpen, isSwipe } from './record-text.tsx';
 import '../access-control.css';
@@ -31,6 +32,12 @@ function enumText(tr: (key: TKey) => string, def: EnumDef, value: number | null)
  * Door-opening (swipe) records, newest first: the last week by default, never more than 61 days (the
  * server's limit), by result, holder, card and device; exported with the same filters.
  */
+/** A refused swipe opens the access check on its card, its door and its minute: "why was I refused?". */
+const checkSwipe = accessCheckAction<SwipeRow>(
+  (row) => ({ CardNumber: row.CardNumber, ChannelId: row.ChannelId, At: checkMinute(row.At) }),
+  (row) => isSwipe(row) && !row.Result && row.ChannelId !== null,
+);
+
 const config: ListPageConfig<SwipeRow> = {
   api: DoorOpeningRecordApi,
   read: ACCESS_CONTROL_ANY,
@@ -125,12 +132,14 @@ const config: ListPageConfig<SwipeRow> = {
       },
     },
   ],
+  rowActions: [checkSwipe.action],
 };
 
 const LIVE_EVENTS = ['Swipe', 'DoorAlarm'] as const;
 
 export default function DoorOpeningRecordsPage() {
   const { t } = useTranslation();
+  checkSwipe.useFollow();
   // New swipes, door events and alarms reach the area's hub with the record as the list shows it: an open
   // first page takes it in place; a page that cannot tell whether it belongs there asks again.
   useLiveList({

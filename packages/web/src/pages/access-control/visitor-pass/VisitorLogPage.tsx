@@ -12,6 +12,7 @@ import { ListPage, type ListPageConfig } from '../../../components/list-page/ind
 import { ResultTag, TwoLineCell } from '../cells.tsx';
 import { deviceFilter, enumFilter } from '../options.ts';
 import { recordRange } from '../record-range.ts';
+import { passPeopleColumns } from './columns.tsx';
 import '../access-control.css';
 
 /**
@@ -39,19 +40,7 @@ const config: ListPageConfig<VisitorLogItem> = {
   ],
   columns: [
     { key: 'At', title: 'accessControl.field.At', kind: 'instant', sort: 'At', width: 170 },
-    {
-      key: 'VisitorName',
-      title: 'accessControl.field.VisitorName',
-      width: 170,
-      render: (row) => <TwoLineCell main={row.VisitorName} sub={row.Company} />,
-    },
-    { key: 'HostName', title: 'accessControl.field.Host', width: 110 },
-    {
-      key: 'CardNumber',
-      title: 'accessControl.field.CardNumber',
-      width: 120,
-      render: (row) => <span className="ac-card-number">{row.CardNumber}</span>,
-    },
+    ...passPeopleColumns<VisitorLogItem>(false),
     {
       key: 'DeviceName',
       title: 'accessControl.field.DeviceName',

@@ -12,10 +12,11 @@ import { call } from '../../../core/api.ts';
 import { feedback } from '../../../core/feedback.tsx';
 import { i18next } from '../../../i18n/index.ts';
 import { ListPage, useCan, type ListPageConfig } from '../../../components/list-page/index.ts';
-import { TwoLineCell, ValidityCell } from '../cells.tsx';
+import { ValidityCell } from '../cells.tsx';
 import { dialogState } from '../dialog-state.ts';
 import { reloadList } from '../live.ts';
 import { enumFilter } from '../options.ts';
+import { passPeopleColumns } from './columns.tsx';
 import { IssuePassDialog } from './IssuePassDialog.tsx';
 import { PassDialog, type ShownPass } from './PassDialog.tsx';
 import '../access-control.css';
@@ -71,20 +72,7 @@ const config: ListPageConfig<PassRow> = {
     enumFilter('State', 'accessControl.field.PassState', visitorPassState, 120),
   ],
   columns: [
-    {
-      key: 'VisitorName',
-      title: 'accessControl.field.VisitorName',
-      sort: 'VisitorName',
-      width: 170,
-      render: (row) => <TwoLineCell main={row.VisitorName} sub={row.Company} />,
-    },
-    { key: 'HostName', title: 'accessControl.field.Host', width: 110 },
-    {
-      key: 'CardNumber',
-      title: 'accessControl.field.CardNumber',
-      width: 120,
-      render: (row) => <span className="ac-card-number">{row.CardNumber}</span>,
-    },
+    ...passPeopleColumns<VisitorPassItem>(true),
     {
       key: 'ValidFrom',
       title: 'accessControl.field.PassWindow',

@@ -1,0 +1,146 @@
+import type { CatalogueShape } from '../catalogues.ts';
+import type { accessCheck as zh } from '../zh/accessCheck.ts';
+
+export const accessCheck: CatalogueShape<typeof zh> = {
+  title: {
+    check: 'Access check',
+    who: 'Who can pass',
+  },
+  step: {
+    card: 'Card registered',
+    holder: 'Card holder',
+    authorisation: 'Authorisation on the door',
+    validity: 'Validity',
+    timeProfile: 'Time profile',
+    lockdown: 'Lockdown and evacuation',
+    schedule: 'Door schedule',
+    doorMode: 'Door mode',
+    interlock: 'Interlock',
+    antiPassback: 'Anti-passback',
+  },
+  controllerStep: {
+    reach: 'Controller read',
+    card: 'Card on the controller',
+    dates: 'Dates on the controller',
+    doorValue: "The door's access value",
+    profile: 'Time profile on the controller',
+    doorMode: "Controller's door mode",
+    clock: "Controller's clock",
+    lastRefusal: 'Last refusal',
+  },
+  verdict: {
+    pass: 'Passes',
+    refuse: 'Refused',
+    warn: 'Caveat',
+    unknown: 'Unknown',
+  },
+  value: {
+    none: 'no access',
+    any: 'at any time',
+    profile: 'time profile {{slot}}',
+  },
+  summary: {
+    server_pass: "By Gatehouse's rules, card {{card}} passes {{door}} at {{time}}",
+    server_refuse: "By Gatehouse's rules, card {{card}} is refused at {{door}} at {{time}}: {{why}}",
+    server_warn: "By Gatehouse's rules, card {{card}} passes {{door}} at {{time}}, with a caveat: {{why}}",
+    server_unknown:
+      "By Gatehouse's rules, whether card {{card}} passes {{door}} at {{time}} cannot be told: {{why}}",
+    controller_pass: 'Controller {{device}} opens for it',
+    controller_refuse: 'Controller {{device}} refuses it: {{why}}',
+    controller_warn: 'Controller {{device}} opens for it, with a caveat: {{why}}',
+    controller_unknown: "Controller {{device}}'s side is not known: {{why}}",
+  },
+  finding: {
+    cardRegistered: 'Card {{card}} is registered in this area',
+    cardNotRegistered: 'Card {{card}} is not registered in this area: the controller does not know it',
+    cardNotHeld: 'The card is registered but given to no holder',
+    holderEnabled: 'Held by {{holder}}, enabled',
+    holderDisabled: 'Held by {{holder}}, who is disabled',
+    passValid: 'Visitor pass of {{visitor}} (host {{host}}), valid',
+    passEnded: 'Visitor pass of {{visitor}} (host {{host}}) has ended',
+    noGrant: '{{holder}} has no authorisation on this door',
+    granted: 'Authorised on {{channel}} ({{status}})',
+    grantedOtherReader:
+      'Authorised on {{channel}}, the other reader of this door ({{status}}): the controller opens the door from both sides',
+    grantPending: 'Authorised on {{channel}}, but not on the controller yet ({{status}})',
+    grantWithdrawn: 'The authorisation on {{channel}} is being removed from the controller ({{status}})',
+    grantRevoked: 'The authorisation on {{channel}} was revoked',
+    valid: 'Valid from {{from}} to {{to}}',
+    validDatesOnly:
+      'Outside its validity ({{from}} to {{to}}), but the controller holds dates only ({{cfrom}} to {{cto}}): it still opens on {{date}}',
+    notYetValid: 'Not valid before {{from}}',
+    expired: 'Its validity ended at {{to}}',
+    anyTime: 'No time profile: at any time',
+    inProfile: '{{time}} is inside time profile “{{profile}}”',
+    inLinkedProfile: '{{time}} is inside “{{by}}”, linked from time profile “{{profile}}”',
+    outsideProfile: '{{time}} is outside time profile “{{profile}}”',
+    holidayProfile: '{{time}} is outside time profile “{{profile}}”: {{date}} is the holiday “{{holiday}}”',
+    profileMissing: 'Time profile “{{profile}}” no longer exists: the controller gives the card no access',
+    noLockdown: 'No lockdown or evacuation at that time',
+    lockedDown: 'The area is locked down since {{since}}: every door normally closed, no card opens it',
+    evacuated: 'The area is evacuated since {{since}}: every door normally open',
+    schedulePaused: 'Door schedules are paused while a lockdown or evacuation lasts',
+    noSchedule: "No door schedule sets this door's mode at that time",
+    scheduleMode: 'A door schedule set this door to “{{mode}}” at that time',
+    modeOverridden: 'Set by hand: “{{mode}}”; at that time the lockdown or a schedule decides',
+    mode1: 'Door mode: {{mode}}: the door is unlocked anyway',
+    mode2: 'Door mode: {{mode}}: no card opens it',
+    mode3: 'Door mode: {{mode}}',
+    interlockOff: 'Interlock is off',
+    interlockOther: 'Interlock ({{mode}}) does not include this door',
+    interlockOn: 'Interlock ({{mode}}): refused while door {{doors}} is open',
+    antiPassbackOff: 'Anti-passback is off',
+    antiPassbackNoPassage:
+      'Anti-passback ({{mode}}): no passage of this card through this controller recorded',
+    antiPassbackOn:
+      'Anti-passback ({{mode}}): last passed at {{time}} through {{channel}}; refused on the same side until it passes the other',
+    reach_read: 'Controller {{device}} answered just now',
+    reach_offline: 'Controller {{device}} is offline and did not answer: what it holds cannot be read now',
+    reach_timeout: 'Controller {{device}} did not answer: what it holds cannot be read now',
+    reach_refused: 'Controller {{device}} refused the read',
+    reach_notDriven:
+      'No instance drives controller {{device}} at this moment (handing over between instances): try again in a few seconds',
+    reach_noAddress: 'Controller {{device}} has no IP address: Gatehouse cannot reach it',
+    reach_gatewayOff: 'The controller gateway does not run on this server: controllers cannot be read',
+    reach_notWg: '{{device}} is a third-party gate: it checks cards itself, Gatehouse does not drive it',
+    reach_disabled: 'Controller {{device}} is disabled: Gatehouse does not drive it',
+    reach_noDoor: 'The channel names no door: there is nothing to read on the controller',
+    ctlHoldsCard: 'It holds card {{card}}',
+    ctlLacksCard: 'It does not hold card {{card}}: it refuses it (no privilege)',
+    ctlDatesIn: 'Its dates for the card are {{from}} to {{to}}: {{date}} is inside them',
+    ctlDatesOut: 'Its dates for the card are {{from}} to {{to}}: {{date}} is outside them',
+    ctlDoorNone: 'Door {{door}}: {{value}}',
+    ctlDoorValue: 'Door {{door}}: {{value}}',
+    ctlProfileMissing: 'It lacks time profile {{slot}}: a controller then lets the card in at any time',
+    ctlInProfile: 'Its time profile {{slot}} covers {{time}}',
+    ctlOutsideProfile: 'Its time profile {{slot}} does not cover {{time}}',
+    ctlMode: 'Door mode: {{mode}}',
+    ctlClosed: 'Door mode: {{mode}}: no card opens it',
+    ctlModeNow: 'Its door mode now is “{{mode}}” (it cannot tell what it was at another time)',
+    ctlClockUnknown: 'Its clock could not be read',
+    ctlClockRight: 'Its clock is right ({{drift}} s off)',
+    ctlClockOff: 'Its clock is {{drift}} s off: it judges time profiles and dates by its own clock',
+    ctlNoRefusal: 'No refusal of this card at this door recorded',
+    ctlLastRefusal: 'Last refused at {{time}} on {{channel}}: {{reason}} (controller code {{code}})',
+    ctlRefusedThenGranted:
+      'Last refused at {{time}} on {{channel}}: {{reason}} (controller code {{code}}); let in since, at {{granted}}',
+  },
+  disagree: {
+    cardMissing:
+      'Gatehouse grants card {{card}} on door {{door}}, but controller {{device}} does not hold it: it refuses the card. Sync now writes it',
+    cardExtra:
+      'Controller {{device}} still holds card {{card}} with access to door {{door}}, which Gatehouse does not grant: it opens the door to it. Sync now removes it',
+    doorValue:
+      'Controller {{device}} holds door {{door}} of card {{card}} as “{{held}}”, Gatehouse as “{{ours}}”. Sync now writes Gatehouse’s',
+    dates:
+      'Controller {{device}} holds card {{card}} valid {{heldFrom}} to {{heldTo}}, Gatehouse {{from}} to {{to}}. Sync now writes Gatehouse’s',
+    profileMissing:
+      'Controller {{device}} lacks time profile {{slot}} (“{{profile}}”): it lets the card in at any time. Sync now writes it',
+    profile:
+      'Controller {{device}}’s time profile {{slot}} differs from Gatehouse’s “{{profile}}” (dates, weekdays or hours). Sync now writes Gatehouse’s',
+    clock:
+      'Controller {{device}}’s clock is {{drift}} s off, and it judges hours and dates by it. “Set time” in device management sets it',
+    doorMode:
+      'Controller {{device}} holds door {{door}} “{{held}}”, Gatehouse asks for “{{ours}}”. Sync now gives it back',
+  },
+};

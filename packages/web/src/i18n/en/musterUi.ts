@@ -1,0 +1,65 @@
+import type { CatalogueShape } from '@gatehouse/shared';
+import type { musterUi as zh } from '../zh/musterUi.ts';
+
+export const musterUi: CatalogueShape<typeof zh> = {
+  tabs: {
+    inside: 'Inside now',
+    rollCall: 'Roll call',
+    history: 'Past roll calls',
+  },
+  occupancy: {
+    inside: 'Inside now',
+    visitors: '{{count}} of them visitors',
+    since: 'Counted since {{time}} (reset daily at {{hour}}, {{zone}})',
+    resetHour: 'Daily reset hour',
+    resetHint: 'Whoever came in and did not swipe out is no longer counted after this hour',
+    keyword: 'Name, phone or card',
+    door: 'Came in through',
+  },
+  start: {
+    button: 'Start roll call',
+    title: 'Start a roll call',
+    ok: 'Start',
+    points: 'Muster points',
+    pointsHint:
+      'A granted swipe at one of these readers marks its holder safe; without any, people are marked by hand',
+    reason: 'Reason',
+    reasonPlaceholder: 'Fire alarm, drill…',
+    inside: 'Everyone inside now ({{count}}) goes on the roll',
+  },
+  roll: {
+    missing: 'Missing',
+    ofTotal: '{{safe}} of {{total}} found safe',
+    started: 'Started {{time}} by {{who}}',
+    reason: 'Reason: {{reason}}',
+    points: 'Muster points: {{points}}',
+    noPoints: 'No muster point: marked by hand',
+    ended: 'Ended {{time}} by {{who}}',
+    markSafe: 'Mark safe',
+    markSafeConfirm: 'Mark the {{count}} people chosen safe?',
+    markOneConfirm: 'Mark this person safe?',
+    end: 'End roll call',
+    endTitle: 'End the roll call',
+    endNote: 'Note',
+    endHint: 'The result stays as it is: whoever is still missing stays missing in it',
+    none: 'No roll call under way',
+    noneHint: 'A roll call puts everyone inside now on its list',
+    keyword: 'Name, phone or card',
+    lastSeen: 'Last came in',
+    found: 'Found',
+    byHand: 'By hand: {{who}}',
+    bySwipe: 'Swiped at {{where}}',
+    viewing: 'The roll call of {{time}}',
+    backToCurrent: 'Back to the roll call under way',
+  },
+  history: {
+    view: 'Result',
+    counts: '{{total}} on the roll, {{safe}} safe, {{missing}} missing',
+    underWay: 'Under way',
+  },
+  dashboard: {
+    inside: 'Inside now',
+    missing: 'Roll call: {{count}} missing',
+    open: 'Occupancy & muster',
+  },
+};

@@ -1,0 +1,65 @@
+import type { CatalogueShape } from '@gatehouse/shared';
+import type { musterUi as zh } from '../zh/musterUi.ts';
+
+export const musterUi: CatalogueShape<typeof zh> = {
+  tabs: {
+    inside: 'Dentro ahora',
+    rollCall: 'Recuento',
+    history: 'Recuentos anteriores',
+  },
+  occupancy: {
+    inside: 'Dentro ahora',
+    visitors: '{{count}} de ellas visitantes',
+    since: 'Contadas desde {{time}} (se reinicia cada día a las {{hour}}, {{zone}})',
+    resetHour: 'Hora de reinicio diaria',
+    resetHint: 'Quien entró y no registró su salida deja de contarse a partir de esta hora',
+    keyword: 'Nombre, teléfono o tarjeta',
+    door: 'Entró por',
+  },
+  start: {
+    button: 'Iniciar recuento',
+    title: 'Iniciar un recuento de personas',
+    ok: 'Iniciar',
+    points: 'Puntos de reunión',
+    pointsHint:
+      'Un pase autorizado en uno de estos lectores marca a su titular a salvo; sin ninguno, se marca a mano',
+    reason: 'Motivo',
+    reasonPlaceholder: 'Alarma de incendio, simulacro…',
+    inside: 'Todas las personas dentro ahora ({{count}}) entran en la lista',
+  },
+  roll: {
+    missing: 'Faltan',
+    ofTotal: '{{safe}} de {{total}} a salvo',
+    started: 'Iniciado el {{time}} por {{who}}',
+    reason: 'Motivo: {{reason}}',
+    points: 'Puntos de reunión: {{points}}',
+    noPoints: 'Sin punto de reunión: se marca a mano',
+    ended: 'Terminado el {{time}} por {{who}}',
+    markSafe: 'Marcar a salvo',
+    markSafeConfirm: '¿Marcar a salvo a las {{count}} personas elegidas?',
+    markOneConfirm: '¿Marcar a salvo a esta persona?',
+    end: 'Terminar recuento',
+    endTitle: 'Terminar el recuento',
+    endNote: 'Nota',
+    endHint: 'El resultado queda como está: quien aún falta figura como ausente',
+    none: 'No hay ningún recuento en curso',
+    noneHint: 'Un recuento incluye en su lista a todas las personas que están dentro ahora',
+    keyword: 'Nombre, teléfono o tarjeta',
+    lastSeen: 'Última entrada',
+    found: 'Confirmación',
+    byHand: 'A mano: {{who}}',
+    bySwipe: 'Pase en {{where}}',
+    viewing: 'El recuento del {{time}}',
+    backToCurrent: 'Volver al recuento en curso',
+  },
+  history: {
+    view: 'Resultado',
+    counts: '{{total}} en la lista, {{safe}} a salvo, {{missing}} faltan',
+    underWay: 'En curso',
+  },
+  dashboard: {
+    inside: 'Dentro ahora',
+    missing: 'Recuento: faltan {{count}}',
+    open: 'Ocupación y recuento',
+  },
+};
