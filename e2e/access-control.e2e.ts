@@ -5,9 +5,11 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Download, Locator, Page } from 'playwright-core';
 import {
+  closeSelectList,
   confirmPopup,
   eventually,
   goto,
+  pickOption,
   screenshot,
   stillness,
   toasts,
@@ -68,20 +70,7 @@ async function choose(page: Page, testId: string, ...labels: string[]) {
     await option.dispatchEvent('click');
     await eventually(() => select.innerText()).toContain(label);
   }
-  await page.keyboard.press('Escape');
-}
-
-/** Picks an option of a select that is not searched by typing (a short enumeration). */
-async function pick(page: Page, testId: string, label: string) {
-  await page.locator(`[data-testid="${testId}"]`).click();
-  const option = page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: new RegExp(`^${label}$`) })
-    .first();
-  await option.waitFor();
-  // A dropdown still moving in (its zoom animation, a page settling after a dialog) can sit partly outside the
-  // viewport for a moment; the option's own click handler is what matters here.
-  await option.dispatchEvent('click');
+  await closeSelectList(page);
 }
 
 async function search(page: Page, filter: string, text: string) {
@@ -236,7 +225,7 @@ describe('access-control screens', () => {
     await freeCard.waitFor();
     const card = (await freeCard.innerText()).trim();
     await freeCard.dispatchEvent('click'); // delivered where the option is, though the dropdown may still be moving into place
-    await page.keyboard.press('Escape');
+    await closeSelectList(page);
     await page.locator('[data-testid="dialog-ok"]').click();
     await eventually(() => toasts(page)).toContain('新增成功');
 
@@ -295,7 +284,7 @@ describe('access-control screens', () => {
 
     // The new ones wait for the device: pending issue, for holders of the department and its sub-departments.
     await choose(page, 'filter-DeviceId', '会所健身房');
-    await pick(page, 'filter-IssueStatus', '待下发');
+    await pickOption(page, 'filter-IssueStatus', '待下发');
     await choose(page, 'filter-DepartmentId', '工程维修部');
     await page.locator('[data-testid="list-search"]').click();
     // The rows are read once the department's search has answered: the list of the two earlier filters stays on
@@ -327,7 +316,7 @@ describe('access-control screens', () => {
       .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
     expect((Date.parse(to!) - Date.parse(from!)) / 86_400_000).toBe(6);
 
-    await pick(page, 'filter-Result', '开门失败');
+    await pickOption(page, 'filter-Result', '开门失败');
     await choose(page, 'filter-DeviceId', '东门主入口');
     await page.locator('[data-testid="list-search"]').click();
     await eventually(async () => (await listRows(page).locator('[data-result="true"]').count()) === 0).toBe(
@@ -430,7 +419,7 @@ describe('access-control screens', () => {
   it('the grant dialog marks the channels the chosen holder already has', async () => {
     const { page } = await suite.signedIn('acuser', { at: '/accesscontrol/cardUserLinkChannel' });
     await listRows(page).first().waitFor();
-    await pick(page, 'filter-IssueStatus', '下发成功');
+    await pickOption(page, 'filter-IssueStatus', '下发成功');
     await page.locator('[data-testid="list-search"]').click();
     await eventually(async () => (await listRows(page).locator('[data-issue-status="3"]').count()) > 0).toBe(
       true,
@@ -468,7 +457,7 @@ describe('access-control screens', () => {
 
     await goto(page, '/accesscontrol/cardUserLinkChannel');
     await listRows(page).first().waitFor();
-    await pick(page, 'filter-IssueStatus', '下发成功');
+    await pickOption(page, 'filter-IssueStatus', '下发成功');
     await page.locator('[data-testid="list-search"]').click();
     await eventually(async () => (await listRows(page).locator('[data-issue-status="3"]').count()) > 0).toBe(
       true,
@@ -487,7 +476,7 @@ describe('access-control screens', () => {
 
     // A validity of its own: the controller must learn it (pending update).
     await search(page, 'Keyword', holder);
-    await pick(page, 'filter-IssueStatus', '下发成功');
+    await pickOption(page, 'filter-IssueStatus', '下发成功');
     await page.locator('[data-testid="list-search"]').click();
     await target().locator('[data-testid="row-validity"]').click();
     await page.locator('[data-testid="validity-own"]').getByText('单独设置有效期').click();
@@ -537,7 +526,7 @@ describe('access-control screens', () => {
     );
 
     await report().locator('[data-testid="row-progress"]').click();
-    await pick(page, 'progress-status', '已解决');
+    await pickOption(page, 'progress-status', '已解决');
     await page.locator('[data-testid="progress-ok"]').click();
     await eventually(() => errors(page)).toEqual(['标记为已解决时请填写处理说明']);
     await page.locator('[data-testid="progress-note"]').fill('更换读卡器后恢复正常');

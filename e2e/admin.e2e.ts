@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { confirmPopup, eventually, goto, toasts } from './support/app.ts';
+import { closeSelectList, confirmPopup, eventually, goto, toasts } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
 const suite = useSuite();
@@ -34,7 +34,7 @@ async function choose(page: Page, testId: string, ...labels: string[]) {
     await option.waitFor();
     await option.dispatchEvent('click'); // delivered where the option is, though the dropdown may still be moving into place
   }
-  await page.keyboard.press('Escape');
+  await closeSelectList(page);
 }
 
 async function search(page: Page, filter: string, text: string) {

@@ -3,6 +3,16 @@ import type { Locator, Page } from 'playwright-core';
 import { eventually, goto, screenshot, toasts, untranslatedKeys } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 import { row, rowAction, rows, search } from './garage-helpers.ts';
+import {
+  api,
+  connectors,
+  freeConnectors,
+  idleCards,
+  ocppHost,
+  openGrid,
+  simulator,
+  startSession,
+} from './support/charge-points.ts';
 
 /**
  * The chargers on the screens, against the e2e server running main.ts with the demo's simulated OCPP charge
@@ -20,21 +30,6 @@ import { row, rowAction, rows, search } from './garage-helpers.ts';
 const suite = useSuite({ devices: true });
 
 type Lang = 'zh' | 'en';
-
-interface Host {
-  Id: number;
-  SerialNumber: string;
-  Name: string;
-  Online: boolean;
-}
-
-interface Connector {
-  id: number;
-  status: string;
-  plugged: boolean;
-  transactionId: number | null;
-  idTag: string | null;
-}
 
 const WORDS = {
   zh: {
@@ -58,120 +53,8 @@ const WORDS = {
   },
 } as const;
 
-/** A call to the Gatehouse API as the signed-in page (its token and current area). */
-async function api<T>(
-  page: Page,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ code: number; msg: string; data: T }> {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const token = decodeURIComponent(/REToken=([^;]+)/.exec(document.cookie)?.[1] ?? '');
-      const res = await fetch(path, {
-        method,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'X-Area-Id': localStorage.getItem('Aid') ?? '',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return res.json();
-    },
-    [method, path, body] as const,
-  );
-}
-
-/** A call to the OCPP simulator's control API (packages/ocpp-simulator/src/http.ts). */
-async function simulator<T>(base: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined && path === '/points' ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as T & { error?: string };
-  if (!res.ok) throw new Error(`${path}: ${json.error}`);
-  return json;
-}
-
-async function connectors(base: string, serial: string): Promise<Connector[]> {
-  const points = await simulator<{ id: string; online: boolean; connectors: Connector[] }[]>(base, '/points');
-  return points.find((p) => p.id === serial)?.connectors ?? [];
-}
-
-/** The charging-API hosts of the current area, in id order, once the n-th is connected. */
-async function ocppHost(page: Page, index: number): Promise<Host> {
-  let host: Host | undefined;
-  await eventually(async () => {
-    const list = await api<{ Items: Host[] }>(
-      page,
-      'GET',
-      '/api/ChargeHost?ChargingSystemType=2&PageSize=50',
-    );
-    host = [...list.data.Items].sort((a, b) => a.Id - b.Id)[index];
-    return host?.Online ?? false;
-  }, 60_000).toBe(true);
-  return host!;
-}
-
-/** Cards of the area's enabled vehicles without a pass: their sessions are priced by the zone's rule. */
-async function cards(page: Page): Promise<string[]> {
-  const list = await api<{ Items: { CardNumber: string | null; ActivePass: unknown; Disabled: boolean }[] }>(
-    page,
-    'GET',
-    '/api/Vehicle?PageSize=100',
-  );
-  return list.data.Items.filter((v) => v.CardNumber && !v.ActivePass && !v.Disabled).map(
-    (v) => v.CardNumber!,
-  );
-}
-
-/** Cards no simulated bike is charging with now: a card charges one bike at a time (ConcurrentTx). */
-async function idleCards(page: Page, base: string): Promise<string[]> {
-  const points = await simulator<{ connectors: Connector[] }[]>(base, '/points');
-  const charging = new Set(points.flatMap((p) => p.connectors.map((c) => c.idTag)));
-  return (await cards(page)).filter((card) => !charging.has(card));
-}
-
-/**
- * A bike plugged in and a card swiped on a free connector of the charge point, through its control API; the
- * charge point's StartTransaction opens the session (its id is the transactionId). Tries the next free
- * connector if one of the demo's riders got there first, and the next card if a rider is charging with it.
- */
-async function startSession(base: string, serial: string, candidates: string[]) {
-  let skip: number[] = [];
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const free = (await connectors(base, serial)).filter(
-      (c) => !c.plugged && c.status === 'Available' && !skip.includes(c.id),
-    );
-    const c = free.at(-1);
-    if (!c) break;
-    await simulator(base, `/points/${serial}/connectors/${c.id}/plug-in`, { soc: 30 });
-    for (const card of candidates.slice(attempt)) {
-      const started = await simulator<{ status: string; transactionId?: number }>(
-        base,
-        `/points/${serial}/connectors/${c.id}/swipe`,
-        { idTag: card },
-      );
-      if (started.status === 'Accepted' && started.transactionId)
-        return { port: c.id, recordId: started.transactionId, card };
-      if (started.status !== 'ConcurrentTx') break;
-    }
-    skip = [...skip, c.id];
-  }
-  throw new Error(`no free connector on ${serial}`);
-}
-
 function tile(page: Page, port: number): Locator {
   return page.locator(`[data-testid="socket-tile"][data-port="${port}"]`);
-}
-
-async function openGrid(page: Page, host: Host): Promise<void> {
-  await goto(page, `/Bicycle/chargeEquipment?ChargeHostId=${host.Id}&view=grid`);
-  const summary = page.locator('[data-testid="grid-host-summary"]');
-  await summary.waitFor({ timeout: 60_000 });
-  await eventually(() => summary.innerText()).toContain(host.SerialNumber);
 }
 
 async function powerOff(page: Page, port: number, reason: string): Promise<void> {
@@ -205,7 +88,7 @@ describe.each([
     // The rider plugs in and swipes at the charge point; the tile follows without a reload.
     const navigations: string[] = [];
     page.on('framenavigated', (frame) => navigations.push(frame.url()));
-    const { port, recordId, card } = await startSession(ocpp, host.SerialNumber, candidates);
+    const { port, recordId, card } = await startSession(page, ocpp, host.SerialNumber, candidates);
     const socket = tile(page, port);
     await eventually(() => socket.getAttribute('data-card'), 15_000).toBe(card);
     await eventually(() => socket.getAttribute('data-state')).toMatch(/^(1|5)$/);
@@ -303,7 +186,7 @@ describe.each([
     const host = await ocppHost(page, hostIndex);
     const candidates = (await idleCards(page, ocpp)).slice(hostIndex * 8 + 4);
     await openGrid(page, host);
-    const { port, recordId, card } = await startSession(ocpp, host.SerialNumber, candidates);
+    const { port, recordId, card } = await startSession(page, ocpp, host.SerialNumber, candidates);
     const socket = tile(page, port);
     await eventually(() => socket.getAttribute('data-card'), 15_000).toBe(card);
 
@@ -372,10 +255,7 @@ describe.each([
     const host = await ocppHost(page, hostIndex);
     const card = (await idleCards(page, ocpp))[hostIndex * 8 + 2]!;
     await openGrid(page, host);
-    const free = (await connectors(ocpp, host.SerialNumber)).filter(
-      (c) => !c.plugged && c.status === 'Available',
-    );
-    const port = free.at(-1)!.id;
+    const port = (await freeConnectors(page, ocpp, host.SerialNumber)).at(-1)!.id;
     // A bike is plugged in, nobody swipes: the socket waits for a card (170) and offers a start.
     await simulator(ocpp, `/points/${host.SerialNumber}/connectors/${port}/plug-in`, { soc: 40 });
     const socket = tile(page, port);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { closeSelectList } from './support/app.ts';
 
 /** Helpers of the garage e2e files: the list page family's dialogs, selects and filters. */
 
@@ -42,7 +43,7 @@ export async function choose(page: Page, testId: string, ...labels: string[]): P
     // By its click handler: the list may still be sliding into place (antd draws it off screen first).
     await option.dispatchEvent('click');
   }
-  await page.keyboard.press('Escape');
+  await closeSelectList(page);
 }
 
 /** Types into a text filter (or clears it with '') and searches. */

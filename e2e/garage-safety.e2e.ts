@@ -2,26 +2,28 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { eventually, goto, screenshot, stillness, untranslatedKeys } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
-import { control, row, rows } from './garage-helpers.ts';
+import { control, row, rows, search } from './garage-helpers.ts';
+import {
+  api,
+  idleCards,
+  ocppHost,
+  openGrid,
+  simulator,
+  startSession,
+  type OcppHost,
+} from './support/charge-points.ts';
 
 /**
  * The garage's safety screens, set up through the real API against a server running the demo's simulated OCPP
  * charge points (their control API, packages/ocpp-simulator/src/http.ts), and shot in zh and en: a zone at its
  * power budget (socket grid and dashboard), a zone's emergency stop and its red banner (zone list, socket grid,
- * dashboard) until released, an order's itemised price lines, and a host in heat alarm until cleared.
+ * dashboard) until released, a session it ended in its card holder's history (the charging records by card: the
+ * safety-stop tag, the line of how it ended, the order's lines), an order's itemised price lines, and a host in
+ * heat alarm until cleared.
  */
 const suite = useSuite({ devices: true });
 
 type Lang = 'zh' | 'en';
-
-interface Host {
-  Id: number;
-  SerialNumber: string;
-  Name: string;
-  Online: boolean;
-  ParkAreaId: number;
-  HeatAlarm: unknown;
-}
 
 interface Zone {
   Id: number;
@@ -35,13 +37,6 @@ interface Zone {
   EmergencyStop: { Reason: string } | null;
 }
 
-interface Connector {
-  id: number;
-  status: string;
-  plugged: boolean;
-  idTag: string | null;
-}
-
 const WORDS = {
   zh: {
     banner: (zone: string) => `紧急停止中：${zone}`,
@@ -51,6 +46,9 @@ const WORDS = {
     heatTitle: '过温报警：解除前该主机不能开始充电',
     heatNote: 'E2E 已检查充电桩',
     heatNotice: '温度超过区域限值，过温 85 °C / 限值 60 °C',
+    safetyStop: '安全断电',
+    stopLine: '紧急停止：车棚已紧急停止',
+    free: '无费用',
   },
   en: {
     banner: (zone: string) => `Emergency stop in force: ${zone}`,
@@ -60,60 +58,11 @@ const WORDS = {
     heatTitle: 'Over-temperature alarm: no charging starts on this host until it is cleared',
     heatNote: 'E2E charger checked',
     heatNotice: "Temperature above the zone's limit, Over-temperature 85 °C / limit 60 °C",
+    safetyStop: 'Safety stop',
+    stopLine: "Emergency stop: The zone's emergency stop",
+    free: 'Nothing to pay',
   },
 } as const;
-
-/** A call to the Gatehouse API as the signed-in page (its token and current area). */
-async function api<T>(
-  page: Page,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ code: number; msg: string; data: T }> {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const token = decodeURIComponent(/REToken=([^;]+)/.exec(document.cookie)?.[1] ?? '');
-      const res = await fetch(path, {
-        method,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'X-Area-Id': localStorage.getItem('Aid') ?? '',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return res.json();
-    },
-    [method, path, body] as const,
-  );
-}
-
-/** A call to the OCPP simulator's control API. */
-async function simulator<T>(base: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined && path === '/points' ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as T & { error?: string };
-  if (!res.ok) throw new Error(`${path}: ${json.error}`);
-  return json;
-}
-
-/** The area's n-th charging-API host (id order), once connected. */
-async function ocppHost(page: Page, index: number): Promise<Host> {
-  let host: Host | undefined;
-  await eventually(async () => {
-    const list = await api<{ Items: Host[] }>(
-      page,
-      'GET',
-      '/api/ChargeHost?ChargingSystemType=2&PageSize=50',
-    );
-    host = [...list.data.Items].sort((a, b) => a.Id - b.Id)[index];
-    return host?.Online ?? false;
-  }, 60_000).toBe(true);
-  return host!;
-}
 
 async function zone(page: Page, id: number): Promise<Zone> {
   const res = await api<Zone>(page, 'GET', `/api/ParkArea/${id}`);
@@ -132,50 +81,6 @@ async function updateZone(page: Page, z: Zone, changes: Partial<Zone>): Promise<
     ...changes,
   });
   expect(res.code, res.msg).toBe(200);
-}
-
-/** Cards of the area's enabled vehicles without a pass that no simulated bike charges with now. */
-async function idleCards(page: Page, base: string): Promise<string[]> {
-  const list = await api<{ Items: { CardNumber: string | null; ActivePass: unknown; Disabled: boolean }[] }>(
-    page,
-    'GET',
-    '/api/Vehicle?PageSize=100',
-  );
-  const points = await simulator<{ connectors: Connector[] }[]>(base, '/points');
-  const charging = new Set(points.flatMap((p) => p.connectors.map((c) => c.idTag)));
-  return list.data.Items.filter((v) => v.CardNumber && !v.ActivePass && !v.Disabled)
-    .map((v) => v.CardNumber!)
-    .filter((card) => !charging.has(card));
-}
-
-/** A bike plugged in and a card swiped on a free connector of the charge point; the connector's number. */
-async function startSession(base: string, serial: string, candidates: string[]): Promise<number> {
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const points = await simulator<{ id: string; connectors: Connector[] }[]>(base, '/points');
-    const free = (points.find((p) => p.id === serial)?.connectors ?? []).filter(
-      (c) => !c.plugged && c.status === 'Available',
-    );
-    const c = free.at(-1);
-    if (!c) break;
-    await simulator(base, `/points/${serial}/connectors/${c.id}/plug-in`, { soc: 30 });
-    for (const card of candidates.slice(attempt)) {
-      const started = await simulator<{ status: string; transactionId?: number }>(
-        base,
-        `/points/${serial}/connectors/${c.id}/swipe`,
-        { idTag: card },
-      );
-      if (started.status === 'Accepted' && started.transactionId) return c.id;
-      if (started.status !== 'ConcurrentTx') break;
-    }
-  }
-  throw new Error(`no free connector on ${serial}`);
-}
-
-async function openGrid(page: Page, host: Host): Promise<void> {
-  await goto(page, `/Bicycle/chargeEquipment?ChargeHostId=${host.Id}&view=grid`);
-  const summary = page.locator('[data-testid="grid-host-summary"]');
-  await summary.waitFor({ timeout: 60_000 });
-  await eventually(() => summary.innerText(), 30_000).toContain(host.SerialNumber);
 }
 
 async function openDashboard(page: Page): Promise<Locator> {
@@ -210,7 +115,8 @@ describe.each([
     const host = await ocppHost(page, hostIndex);
     const original = await zone(page, host.ParkAreaId);
     // A session of our own drawing a known power (whatever the charger's limit), beside the demo riders'.
-    const port = await startSession(
+    const { port } = await startSession(
+      page,
       ocpp,
       host.SerialNumber,
       (await idleCards(page, ocpp)).slice(hostIndex * 8),
@@ -260,15 +166,23 @@ describe.each([
     await item.scrollIntoViewIfNeeded();
     await shoot(page, item, 'budget-dashboard', language);
 
-    // Back as it was: no budget, our bike unplugged.
+    // Back as it was: the zone's own budget (the demo's, or none), our bike unplugged.
     await updateZone(page, original, { PowerBudgetW: original.PowerBudgetW });
     await simulator(ocpp, `/points/${host.SerialNumber}/connectors/${port}/unplug`);
   }, 300_000);
 
-  it('an emergency stop: the red banner on the zone list, the socket grid and the dashboard, gone once released', async () => {
+  it("an emergency stop: the red banner on the zone list, the socket grid and the dashboard, gone once released; the session it ended in its card holder's history", async () => {
+    const { ocpp } = await suite.control();
     const { page } = await suite.signedIn('bikeadmin', { language, width: 1440, height: 900 });
     const host = await ocppHost(page, hostIndex);
     const z = await zone(page, host.ParkAreaId);
+    // A rider of ours charging in the zone: the stop ends the session, and the card's history says why.
+    const session = await startSession(
+      page,
+      ocpp,
+      host.SerialNumber,
+      (await idleCards(page, ocpp)).slice(hostIndex * 8 + 4),
+    );
     const stopped = await api<{ Reason: string }>(page, 'POST', '/api/ParkArea/EmergencyStop', {
       Id: z.Id,
       Reason: words.reason,
@@ -313,7 +227,34 @@ describe.each([
     expect(await banner.count()).toBe(0);
     expect(await row(page, z.Name).locator('[data-testid="zone-emergency-tag"]').count()).toBe(0);
     expect((await zone(page, z.Id)).EmergencyStop).toBeNull();
-  }, 180_000);
+
+    // The card holder's history: the charging records of the card. The session the stop ended (its charger's stop
+    // report, stop reason 10) is a red safety-stop row; opened, it says how it ended and what its order charged
+    // (nothing: it ran less than the rule's free minutes).
+    await eventually(
+      async () =>
+        (await api<{ StopReason: number | null }>(page, 'GET', `/api/ChargeRecord/${session.recordId}`)).data
+          .StopReason,
+      30_000,
+    ).toBe(10);
+    await goto(page, '/Bicycle/chargeRecords');
+    await rows(page).first().waitFor({ timeout: 20_000 });
+    await search(page, 'CardNumber', session.card);
+    const ended = rows(page).filter({
+      has: page.locator('[data-testid="stop-safety"][data-stop-reason="10"]'),
+    });
+    await eventually(() => ended.count(), 20_000).toBe(1);
+    await ended.locator('.ant-table-row-expand-icon').click();
+    const detail = page.locator('[data-testid="row-detail"]:visible');
+    const line = detail.locator('[data-testid="stop-line"][data-stop-reason="10"]');
+    await line.waitFor({ timeout: 10_000 });
+    const said = await line.innerText();
+    expect(said).toContain(words.safetyStop);
+    expect(said).toContain(words.stopLine);
+    expect(await detail.locator('[data-testid="price-lines-none"]').innerText()).toBe(words.free);
+    await shoot(page, detail, 'history-emergency', language);
+    await simulator(ocpp, `/points/${host.SerialNumber}/connectors/${session.port}/unplug`);
+  }, 240_000);
 
   it("an itemised charging order: the detail row's price lines add up to its amount", async () => {
     const { page } = await suite.signedIn('bikeadmin', { language, width: 1440, height: 900 });
@@ -366,7 +307,7 @@ describe.each([
     });
     expect(sent.reported, 'the demo charger reports Temperature').toBe(true);
     await eventually(
-      async () => (await api<Host>(page, 'GET', `/api/ChargeHost/${host.Id}`)).data.HeatAlarm !== null,
+      async () => (await api<OcppHost>(page, 'GET', `/api/ChargeHost/${host.Id}`)).data.HeatAlarm !== null,
       30_000,
     ).toBe(true);
 

@@ -12,6 +12,8 @@ import {
 } from './support/app.ts';
 import { useSuite } from './support/suite.ts';
 
+// The shell's tests keep the app's animations (the other files run with reduced motion): the drawer, the dialogs and
+// the tabs are checked on the path most operators see.
 const suite = useSuite();
 
 const tabNames = (page: Page) =>
@@ -21,7 +23,7 @@ const tabNames = (page: Page) =>
 
 describe('sidebar', () => {
   it('is open by default and remembers being collapsed across a reload', async () => {
-    const { page, context } = await suite.signedIn('superadmin', { language: 'en' });
+    const { page, context } = await suite.signedIn('superadmin', { motion: 'no-preference', language: 'en' });
     const sidebar = page.locator('.sidebar-container');
     expect(await sidebar.getAttribute('data-collapsed')).toBe('false');
     expect((await sidebar.boundingBox())!.width).toBe(210);
@@ -36,7 +38,12 @@ describe('sidebar', () => {
   });
 
   it('becomes a drawer under 992 px that closes on navigation and on resize', async () => {
-    const { page } = await suite.signedIn('superadmin', { language: 'en', width: 800, height: 900 });
+    const { page } = await suite.signedIn('superadmin', {
+      motion: 'no-preference',
+      language: 'en',
+      width: 800,
+      height: 900,
+    });
     expect(await page.locator('.sidebar-container').count()).toBe(0);
     const drawer = page.locator('.sidebar-drawer');
     expect(await drawer.isVisible()).toBe(false);
@@ -57,7 +64,7 @@ describe('sidebar', () => {
 
 describe('tabs', () => {
   it('offers refresh, close, close others and close all; the pinned dashboard never closes', async () => {
-    const { page } = await suite.signedIn('superadmin', { language: 'en' });
+    const { page } = await suite.signedIn('superadmin', { motion: 'no-preference', language: 'en' });
     for (const path of ['/icon/index', '/i18n/index', '/error-log/log', '/export/log']) {
       await goto(page, path);
       await page.locator(`[data-tab].active`).waitFor();
@@ -94,7 +101,11 @@ describe('tabs', () => {
   });
 
   it('keeps a cached page as typed, loses a noCache page (profile), and refresh re-mounts', async () => {
-    const { page } = await suite.signedIn('superadmin', { language: 'en', at: '/icon/index' });
+    const { page } = await suite.signedIn('superadmin', {
+      motion: 'no-preference',
+      language: 'en',
+      at: '/icon/index',
+    });
     const filter = page.locator('[data-testid="icons-filter"] input');
     await filter.fill('user');
     await goto(page, '/profile/index');
@@ -117,7 +128,11 @@ describe('tabs', () => {
   });
 
   it("hides a cached page's open dialog while the user is elsewhere, and shows it again as typed", async () => {
-    const { page } = await suite.signedIn('admin', { language: 'en', at: '/dashboard' });
+    const { page } = await suite.signedIn('admin', {
+      motion: 'no-preference',
+      language: 'en',
+      at: '/dashboard',
+    });
     await goto(page, '/usermanagement/usermanagement');
     await page.locator('[data-testid="list-create"]').click();
     const form = page.locator('[data-testid="record-form"]');
@@ -171,7 +186,7 @@ describe('tabs', () => {
 
 describe('settings panel', () => {
   it('changes theme, tabs, fixed header and logo, and keeps them after a reload', async () => {
-    const { page } = await suite.signedIn('superadmin', { language: 'zh' });
+    const { page } = await suite.signedIn('superadmin', { motion: 'no-preference', language: 'zh' });
     const button = page.locator('[data-testid="settings-button"]');
     expect((await button.boundingBox())!.y).toBe(90);
     await button.click();
@@ -214,7 +229,7 @@ describe('settings panel', () => {
   });
 
   it('offers pinyin search only in Chinese', async () => {
-    const { page } = await suite.signedIn('superadmin', { language: 'en' });
+    const { page } = await suite.signedIn('superadmin', { motion: 'no-preference', language: 'en' });
     await page.locator('[data-testid="settings-button"]').click();
     await page.locator('[data-setting="tagsView"]').waitFor();
     expect(await page.locator('[data-setting="supportPinyinSearch"]').count()).toBe(0);
@@ -223,7 +238,7 @@ describe('settings panel', () => {
 
 describe('size picker', () => {
   it('switches among four sizes, confirms and remembers', async () => {
-    const { page, context } = await suite.signedIn('superadmin', { language: 'en' });
+    const { page, context } = await suite.signedIn('superadmin', { motion: 'no-preference', language: 'en' });
     const height = () =>
       page.locator('[data-testid="area-switcher"]').evaluate((el) => el.getBoundingClientRect().height);
     expect(await height()).toBe(32);
@@ -243,7 +258,7 @@ describe('size picker', () => {
 
 describe('navigation', () => {
   it('titles the page, builds the breadcrumb and scrolls to the top', async () => {
-    const { page } = await suite.signedIn('superadmin', { language: 'en' });
+    const { page } = await suite.signedIn('superadmin', { motion: 'no-preference', language: 'en' });
     await clickMenu(page, 'AreaSettings', 'SystemSettings');
     await waitForPath(page, '/systemconfig/config');
     await eventually(() => page.title()).toBe('System Settings - Backend Management System');

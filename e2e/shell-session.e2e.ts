@@ -158,6 +158,8 @@ const MENUS: Record<string, string[]> = {
     'DoorSchedules',
     'VisitorPasses',
     'VisitorLog',
+    'Muster',
+    'AccessCheck',
   ],
   acadmin: [
     'Dashboard',
@@ -177,6 +179,8 @@ const MENUS: Record<string, string[]> = {
     'DoorSchedules',
     'VisitorPasses',
     'VisitorLog',
+    'Muster',
+    'AccessCheck',
   ],
   bikeuser: [
     'Dashboard',
@@ -221,8 +225,9 @@ describe('menus by role (spec sections 2 and 6)', () => {
     }
     // Every spec entry plus the operation log (SuperAdmin, under area settings), the five access-rule screens
     // of issue 22 (door monitor, door alarms, time profiles, holidays, door schedules), and API keys and
-    // webhooks (issue 29, under area settings), visitor passes and the visitor log (issue 31).
-    expect(entries).toHaveLength(48);
+    // webhooks (issue 29, under area settings), visitor passes, the visitor log, the muster screen and the access
+    // check (issue 31).
+    expect(entries).toHaveLength(50);
   });
 
   it('sends a hand-typed forbidden address to 404', async () => {

@@ -119,6 +119,31 @@ export async function stillness(target: Locator): Promise<void> {
   });
 }
 
+/** Picks an option of a select that is not searched by typing (a short enumeration), by its whole label. */
+export async function pickOption(page: Page, testId: string, label: string): Promise<void> {
+  await page.locator(`[data-testid="${testId}"]`).click();
+  const option = page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: new RegExp(`^${label}$`) })
+    .first();
+  await option.waitFor();
+  // A dropdown still moving in (its zoom animation, a page settling after a dialog) can sit partly outside the
+  // viewport for a moment; the option's own click handler is what matters here.
+  await option.dispatchEvent('click');
+}
+
+/**
+ * Closes a select's list still open after a pick (a multiple select stays open) with Escape, and presses nothing
+ * when none is: a single select closes on its pick, and an Escape then reaches the dialog around it and closes it
+ * (with reduced motion the list is gone at once; with motion it was still fading out, which hid this).
+ */
+export async function closeSelectList(page: Page): Promise<void> {
+  const open = page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .filter({ visible: true });
+  if ((await open.count()) > 0) await page.keyboard.press('Escape');
+}
+
 /**
  * Confirms the Popconfirm open now, and waits until it has closed. A popup still fading out from an earlier
  * confirm keeps its buttons in the DOM for a moment: the first visible one could be that one (a second click on
@@ -193,6 +218,9 @@ const KEY_NAMESPACES = [
   'apiKeyUi',
   'webhookUi',
   'lockdownUi',
+  'musterUi',
+  'accessCheckUi',
+  'accessCheck',
 ];
 const KEY_PATTERN = new RegExp(`\\b(?:${KEY_NAMESPACES.join('|')})\\.[a-zA-Z][\\w.-]*\\b`, 'g');
 

@@ -28,6 +28,12 @@ export interface PageOptions {
   timezoneId?: string;
   /** Where `signedIn` opens the app (an app route, e.g. '/accesscontrol/doorMonitor'); the dashboard by default. */
   at?: string;
+  /**
+   * The system's motion preference. 'reduce' by default: the app then skips its animations (as it does for an
+   * operator who asks for that), so a test waits for no fade and no slide, and the browser draws less.
+   * 'no-preference' keeps them, for the tests of the shell that cover the animated path.
+   */
+  motion?: 'reduce' | 'no-preference';
 }
 
 export const LANGUAGE_COOKIE = 'language';
@@ -52,6 +58,7 @@ export async function openPage(
     locale: options.locale ?? 'zh-CN',
     viewport: { width: options.width ?? 1366, height: options.height ?? 800 },
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    reducedMotion: options.motion ?? 'reduce',
   });
   if (options.language) await setLanguageCookie(context, baseUrl, options.language);
   const page = await context.newPage();

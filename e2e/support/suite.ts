@@ -1,8 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TOKEN_COOKIE } from '@gatehouse/shared';
 import { launchBrowser, openPage, type PageOptions } from './browser.ts';
-import { goto, waitForPath } from './app.ts';
+import { SCREENSHOT_DIR, goto, waitForPath } from './app.ts';
 import { DEMO_PASSWORD, NO_DEVICES, startServer, type RunningServer } from './server.ts';
 
 export interface Suite {
@@ -104,12 +106,32 @@ export function useSuite(options: SuiteOptions = {}): Suite {
     });
     suite.browser = await launchBrowser();
   });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  afterEach(async ({ task }) => {
+    const opened = contexts.splice(0);
+    if (task.result?.state === 'fail')
+      await keepEvidence(`${task.file.name}-${task.name}`, opened, suite.server);
+    await Promise.all(opened.map((c) => c.close()));
   });
   afterAll(async () => {
     await suite.browser?.close();
     await suite.server?.stop();
   });
   return suite;
+}
+
+/**
+ * What a failed test leaves to look at: each open page as it stood (e2e/screenshots/failed-….png) and the
+ * server's output (warnings and errors: its devices' failures among them) beside them, its end printed too. A
+ * failure seen once in CI (a controller's rules not in sync within a minute) could not be told apart without.
+ */
+async function keepEvidence(title: string, contexts: BrowserContext[], server: RunningServer | undefined) {
+  const name = `failed-${title.replace(/[^\w.-]+/g, '-').slice(0, 120)}`;
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const pages = contexts.flatMap((c) => c.pages());
+  for (const [i, page] of pages.entries())
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${i + 1}.png`) }).catch(() => {});
+  if (!server) return;
+  const output = server.output();
+  fs.writeFileSync(path.join(SCREENSHOT_DIR, `${name}-server.log`), output);
+  console.log(`${title}: failed; server output (end):\n${output.split('\n').slice(-40).join('\n')}`);
 }
