@@ -4,7 +4,8 @@
  * seed is recognised and rebuilt, and a database this script did not make is never touched), and the seeding
  * itself: the server's migrator and seeder, then the generated rows (bench/volume-areas.ts, volume-seed.ts) through
  * a sink (bench/volume-sink.ts) with the bulk tables' secondary indexes dropped and rebuilt and foreign-key checks off,
- * the per-day counts checked against a recount, and on PostgreSQL VACUUM ANALYZE.
+ * the per-day counts checked against a recount, and on PostgreSQL VACUUM ANALYZE; then the door alarms and visitor
+ * passes derived from those records (seedExtras), also added to a database seeded before them.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,6 +43,11 @@ export const url = process.env.DATABASE_URL ?? path.join(os.tmpdir(), 'gatehouse
 export const postgres = isPostgresUrl(url);
 /** Bumped whenever the generated data changes: an older seed is then rebuilt. */
 const VERSION = 1;
+/**
+ * The records derived from the seeded ones (seedExtras: door alarms, visitor passes): bumped when they change.
+ * A seed of the same VERSION without them, or with older ones, gets them added instead of being rebuilt.
+ */
+const EXTRAS = 1;
 export const ADMIN_PASSWORD = 'Volume#Admin2026';
 const MARKER = 'VolumeBenchSeed';
 export const DAY = 86_400_000;
@@ -58,6 +64,8 @@ export interface Marker {
   largest?: AreaSummary;
   small?: AreaSummary;
   counts?: Record<string, number>;
+  /** The version of seedExtras's records the database holds (absent: none). */
+  extras?: number;
 }
 
 export const log = (text: string) => console.log(`[volume] ${text}`);
@@ -277,6 +285,48 @@ async function seed(db: Db): Promise<Marker> {
   return marker;
 }
 
+/**
+ * What the lists of door alarms and of the visitor log read, derived from the seeded records in two statements
+ * (the same on both databases, and on a database seeded before they were added):
+ * - visitor passes: one holder in 50 of every area is a visitor on a pass (its first card, the area's first
+ *   holder as host, a day's window from when the holder was created, expired), so the visitor log, the swipes of
+ *   pass cards, is about 2 % of an area's swipes;
+ * - door alarms: one refused swipe in 20 raised one, of each kind in turn, at its door and time; two in three
+ *   acknowledged, the rest open.
+ */
+async function seedExtras(db: Db): Promise<void> {
+  const run = runner(db);
+  let t = performance.now();
+  await run(`delete from "VisitorPass"`);
+  await run(
+    `insert into "VisitorPass" ("AreaId", "CardUserId", "CardId", "CardNumber", "VisitorName", "Phone", "Company",
+       "HostCardUserId", "HostName", "ChannelIds", "ValidFrom", "ValidTo", "HoursOnController", "State", "EndedAt",
+       "EndedBy", "CreatedBy", "CreatedAt", "UpdatedAt")
+     select u."AreaId", u."Id", c."Id", c."CardNumber", u."Name", u."Phone", '访客单位' || (u."Id" % 7), h."Id", h."Name",
+       '[]', u."CreatedAt", u."CreatedAt" + ${DAY}, 0, 2, u."CreatedAt" + ${DAY}, null, 'admin', u."CreatedAt", u."CreatedAt"
+     from "CardUser" u
+     join "Card" c on c."Id" = (select min(c2."Id") from "Card" c2 where c2."CardUserId" = u."Id")
+     join "CardUser" h on h."Id" = (select min(h2."Id") from "CardUser" h2 where h2."AreaId" = u."AreaId")
+     where u."Id" % 50 = 7 and h."Id" <> u."Id"`,
+  );
+  log(`visitor passes: ${seconds(performance.now() - t)}`);
+  t = performance.now();
+  await run(`delete from "DoorAlarm"`);
+  await run(
+    `insert into "DoorAlarm" ("AreaId", "DeviceId", "DeviceName", "DoorNumber", "DoorName", "Kind", "State", "RaisedAt",
+       "LastAt", "Count", "ClearedAt", "Detail", "AcknowledgedAt", "AcknowledgedById", "AcknowledgedBy", "Note")
+     select r."AreaId", r."DeviceId", r."DeviceName", r."DoorNumber", r."ChannelName", 1 + (r."Id" / 20) % 4,
+       case when r."Id" % 3 = 0 then 0 else 1 end, r."At", r."At", 1, r."At" + 60000, null,
+       case when r."Id" % 3 = 0 then null else r."At" + 600000 end, null,
+       case when r."Id" % 3 = 0 then null else 'admin' end,
+       case when r."Id" % 3 = 0 then null else '已到现场查看' end
+     from "DoorOpeningRecord" r
+     where r."Result" = 0 and r."Id" % 20 = 3`,
+  );
+  log(`door alarms: ${seconds(performance.now() - t)}`);
+  if (postgres) await run('vacuum analyze "VisitorPass", "DoorAlarm"');
+}
+
 /** The commit the server code comes from, and whether its working tree differs from it. */
 export function codeVersion(): string {
   const root = path.resolve(import.meta.dirname, '..');
@@ -340,6 +390,12 @@ export async function prepare(): Promise<{ db: Db; marker: Marker }> {
     // Measure on a fresh connection with the server's own settings (the loader's cache and pragmas go).
     await db.close();
     db = openDb();
+  }
+  if (marker.extras !== EXTRAS) {
+    log('adding the door alarms and visitor passes derived from the records');
+    await seedExtras(db);
+    marker = { ...marker, extras: EXTRAS };
+    await writeMarker(db, marker);
   }
   return { db, marker };
 }

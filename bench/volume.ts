@@ -1,12 +1,15 @@
 /**
  * Ten million records (issue 20, first part: measure). Seeds VOLUME_ROWS swipe records (with their per-day counts)
  * and as many charging sessions with their orders, plus the forced power-off records and parking orders that go
- * with them, over 500 areas of very different sizes (bench/volume-areas.ts, volume-seed.ts), into DATABASE_URL:
+ * with them, and the door alarms and visitor passes derived from them (bench/volume-setup.ts, seedExtras), over 500
+ * areas of very different sizes (bench/volume-areas.ts, volume-seed.ts), into DATABASE_URL:
  * a SQLite file or PostgreSQL. A database already seeded to the same size is reused (the VolumeBenchSeed table
  * says so; migrations added since are applied, as the server does at start). Then it times every list the API
  * serves over those tables through the real endpoint (app.inject: session, permission, area guard, validation,
  * service, JSON), on the largest area and on a small one: first page, page 1,000, the middle and the last page,
- * filtered pages and a 61-day range; p50 and p95 of VOLUME_RUNS runs after a warm-up.
+ * every filter the records screens offer (filtersOf: device, card, holder, host, socket, zone, result, payment,
+ * stop reason, operator, keyword, alarm kind and state, visitor pass and host, some with the 61-day range) and the
+ * 61-day range's pages; p50 and p95 of VOLUME_RUNS runs after a warm-up.
  *
  * Every run clears the list count cache first (platform/count-cache.ts): a list opened or filtered anew, or paged
  * more than 5 s after the last page, pays its count, and that is what p50/p95 show. "cached" is the p50 of 10 runs
@@ -91,14 +94,35 @@ interface Case {
   cached: boolean;
 }
 
+/** A filter value a list's data does not have (a small area without parking orders, at a smoke run's size). */
+class NoRow extends Error {}
+
 async function first(sqlText: string, params: Value[]): Promise<string> {
   const row = (await run(sqlText, params))[0];
-  if (!row) throw new Error(`no row for ${sqlText}`);
+  if (!row) throw new NoRow(`no row for ${sqlText}`);
   return String(Object.values(row)[0]);
 }
 
-/** Filter values seen in real use: the busiest device, a card, the socket and host of the latest session, a zone. */
+/**
+ * Filter values seen in real use, for every filter the records screens offer (issue 32): the busiest device, a
+ * card and a holder's name, the socket, host and zone of the latest session, the result, the payment state, the
+ * stop reason, the operator, a keyword, alarm kind and state, a visitor pass and its host, and the 61-day range
+ * with the filters a screen most often pairs it with. A case whose value the area's data lacks is left out.
+ */
 async function filtersOf(list: string, areaId: number): Promise<[string, Record<string, string>][]> {
+  const out: [string, Record<string, string>][] = [];
+  const add = async (
+    label: string,
+    query: () => Promise<Record<string, string>> | Record<string, string>,
+  ) => {
+    try {
+      out.push([label, await query()]);
+    } catch (error) {
+      if (!(error instanceof NoRow)) throw error;
+      log(`  ${list}, area #${areaId}: no value for "${label}", left out`);
+    }
+  };
+  const ranged = (query: Record<string, string>) => ({ ...query, ...window61 });
   const socket = () =>
     first(
       `select "ChargeEquipmentId" from "ChargeRecord" where "AreaId" = ${p(1)} order by "StartAt" desc limit 1`,
@@ -106,59 +130,145 @@ async function filtersOf(list: string, areaId: number): Promise<[string, Record<
     );
   const host = async () =>
     first(`select "ChargeHostId" from "ChargeEquipment" where "Id" = ${p(1)}`, [Number(await socket())]);
+  const zone = async () =>
+    first(`select "ParkAreaId" from "ChargeHost" where "Id" = ${p(1)}`, [Number(await host())]);
+  const sessionCard = () =>
+    first(
+      `select "CardNumber" from "ChargeRecord" where "AreaId" = ${p(1)} and "CardNumber" is not null order by "StartAt" desc limit 1`,
+      [areaId],
+    );
   switch (list) {
-    case 'DoorOpeningRecord':
-      return [
-        [
-          'busiest device',
-          {
-            DeviceId: await first(
-              `select "DeviceId" from "DoorOpeningRecordDay" where "AreaId" = ${p(1)} group by "DeviceId" order by sum("Count") desc limit 1`,
-              [areaId],
-            ),
-          },
-        ],
-        [
-          'one card',
-          {
-            CardNumber: await first(
-              `select "CardNumber" from "DoorOpeningRecord" where "AreaId" = ${p(1)} and "CardUserId" is not null order by "At" desc limit 1`,
-              [areaId],
-            ),
-          },
-        ],
-        ['failed only', { Result: 'false' }],
-      ];
+    case 'DoorOpeningRecord': {
+      const device = async () => ({
+        DeviceId: await first(
+          `select "DeviceId" from "DoorOpeningRecordDay" where "AreaId" = ${p(1)} group by "DeviceId" order by sum("Count") desc limit 1`,
+          [areaId],
+        ),
+      });
+      await add('busiest device', device);
+      await add('busiest device, 61 days', async () => ranged(await device()));
+      await add('one card', async () => ({
+        CardNumber: await first(
+          `select "CardNumber" from "DoorOpeningRecord" where "AreaId" = ${p(1)} and "CardUserId" is not null order by "At" desc limit 1`,
+          [areaId],
+        ),
+      }));
+      await add("one holder's name", async () => ({
+        HolderName: await first(
+          `select u."Name" from "DoorOpeningRecord" r join "CardUser" u on u."Id" = r."CardUserId" where r."AreaId" = ${p(1)} order by r."At" desc limit 1`,
+          [areaId],
+        ),
+      }));
+      await add('failed only', () => ({ Result: 'false' }));
+      await add('failed only, 61 days', () => ranged({ Result: 'false' }));
+      break;
+    }
     case 'ChargeRecord':
-      return [
-        ['one socket', { ChargeEquipmentId: await socket() }],
-        ['one host', { ChargeHostId: await host() }],
-      ];
+      await add('one socket', async () => ({ ChargeEquipmentId: await socket() }));
+      await add('one host', async () => ({ ChargeHostId: await host() }));
+      await add('one host, 61 days', async () => ranged({ ChargeHostId: await host() }));
+      await add('one zone', async () => ({ ParkAreaId: await zone() }));
+      await add('one zone, 61 days', async () => ranged({ ParkAreaId: await zone() }));
+      await add('one card', async () => ({ CardNumber: await sessionCard() }));
+      await add('forced power-off stops', () => ({ StopReason: '3' }));
+      await add('charging now', () => ({ Open: 'true' }));
+      break;
     case 'ChargeOrder':
-      return [
-        ['paid', { PaymentState: '2' }],
-        ['one socket', { ChargeEquipmentId: await socket() }],
-      ];
+      await add('paid', () => ({ PaymentState: '2' }));
+      await add('paid, 61 days', () => ranged({ PaymentState: '2' }));
+      await add('one socket', async () => ({ ChargeEquipmentId: await socket() }));
+      await add('one host', async () => ({ ChargeHostId: await host() }));
+      await add('one zone', async () => ({ ParkAreaId: await zone() }));
+      await add('one zone, 61 days', async () => ranged({ ParkAreaId: await zone() }));
+      await add('one zone, paid, 61 days', async () =>
+        ranged({ ParkAreaId: await zone(), PaymentState: '2' }),
+      );
+      await add('one card', async () => ({ CardNumber: await sessionCard() }));
+      await add('order number', async () => ({
+        OrderNo: await first(
+          `select "OrderNo" from "ChargeOrder" where "AreaId" = ${p(1)} order by "CreatedAt" desc limit 1`,
+          [areaId],
+        ),
+      }));
+      await add('temporary charging', () => ({ ChargeType: '3' }));
+      await add('forced power-off', () => ({ Forced: 'true' }));
+      await add('charging now', () => ({ Open: 'true' }));
+      break;
     case 'ForcedOutageRecord':
-      return [['one host', { ChargeHostId: await host() }]];
-    case 'ParkOrder':
-      return [
-        [
-          'one zone',
-          {
-            ParkAreaId: await first(
-              `select "Id" from "ParkArea" where "AreaId" = ${p(1)} order by "Id" limit 1`,
-              [areaId],
-            ),
-          },
-        ],
-        ['paid', { PaymentState: '2' }],
-      ];
+      await add('one host', async () => ({ ChargeHostId: await host() }));
+      await add('one socket', async () => ({ ChargeEquipmentId: await socket() }));
+      await add('one zone', async () => ({ ParkAreaId: await zone() }));
+      await add('one zone, 61 days', async () => ranged({ ParkAreaId: await zone() }));
+      await add('power cut', () => ({ Result: '1' }));
+      await add('operator', () => ({ UserName: 'admin' }));
+      await add('keyword', () => ({ Keyword: '断电' }));
+      break;
+    case 'ParkOrder': {
+      const parkZone = async () => ({
+        ParkAreaId: await first(
+          `select "Id" from "ParkArea" where "AreaId" = ${p(1)} order by "Id" limit 1`,
+          [areaId],
+        ),
+      });
+      await add('one zone', parkZone);
+      await add('one zone, 61 days', async () => ranged(await parkZone()));
+      await add('paid', () => ({ PaymentState: '2' }));
+      await add('paid, 61 days', () => ranged({ PaymentState: '2' }));
+      await add('one rule', async () => ({
+        ChargeRuleId: await first(
+          `select "ChargeRuleId" from "ParkOrder" where "AreaId" = ${p(1)} order by "EntryAt" desc limit 1`,
+          [areaId],
+        ),
+      }));
+      await add('inside now', () => ({ Inside: 'true' }));
+      await add('keyword (plate)', async () => ({
+        Keyword: (
+          await first(
+            `select "Plate" from "ParkOrder" where "AreaId" = ${p(1)} and "Plate" is not null order by "EntryAt" desc limit 1`,
+            [areaId],
+          )
+        ).slice(-4),
+      }));
+      break;
+    }
+    case 'DoorAlarm': {
+      const device = async () => ({
+        DeviceId: await first(
+          `select "DeviceId" from "DoorAlarm" where "AreaId" = ${p(1)} group by "DeviceId" order by count(*) desc, "DeviceId" limit 1`,
+          [areaId],
+        ),
+      });
+      await add('refused swipes', () => ({ Kind: '3' }));
+      await add('open', () => ({ State: '0' }));
+      await add('busiest device', device);
+      await add('busiest device, 61 days', async () => ranged(await device()));
+      break;
+    }
+    case 'VisitorLog': {
+      const pass = `from "VisitorPass" where "AreaId" = ${p(1)} order by "Id" limit 1`;
+      const device = async () => ({
+        DeviceId: await first(
+          `select r."DeviceId" from "DoorOpeningRecord" r join "VisitorPass" v on v."CardUserId" = r."CardUserId" where r."AreaId" = ${p(1)} order by r."At" desc limit 1`,
+          [areaId],
+        ),
+      });
+      await add('refused', () => ({ Result: 'false' }));
+      await add('one device', device);
+      await add('one device, 61 days', async () => ranged(await device()));
+      await add('keyword (company)', async () => ({
+        Keyword: await first(`select "Company" ${pass}`, [areaId]),
+      }));
+      await add('one pass', async () => ({ VisitorPassId: await first(`select "Id" ${pass}`, [areaId]) }));
+      await add('one host', async () => ({
+        HostCardUserId: await first(`select "HostCardUserId" ${pass}`, [areaId]),
+      }));
+      break;
+    }
     case 'ChargeEquipment':
-      return [['occupied', { StateGroup: 'occupied' }]];
-    default:
-      return [];
+      await add('occupied', () => ({ StateGroup: 'occupied' }));
+      break;
   }
+  return out;
 }
 
 const LISTS = [
@@ -167,10 +277,12 @@ const LISTS = [
   'ChargeOrder',
   'ForcedOutageRecord',
   'ParkOrder',
+  'DoorAlarm',
+  'VisitorLog',
   'ChargeEquipment',
 ];
 /** Lists with a time range (the sockets list has none). */
-const RANGED = new Set(LISTS.slice(0, 5));
+const RANGED = new Set(LISTS.slice(0, 7));
 
 interface Answer {
   ms: number;

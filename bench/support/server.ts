@@ -148,7 +148,13 @@ export async function startBenchServer(options: {
       new Promise<ServerSample>((resolve, reject) => {
         if (!child.connected) return reject(new Error('the server has no IPC channel (exited?)'));
         waiting.add(resolve);
-        child.send('sample');
+        // A server killed a moment ago (bench:wg's BENCH_KILL_AFTER) may still look connected: the write fails
+        // (EPIPE), which without a callback is an 'error' event that ends the benchmark.
+        child.send('sample', (error) => {
+          if (!error) return;
+          waiting.delete(resolve);
+          reject(error);
+        });
       }),
   };
 }
