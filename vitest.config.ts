@@ -1,9 +1,36 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Seconds each test file took in a recent CI run (`scripts/test-durations.mjs` writes them from `npm test`'s
+ * reports). On a clean clone vitest has no timings of its own and starts the largest files first; the two screen
+ * walks are small files of the two longest runs, so they ran last, one of them alone on a core at the end.
+ */
+const durations: Record<string, number> = JSON.parse(
+  readFileSync(new URL('./test-durations.json', import.meta.url), 'utf8'),
+);
+
+/** Longest first within each project, files not timed yet (new ones) before them, so the runs end together. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const seconds = (f: TestSpecification) =>
+      durations[relative(this.ctx.config.root, f.moduleId)] ?? Number.POSITIVE_INFINITY;
+    // Stable: files of the same time (two new ones) keep vitest's order.
+    return [...(await super.sort(files))].sort((a, b) => {
+      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
+      const [sa, sb] = [seconds(a), seconds(b)];
+      return sa === sb ? 0 : sb - sa;
+    });
+  }
+}
 
 // One runner, four projects: pure rules, server on real databases, web components, browser flows.
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     // Two test files at once even on two cores (vitest's default there is one): the server's files wait on their
     // databases, child processes and timers most of the time. On 2 cores with PostgreSQL, the unit and database
     // suite took 393 s, against 1,014 s one file at a time in the last CI run (docs/performance.md, "The test suite").

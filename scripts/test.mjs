@@ -32,16 +32,25 @@ function vitestRun(label, projects, report) {
 
 const unitReport = path.join(reportDir, 'unit.json');
 const e2eReport = path.join(reportDir, 'e2e.json');
-let status = vitestRun(
-  'unit and database tests',
-  ['shared', 'server', 'web', 'ocpp-simulator', 'wg-simulator'],
+/** Each vitest run's exit code by its report: one that failed with no failed test had an unhandled error. */
+const exits = new Map();
+exits.set(
   unitReport,
+  vitestRun(
+    'unit and database tests',
+    ['shared', 'server', 'web', 'ocpp-simulator', 'wg-simulator'],
+    unitReport,
+  ),
 );
+let status = exits.get(unitReport);
 
 if (process.env.SKIP_E2E !== '1') {
   const build = run('web build', ['run', 'build', '-w', 'packages/web'], 'npm');
   status ||= build;
-  if (build === 0) status = vitestRun('end-to-end tests (Chromium)', ['e2e'], e2eReport) || status;
+  if (build === 0) {
+    exits.set(e2eReport, vitestRun('end-to-end tests (Chromium)', ['e2e'], e2eReport));
+    status ||= exits.get(e2eReport);
+  }
 }
 
 let passed = 0;
@@ -69,6 +78,14 @@ for (const file of [unitReport, e2eReport]) {
               .join('\n'),
         );
     }
+  if (
+    exits.get(file) !== 0 &&
+    report.numFailedTests === 0 &&
+    report.testResults.every((r) => r.status !== 'failed')
+  )
+    failures.push(
+      `${path.basename(file, '.json')} run: vitest exited with code ${exits.get(file)} and no test failed: an unhandled error (see "Unhandled Errors" above)`,
+    );
   // A file that failed outside any test (an import error, a hook) counts no test: name it too.
   for (const suite of report.testResults)
     if (suite.status === 'failed' && !suite.assertionResults.some((t) => t.status === 'failed'))
