@@ -139,6 +139,12 @@ describe('tabs', () => {
     await form.waitFor();
     await page.locator('[data-testid="field-UserName"]').fill('typed.before.back');
 
+    // While the page is away, it runs on a CPU slowed four times, as on a busy machine: a hidden page's renders then
+    // interleave with its effects the way they did when this test failed under load (the dialog's motion took the
+    // reveal for a first mount, and the page failed on its focus call).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+
     // Back (browser button) leaves the page with the dialog open: it must not float over the dashboard.
     await page.goBack();
     await waitForPath(page, '/dashboard');
@@ -156,19 +162,13 @@ describe('tabs', () => {
     // Escape to the newest open dialog in the document, hidden or not).
     await page.keyboard.press('Escape');
 
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await page.locator('[data-tab="UserAccounts"]').click();
     await waitForPath(page, '/usermanagement/usermanagement');
-    // Failed once in a clean-clone run (29 Nov, 13:47, under load) and not since in runs alone or under load: if it
-    // fails again, the message says what the dialog's roots and the tabs were then.
+    // The page, not an error in its place ("This page failed: …", the error boundary's fallback).
     await form.waitFor().catch(async (error: Error) => {
-      const roots = await page
-        .locator('.ant-modal-root')
-        .evaluateAll((els) =>
-          els.map((el) => `${el.className} [${(el as HTMLElement).innerText.slice(0, 40)}]`),
-        );
-      throw new Error(
-        `${error.message}\nmodal roots: ${JSON.stringify(roots)}\ntabs: ${JSON.stringify(await tabNames(page))}`,
-      );
+      const main = await page.locator('.app-main').innerText();
+      throw new Error(`${error.message}\npage shows: ${main.slice(0, 200)}`);
     });
     expect(await page.locator('[data-testid="field-UserName"]').inputValue()).toBe('typed.before.back');
 

@@ -1,5 +1,6 @@
-import { useState } from 'react';
-import { Modal, Popconfirm, type ModalProps, type PopconfirmProps } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Modal, Popconfirm, theme, type ModalProps, type PopconfirmProps } from 'antd';
+import { Provider as MotionProvider } from '@rc-component/motion';
 import { useKeepAliveContext } from 'keepalive-for-react';
 
 /**
@@ -24,26 +25,56 @@ function useAway(
 }
 
 /**
+ * A page's popups animate only while their page is shown and settled. React's Activity (AppMain) tears a hidden page's
+ * effects down and runs them again when it is shown; rc-motion takes that second run for a first mount, and with
+ * motion on it draws nothing on the renders in between ("appear" not prepared yet). The dialog's panel is then
+ * missing when the reveal's effects ask it for the focus, which throws (`contentRef.current?.focus is not a
+ * function`) and fails the whole page: the operator came back to an error instead of the dialog as typed (seen in
+ * shell-layout.e2e.ts under load, reproduced with Chromium's CPU throttled 8 times). So motion is off from the
+ * moment the page leaves until the first effect after it is shown again; the operator's reduced-motion setting
+ * (AntdProvider) still turns it off everywhere.
+ */
+function PageMotion({ children }: { children: ReactNode }) {
+  const { active, _cacheKey } = useKeepAliveContext();
+  const { token } = theme.useToken();
+  const [settled, setSettled] = useState(active);
+  // Unsettled as soon as the page is left, in that very render (state adjusted while rendering, React's pattern).
+  if (!active && settled) setSettled(false);
+  useEffect(() => {
+    if (active) setSettled(true);
+  }, [active]);
+  const motion = token.motion !== false && (_cacheKey === '' || (active && settled));
+  return <MotionProvider motion={motion}>{children}</MotionProvider>;
+}
+
+/**
  * A page's dialog. While away it takes no Escape: antd sends Escape to the newest open dialog or popup in the
  * whole document, so an Escape typed on another page (closing the menu search, say) closed this hidden dialog
  * and lost what was typed in it (seen in shell-layout.e2e.ts when the search's list had no popup open).
  */
 export function PageModal({ rootClassName, keyboard, ...props }: ModalProps) {
   const away = useAway(rootClassName, props.open);
-  return <Modal {...props} keyboard={away.away ? false : keyboard} rootClassName={away.rootClassName} />;
+  return (
+    <PageMotion>
+      <Modal {...props} keyboard={away.away ? false : keyboard} rootClassName={away.rootClassName} />
+    </PageMotion>
+  );
 }
 
 /** A page's confirmation bubble (delete, batch actions); usually uncontrolled, so its state is followed here. */
 export function PagePopconfirm({ rootClassName, onOpenChange, ...props }: PopconfirmProps) {
   const [shown, setShown] = useState(false);
+  const away = useAway(rootClassName, props.open ?? shown);
   return (
-    <Popconfirm
-      {...props}
-      onOpenChange={(open) => {
-        setShown(open);
-        onOpenChange?.(open);
-      }}
-      rootClassName={useAway(rootClassName, props.open ?? shown).rootClassName}
-    />
+    <PageMotion>
+      <Popconfirm
+        {...props}
+        onOpenChange={(open) => {
+          setShown(open);
+          onOpenChange?.(open);
+        }}
+        rootClassName={away.rootClassName}
+      />
+    </PageMotion>
   );
 }
