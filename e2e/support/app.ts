@@ -56,7 +56,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(400);
-  await page.screenshot({ path: file });
+  // A capture waits for the compositor's next frame, which a starved renderer drew only after 30 s once (CI on a
+  // slow machine, 30 Nov, screens-zh): the picture is for people to look at, so it may take longer.
+  await page.screenshot({ path: file, timeout: 60_000 });
   return file;
 }
 
