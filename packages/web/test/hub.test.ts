@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HubConnection, type HubDeps, type WebSocketLike } from '../src/core/hub.ts';
 
 class FakeSocket implements WebSocketLike {
+  onopen: (() => void) | null = null;
   onmessage: ((event: { data: unknown }) => void) | null = null;
   onclose: ((event: { code: number }) => void) | null = null;
   closed = false;
@@ -15,6 +16,7 @@ function setup(origin = 'https://gate.example:8443') {
   const sockets: FakeSocket[] = [];
   const timers: Array<{ fn: () => void; ms: number; cleared: boolean }> = [];
   let tickets = 0;
+  const resyncs: number[] = [];
   const deps: HubDeps = {
     ticketUrl: async (areaId) => `/api/hub?AreaId=${areaId}&ticket=t${++tickets}`,
     open: (url) => {
@@ -31,8 +33,9 @@ function setup(origin = 'https://gate.example:8443') {
     clearTimeout: (handle) => {
       (handle as { cleared: boolean }).cleared = true;
     },
+    resync: () => resyncs.push(sockets.length),
   };
-  return { hub: new HubConnection(deps), sockets, timers };
+  return { hub: new HubConnection(deps), sockets, timers, resyncs };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -97,5 +100,33 @@ describe('live hub connection', () => {
     expect(sockets[1]!.url).toContain('AreaId=2');
     hub.disconnect();
     expect(sockets[1]!.closed).toBe(true);
+  });
+
+  it('reloads the screens when a connection opens after one was lost, not on the first one nor after an area change', async () => {
+    const { hub, sockets, timers, resyncs } = setup();
+    hub.connect(1);
+    await tick();
+    sockets[0]!.onopen!();
+    expect(resyncs).toEqual([]);
+    // Lost (an instance restarted): the events until the next connection opens are missed.
+    sockets[0]!.onclose!({ code: 1006 });
+    timers[0]!.fn();
+    await tick();
+    expect(resyncs).toEqual([]);
+    sockets[1]!.onclose!({ code: 1006 });
+    timers[1]!.fn();
+    await tick();
+    sockets[2]!.onopen!();
+    expect(resyncs).toEqual([3]);
+    // Once caught up, a message or another open of the same socket reloads nothing more.
+    sockets[2]!.onmessage!({ data: '{"Type":"Swipe","At":"x"}' });
+    sockets[2]!.onopen!();
+    expect(resyncs).toEqual([3]);
+    // Lost, then the operator moves to another area: its screens load afresh, nothing to catch up on.
+    sockets[2]!.onclose!({ code: 1006 });
+    hub.connect(2);
+    await tick();
+    sockets[3]!.onopen!();
+    expect(resyncs).toEqual([3]);
   });
 });

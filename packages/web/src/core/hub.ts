@@ -3,6 +3,7 @@ import { AreaInfoApi, type HubEvent, type HubEventOf, type HubEventType } from '
 import { useAreaStore } from '../stores/area.ts';
 import { getToken } from '../stores/session.ts';
 import { call } from './api.ts';
+import { queryClient } from './query-client.ts';
 
 /** One event of an area's live hub: the contract's union (docs/api.md, "Live-event hub"). */
 export type HubMessage = HubEvent;
@@ -18,9 +19,15 @@ export interface HubDeps {
   origin(): string;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /**
+   * A connection opened after one was lost: the events of the gap never came, so whatever the screens hold may be
+   * out of date and reloads.
+   */
+  resync(): void;
 }
 
 export interface WebSocketLike {
+  onopen: (() => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
   onclose: ((event: { code: number }) => void) | null;
   close(): void;
@@ -38,8 +45,9 @@ const RETRY_MAX_MS = 30_000;
 
 /**
  * One WebSocket to the current area's hub, shared by every open screen: each reconnect asks for a new
- * one-time ticket; a lost connection retries with growing pauses (to any instance of a cluster); a lost area
- * (4403) stops it until `connect` is called again.
+ * one-time ticket; a lost connection retries with growing pauses (to any instance of a cluster), and once one
+ * opens again the screens reload what the missed events may have changed; a lost area (4403) stops it until
+ * `connect` is called again.
  */
 export class HubConnection {
   private readonly listeners = new Set<Listener>();
@@ -48,6 +56,8 @@ export class HubConnection {
   private retryMs = RETRY_MIN_MS;
   private retryTimer: unknown;
   private generation = 0;
+  /** A connection to this area was lost and none has opened since: events may have been missed. */
+  private missed = false;
 
   constructor(private readonly deps: HubDeps) {}
 
@@ -67,6 +77,8 @@ export class HubConnection {
   disconnect(): void {
     this.generation++;
     this.areaId = null;
+    // Another area (or none): its screens load afresh, nothing to catch up on.
+    this.missed = false;
     if (this.retryTimer !== undefined) this.deps.clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     const socket = this.socket;
@@ -92,6 +104,11 @@ export class HubConnection {
     absolute.protocol = absolute.protocol === 'https:' ? 'wss:' : 'ws:';
     const socket = this.deps.open(absolute.href);
     this.socket = socket;
+    socket.onopen = () => {
+      if (this.socket !== socket || !this.missed) return;
+      this.missed = false;
+      this.deps.resync();
+    };
     socket.onmessage = (event) => {
       this.retryMs = RETRY_MIN_MS;
       let message: HubEvent;
@@ -105,6 +122,7 @@ export class HubConnection {
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = undefined;
+      this.missed = true;
       if (!FINAL_CODES.has(event.code)) this.retry(generation);
     };
   }
@@ -128,6 +146,8 @@ export const hub = new HubConnection({
   origin: () => window.location.origin,
   setTimeout: (fn, ms) => window.setTimeout(fn, ms),
   clearTimeout: (handle) => window.clearTimeout(handle as number),
+  // Every query is stale: those on screen reload now, the cached tabs' when shown again (filters and page kept).
+  resync: () => void queryClient.invalidateQueries(),
 });
 
 /**
