@@ -249,6 +249,12 @@ describe.each([
       has: page.locator('[data-testid="stop-safety"][data-stop-reason="10"]'),
     });
     await eventually(() => ended.count(), 20_000).toBe(1);
+    // Opening the row leaves the columns where they were (its long stop line once widened the table).
+    const headers = () =>
+      page
+        .locator('.ant-table-thead th:visible')
+        .evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().left)));
+    const before = await headers();
     await ended.locator('.ant-table-row-expand-icon').click();
     const detail = page.locator('[data-testid="row-detail"]:visible');
     const line = detail.locator('[data-testid="stop-line"][data-stop-reason="10"]');
@@ -256,6 +262,7 @@ describe.each([
     const said = await line.innerText();
     expect(said).toContain(words.safetyStop);
     expect(said).toContain(words.stopLine);
+    expect(await headers()).toEqual(before);
     expect(await detail.locator('[data-testid="price-lines-none"]').innerText()).toBe(words.free);
     await shoot(page, detail, 'history-emergency', language);
     await simulator(ocpp, `/points/${host.SerialNumber}/connectors/${session.port}/unplug`);

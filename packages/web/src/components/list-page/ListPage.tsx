@@ -100,6 +100,10 @@ export function ListPage<T extends Row>({ config, header, title, refetchWhile }:
         expandable={
           secondary.length
             ? {
+                // Fixed, the detail is drawn at the visible width (rc-table does so once a column is fixed);
+                // unfixed, a long line in it (a session's stop line) widened the whole table to its own length,
+                // and the columns after the first few moved out of view when a row was opened.
+                fixed: 'left',
                 expandedRowRender: (row) => (
                   <SecondaryCells columns={secondary} row={row} t={t} status={status} />
                 ),
