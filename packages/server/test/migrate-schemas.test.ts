@@ -63,5 +63,8 @@ describe("which failures of the migrator's read are another schema going away", 
     // A column another schema's migration dropped while the read reached it (CI, 29 Nov afternoon); the
     // migrator only reads again when it failed before running any migration (runMigrations).
     expect(gone('42703', 'column "UserId" of relation "ExportJob" does not exist')).toBe(true);
+    // Another schema dropped while the read resolved it by number (CI, 30 Nov).
+    expect(gone('XX000', 'cache lookup failed for namespace 714635')).toBe(true);
+    expect(gone('XX000', 'cache lookup failed for type 23')).toBe(false);
   });
 });
